@@ -1,0 +1,49 @@
+// toolwire/codec/sse.h — incremental Server-Sent Events framing.
+//
+// Parses `text/event-stream` bytes fed in any chunking (a byte at a time
+// works) in time linear in the input: each byte is looked at once, and only
+// an incomplete trailing line is buffered. Follows the WHATWG rules: LF, CR or
+// CRLF line ends, `field: value` with one optional space stripped, repeated
+// `data:` lines joined by "\n", comment lines (":") and unknown fields ignored,
+// an event dispatched at a blank line only when it has data.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolwire/core/result.h"
+
+namespace toolwire::codec {
+
+struct SseEvent {
+  std::string event;  // "" when the event had no `event:` field
+  std::string data;
+  bool operator==(const SseEvent&) const = default;
+};
+
+class SseParser {
+ public:
+  explicit SseParser(size_t max_event_bytes = 16u << 20) : max_event_bytes_(max_event_bytes) {}
+
+  // Appends every event completed by `bytes`. Fails (finally) when one event
+  // grows past max_event_bytes.
+  Status feed(std::string_view bytes, std::vector<SseEvent>& out);
+
+  // True when bytes of an unfinished event are pending (a truncated stream).
+  bool has_partial_event() const { return !line_.empty() || has_data_ || !current_.event.empty(); }
+
+ private:
+  void process_line(std::string_view line, std::vector<SseEvent>& out);
+
+  std::string line_;      // the incomplete last line, if a chunk ended mid-line
+  SseEvent current_;
+  bool has_data_ = false;
+  bool skip_lf_ = false;  // last chunk ended with CR: a leading LF belongs to it
+  bool at_start_ = true;  // a UTF-8 BOM is allowed before the first byte
+  bool failed_ = false;
+  size_t max_event_bytes_;
+};
+
+}  // namespace toolwire::codec

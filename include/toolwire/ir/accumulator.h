@@ -1,0 +1,40 @@
+// toolwire/ir/accumulator.h — folds a stream of IR events into a Response.
+//
+// What SDK "stream helpers" do, once, over the IR: text deltas concatenate into
+// text parts, tool call fragments concatenate per index (interleaved parallel
+// calls stay apart), usage fields merge, Finish sets the finish reason.
+//
+//   StreamAccumulator acc;
+//   for (auto& e : events) acc.add(e);
+//   ir::Response r = std::move(acc).take();
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "toolwire/ir/response.h"
+#include "toolwire/ir/stream.h"
+
+namespace toolwire::ir {
+
+class StreamAccumulator {
+ public:
+  void add(const StreamEvent& event);
+
+  bool finished() const { return finished_; }
+  const std::optional<ErrorEvent>& error() const { return error_; }
+
+  // The response so far; tool call arguments are checked for JSON validity.
+  Response take() &&;
+
+ private:
+  enum class Open { none, text, thinking };
+  Response response_;
+  std::map<int, size_t> call_part_;  // tool call index → position in parts
+  Open open_ = Open::none;
+  bool finished_ = false;
+  std::optional<ErrorEvent> error_;
+};
+
+}  // namespace toolwire::ir

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs everything toolwire needs to build and test on Debian 12:
+# Debian's -dev packages, and the official client SDKs (npm) used as test peers.
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
+  libsimdjson-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
+  libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
+  nodejs npm curl ca-certificates ripgrep
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Test peers: the official SDKs, into the git-ignored tests/npm/node_modules.
+if [ ! -d tests/npm/node_modules ] || [ tests/npm/package.json -nt tests/npm/node_modules ]; then
+  echo "setup: installing npm test peers"
+  (cd tests/npm && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+  touch tests/npm/node_modules
+fi

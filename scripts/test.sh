@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs, builds and runs the whole test suite:
+#   1. Release-with-debug-info build, every CTest test;
+#   2. ASan+UBSan build, the same tests;
+#   3. libFuzzer targets (clang), each for a bounded time.
+# Set TOOLWIRE_SKIP_SANITIZE=1 / TOOLWIRE_SKIP_FUZZ=1 to skip stages locally,
+# TOOLWIRE_FUZZ_SECONDS to change the fuzz time per target (default 20).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+jobs=$(nproc)
+werror=OFF; [ "${CI:-}" = "true" ] && werror=ON
+
+echo "== build (RelWithDebInfo)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_WERROR=$werror >/dev/null
+cmake --build build -j "$jobs"
+echo "== test"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== build (ASan+UBSan)"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOOLWIRE_SANITIZE=ON \
+    -DTOOLWIRE_BENCH=OFF -DTOOLWIRE_WERROR=$werror >/dev/null
+  cmake --build build-asan -j "$jobs"
+  echo "== test (ASan+UBSan)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+fi
+
+if [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-20}s per target)"
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_FUZZ=ON >/dev/null
+  cmake --build build-fuzz -j "$jobs"
+  ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-20}"
+fi
+echo "== all stages passed"

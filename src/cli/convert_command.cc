@@ -1,0 +1,91 @@
+// `toolwire convert`: translate a request, response or SSE stream between
+// dialects, stdin to stdout. Warnings and errors go to stderr; a bad input
+// exits non-zero with an error naming the JSON path.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "cli/commands.h"
+#include "toolwire/codec/codec.h"
+
+namespace toolwire::cli {
+namespace {
+
+struct ConvertOptions {
+  std::string from, to, kind = "request";
+};
+
+int fail(const Error& e) {
+  std::cerr << "toolwire convert: " << to_string(e.code) << ": " << e.to_string() << "\n";
+  return 1;
+}
+
+void print_warnings(const Warnings& warnings) {
+  for (const auto& w : warnings)
+    std::cerr << "warning: " << w.code << (w.path.empty() ? "" : " at " + w.path) << ": " << w.message << "\n";
+}
+
+int run_convert(const ConvertOptions& opt) {
+  const codec::Codec* from = codec::find_codec(opt.from);
+  const codec::Codec* to = codec::find_codec(opt.to);
+  if (!from || !to) {
+    std::cerr << "toolwire convert: unknown dialect '" << (from ? opt.to : opt.from)
+              << "' (known: openai, anthropic)\n";
+    return 2;
+  }
+  Warnings warnings;
+  if (opt.kind == "stream") {
+    auto decoder = from->make_stream_decoder();
+    auto encoder = to->make_stream_encoder();
+    std::vector<ir::StreamEvent> events;
+    std::string out;
+    char buf[1 << 14];
+    auto flush = [&] {
+      for (const auto& e : events) encoder->encode(e, out);
+      events.clear();
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      std::fflush(stdout);  // forward each piece as soon as it is translated
+      out.clear();
+    };
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
+      Status st = decoder->feed(std::string_view(buf, n), events);
+      flush();
+      if (!st) return fail(st.error());
+    }
+    Status st = decoder->finish(events);
+    flush();
+    print_warnings(encoder->warnings());
+    return st ? 0 : fail(st.error());
+  }
+  std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  Result<std::string> out = make_error(ErrorCode::internal, "unreachable");
+  if (opt.kind == "request") {
+    auto req = from->decode_request(input, warnings);
+    if (!req) return fail(req.error());
+    out = to->encode_request(*req, warnings);
+  } else {
+    auto resp = from->decode_response(input, warnings);
+    if (!resp) return fail(resp.error());
+    out = to->encode_response(*resp, warnings);
+  }
+  if (!out) return fail(out.error());
+  print_warnings(warnings);
+  std::cout << *out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_convert_command(CLI::App& app) {
+  auto opt = std::make_shared<ConvertOptions>();
+  CLI::App* cmd = app.add_subcommand("convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
+  cmd->add_option("--from", opt->from, "Source dialect: openai | anthropic")->required();
+  cmd->add_option("--to", opt->to, "Target dialect: openai | anthropic")->required();
+  cmd->add_option("--kind", opt->kind, "request | response | stream")
+      ->check(CLI::IsMember({"request", "response", "stream"}));
+  cmd->callback([opt] { std::exit(run_convert(*opt)); });
+}
+
+}  // namespace toolwire::cli

@@ -1,0 +1,90 @@
+#include "toolwire/codec/sse.h"
+
+#include <cstring>
+
+namespace toolwire::codec {
+
+Status SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  if (failed_) return make_error(ErrorCode::parse_error, "SSE stream already failed");
+  if (at_start_ && !bytes.empty()) {
+    // Strip a UTF-8 BOM, which may itself arrive split across chunks.
+    static constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    size_t n = 0;
+    while (n < bytes.size() && line_.size() + n < 3 && bytes[n] == kBom[line_.size() + n]) ++n;
+    if (line_.size() + n == 3) {
+      line_.clear();
+      bytes.remove_prefix(n);
+      at_start_ = false;
+    } else if (n == bytes.size()) {
+      line_.append(bytes);  // still a possible BOM prefix
+      return Status::Ok();
+    } else {
+      at_start_ = false;  // not a BOM: what we held back is ordinary data
+    }
+  }
+  const char* p = bytes.data();
+  const char* end = p + bytes.size();
+  if (skip_lf_ && p < end) {
+    if (*p == '\n') ++p;
+    skip_lf_ = false;
+  }
+  while (p < end) {
+    // Find the next line end (CR or LF) without revisiting buffered bytes.
+    const char* q = p;
+    while (q < end && *q != '\n' && *q != '\r') ++q;
+    if (q == end) {
+      line_.append(p, q);
+      if (line_.size() > max_event_bytes_) {
+        failed_ = true;
+        return make_error(ErrorCode::resource_exhausted, "SSE line exceeds size limit");
+      }
+      break;
+    }
+    if (line_.empty()) {
+      process_line(std::string_view(p, q - p), out);
+    } else {
+      line_.append(p, q);
+      process_line(line_, out);
+      line_.clear();
+    }
+    if (current_.data.size() > max_event_bytes_) {
+      failed_ = true;
+      return make_error(ErrorCode::resource_exhausted, "SSE event exceeds size limit");
+    }
+    if (*q == '\r') {
+      if (q + 1 < end) {
+        if (q[1] == '\n') ++q;
+      } else {
+        skip_lf_ = true;
+      }
+    }
+    p = q + 1;
+  }
+  return Status::Ok();
+}
+
+void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
+  if (line.empty()) {  // dispatch
+    if (has_data_) out.push_back(std::move(current_));
+    current_ = SseEvent{};
+    has_data_ = false;
+    return;
+  }
+  if (line.front() == ':') return;  // comment
+  std::string_view field = line, value;
+  if (size_t colon = line.find(':'); colon != std::string_view::npos) {
+    field = line.substr(0, colon);
+    value = line.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  }
+  if (field == "data") {
+    if (has_data_) current_.data.push_back('\n');
+    current_.data.append(value);
+    has_data_ = true;
+  } else if (field == "event") {
+    current_.event.assign(value);
+  }
+  // id, retry and unknown fields do not matter to toolwire's codecs.
+}
+
+}  // namespace toolwire::codec
