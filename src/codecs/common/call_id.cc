@@ -1,0 +1,80 @@
+#include "codecs/common/call_id.h"
+
+namespace toolwire::codec::call_id {
+namespace {
+
+constexpr std::string_view kPrefix = "tw-";
+
+bool is_word(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // upper-case hex is never produced, so it is not an encoding
+}
+
+}  // namespace
+
+bool is_anthropic_valid(std::string_view id) {
+  if (id.empty()) return false;
+  for (unsigned char c : id)
+    if (!is_word(c) && c != '-') return false;
+  return true;
+}
+
+bool needs_mapping(std::string_view id) {
+  if (id.empty()) return false;
+  return !is_anthropic_valid(id) || id.substr(0, kPrefix.size()) == kPrefix;
+}
+
+std::string to_anthropic(std::string_view id) {
+  if (!needs_mapping(id)) return std::string(id);
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(kPrefix.size() + id.size() * 2);
+  out.append(kPrefix);
+  for (unsigned char c : id) {
+    if (is_word(c)) {
+      out.push_back(static_cast<char>(c));
+    } else if (c == '-') {
+      out.append("--");
+    } else {
+      out.push_back('-');
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string from_anthropic(std::string_view id) {
+  if (id.substr(0, kPrefix.size()) != kPrefix) return std::string(id);
+  std::string out;
+  out.reserve(id.size());
+  for (size_t i = kPrefix.size(); i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (is_word(c)) {
+      out.push_back(static_cast<char>(c));
+      continue;
+    }
+    if (c != '-' || i + 1 >= id.size()) return std::string(id);
+    if (id[i + 1] == '-') {
+      out.push_back('-');
+      ++i;
+      continue;
+    }
+    if (i + 2 >= id.size()) return std::string(id);
+    const int hi = hex_value(id[i + 1]), lo = hex_value(id[i + 2]);
+    if (hi < 0 || lo < 0) return std::string(id);
+    out.push_back(static_cast<char>(hi * 16 + lo));
+    i += 2;
+  }
+  // Only the canonical encoding of some id decodes (e.g. "tw-abc" is not one:
+  // "abc" would pass unchanged), which keeps the mapping a bijection on its image.
+  if (to_anthropic(out) != id) return std::string(id);
+  return out;
+}
+
+}  // namespace toolwire::codec::call_id
