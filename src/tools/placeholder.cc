@@ -1,1 +1,0 @@
-// placeholder so the library has a source until the tools land

@@ -1,0 +1,124 @@
+#include "normalize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace toolwire::testing {
+namespace {
+
+using nlohmann::json;
+
+// Integral floats become integers so 1 and 1.0 compare equal, as JSON values do.
+void canonical_numbers(json& j) {
+  if (j.is_number_float()) {
+    double d = j.get<double>();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9e15) j = static_cast<int64_t>(d);
+  } else if (j.is_structured()) {
+    for (auto& child : j) canonical_numbers(child);
+  }
+}
+
+constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
+
+void normalize_parts(std::vector<ir::Part>& parts, Route route) {
+  std::vector<ir::Part> out;
+  for (auto& part : parts) {
+    if (std::holds_alternative<ir::UnknownPart>(part)) continue;  // other dialect drops it (warning)
+    if (auto* t = std::get_if<ir::TextPart>(&part); t && t->text.empty()) continue;
+    if (auto* call = std::get_if<ir::ToolCallPart>(&part)) {
+      if (call->arguments_valid) call->arguments = canonical_json(call->arguments);
+    }
+    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.anthropic) img->detail.clear();
+    if (auto* th = std::get_if<ir::ThinkingPart>(&part); th && route.openai) {
+      if (th->redacted) continue;
+      th->signature.clear();
+    }
+    if (auto* res = std::get_if<ir::ToolResultPart>(&part)) {
+      std::vector<ir::ResultContent> content;
+      for (auto& c : res->content) {
+        if (std::holds_alternative<ir::UnknownPart>(c)) continue;
+        if (auto* t = std::get_if<ir::TextPart>(&c); t && t->text.empty()) continue;
+        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.anthropic) img->detail.clear();
+        content.push_back(std::move(c));
+      }
+      if (route.openai)  // OpenAI carries a result's texts and its images apart
+        std::stable_partition(content.begin(), content.end(),
+                              [](const ir::ResultContent& c) { return std::holds_alternative<ir::TextPart>(c); });
+      res->content = std::move(content);
+    }
+    out.push_back(std::move(part));
+  }
+  parts = std::move(out);
+}
+
+// Images OpenAI had to move out of tool results ("Image returned by tool call
+// <id>:" + images in a following user message) go back into their result.
+void fold_moved_images(std::vector<ir::Message>& messages) {
+  for (size_t m = 0; m < messages.size(); ++m) {
+    if (messages[m].role != ir::Role::user) continue;
+    auto& parts = messages[m].parts;
+    std::vector<ir::Part> kept;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      auto* note = std::get_if<ir::TextPart>(&parts[i]);
+      ir::ToolResultPart* target = nullptr;
+      if (note && note->text.starts_with(kMovedImageNote) && note->text.ends_with(":")) {
+        std::string id = note->text.substr(kMovedImageNote.size(), note->text.size() - kMovedImageNote.size() - 1);
+        for (size_t back = m; back-- > 0 && !target;) {
+          if (messages[back].role != ir::Role::tool) continue;
+          for (auto& p : messages[back].parts)
+            if (auto* r = std::get_if<ir::ToolResultPart>(&p); r && r->call_id == id) target = r;
+        }
+      }
+      if (!target) {
+        kept.push_back(std::move(parts[i]));
+        continue;
+      }
+      while (i + 1 < parts.size() && std::holds_alternative<ir::ImagePart>(parts[i + 1]))
+        target->content.push_back(std::get<ir::ImagePart>(std::move(parts[++i])));
+    }
+    parts = std::move(kept);
+  }
+  std::erase_if(messages, [](const ir::Message& msg) { return msg.role == ir::Role::user && msg.parts.empty(); });
+}
+
+}  // namespace
+
+std::string canonical_json(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return text;
+  canonical_numbers(j);
+  return j.dump();
+}
+
+ir::Request normalized(ir::Request r, Route route) {
+  r.source_dialect.clear();
+  r.extra.clear();
+  if (route.openai) fold_moved_images(r.messages);
+  for (auto& m : r.messages) {
+    normalize_parts(m.parts, route);
+    if (route.anthropic) m.name.clear();
+  }
+  std::erase_if(r.messages, [](const ir::Message& msg) { return msg.parts.empty(); });
+  if (route.anthropic) {
+    for (auto& s : r.system) s.developer = false;
+    for (auto& t : r.tools) t.strict.reset();
+    if (!r.max_tokens) r.max_tokens = 4096;
+    if (r.parallel_tool_calls == true) r.parallel_tool_calls.reset();
+  }
+  for (auto& t : r.tools) t.input_schema = canonical_json(t.input_schema);
+  if (!r.metadata.empty()) r.metadata = canonical_json(r.metadata);
+  return r;
+}
+
+ir::Response normalized(ir::Response r, Route route) {
+  r.source_dialect.clear();
+  r.extra.clear();
+  r.finish.raw.clear();
+  normalize_parts(r.parts, route);
+  if (route.anthropic) r.created = 0;
+  if (route.openai) r.usage.cache_write_tokens.reset();
+  return r;
+}
+
+}  // namespace toolwire::testing

@@ -1,0 +1,32 @@
+// normalize.h — the semantic view two IRs are compared in after a cross-dialect
+// round trip. Each rule below undoes exactly one *documented* lossy mapping of
+// the codecs (see src/codecs/*/README.md); everything else must survive as is.
+#pragma once
+
+#include "toolwire/ir/request.h"
+#include "toolwire/ir/response.h"
+
+namespace toolwire::testing {
+
+// Which dialects the value travelled through (besides its source).
+struct Route {
+  bool openai = false;     // passed through openai_chat
+  bool anthropic = false;  // passed through anthropic_messages
+};
+
+// Always: arguments that are valid JSON are re-serialized canonically (compared
+// as JSON values), source_dialect/extra cleared (extra is checked separately:
+// dropped with a warning), finish raw cleared (kind compared).
+// Through Anthropic: no developer flag, participant name, image detail or
+// strict flag; max_tokens defaulted to 4096; parallel_tool_calls=true is the
+// default (= unset); unknown parts dropped; created unknown.
+// Through OpenAI: thinking signatures and redacted thinking dropped; images
+// that OpenAI moves out of tool results into a following user message are
+// folded back into their result (texts first, then images); cache writes lost.
+ir::Request normalized(ir::Request r, Route route);
+ir::Response normalized(ir::Response r, Route route);
+
+// arguments as canonical JSON text (sorted keys) when valid, else as is.
+std::string canonical_json(const std::string& text);
+
+}  // namespace toolwire::testing

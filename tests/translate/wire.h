@@ -1,0 +1,41 @@
+// wire.h — test helpers around the public Codec API: fixture loading, OpenAI
+// SSE built from the documentation's chunk/delta listings, whole-stream
+// decode/encode and accumulation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "toolwire/codec/codec.h"
+#include "toolwire/ir/accumulator.h"
+
+namespace toolwire::testing {
+
+const codec::Codec& openai();
+const codec::Codec& anthropic();
+
+std::string read_fixture(const std::string& name);  // tests/data/wire/<name>
+std::vector<std::string> fixtures_matching(const std::string& prefix, const std::string& suffix);
+
+// `data: <chunk>` events from openai-chat-stream-text.chunks.txt (one JSON per
+// line; the "...." elision line skipped) followed by `data: [DONE]`.
+std::string openai_sse_from_chunk_lines(const std::string& text);
+// A full chunk stream around the documented delta.tool_calls values (one JSON
+// per line, `null` = a chunk without tool_calls, which carries the finish).
+std::string openai_sse_from_tool_call_deltas(const std::string& jsonl);
+
+struct Decoded {
+  std::vector<ir::StreamEvent> events;
+  std::string error;  // empty on success: feed and finish both succeeded
+};
+// Feeds `bytes` in pieces of `chunk` bytes (0 = all at once).
+Decoded decode_stream(const codec::Codec& codec, const std::string& bytes, size_t chunk = 0);
+// Encodes events; the encoder's warnings are appended to `warnings`.
+std::string encode_stream(const codec::Codec& codec, const std::vector<ir::StreamEvent>& events,
+                          Warnings* warnings = nullptr);
+ir::Response accumulate(const std::vector<ir::StreamEvent>& events);
+
+bool has_warning(const Warnings& warnings, const std::string& code, const std::string& path = "");
+std::string warnings_text(const Warnings& warnings);
+
+}  // namespace toolwire::testing
