@@ -1,0 +1,254 @@
+// Codec benchmark: decode, and decode + translate + encode, of a generated
+// ~64 KB chat request (20 tools with realistic schemas, 30 turns with tool
+// calls and results) in OpenAI and Anthropic form, and of a long tool-call
+// stream — next to the baseline in the same run: the same bytes parsed and
+// re-serialized with nlohmann::json (what a DOM-based gateway does).
+//
+//   build/bench/codec_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+//
+// Results and ratios: docs/benchmarks/codecs.md.
+#include <benchmark/benchmark.h>
+#include <simdjson.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "toolwire/codec/codec.h"
+
+namespace {
+
+using nlohmann::json;
+using toolwire::Warnings;
+namespace codec = toolwire::codec;
+
+const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
+const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"); }
+
+// Deterministic filler text, with some non-ASCII and escapes like real chats.
+std::string prose(int words, int salt) {
+  static const char* const kWords[] = {"the", "report", "shows", "revenue", "for", "Q3", "grew", "by", "12%",
+                                       "compared", "to", "last", "year,", "while", "costs", "in", "München",
+                                       "stayed", "flat;", "see", "\"table 4\"", "and", "the", "appendix\n", "—",
+                                       "customers", "asked", "about", "pricing", "tiers", "again."};
+  constexpr int n = sizeof(kWords) / sizeof(kWords[0]);
+  std::string out;
+  for (int i = 0; i < words; ++i) {
+    if (i) out += ' ';
+    out += kWords[(i * 7 + salt * 13) % n];
+  }
+  return out;
+}
+
+json tool_schema(int i) {
+  json props = json::object();
+  props["query"] = {{"type", "string"}, {"description", "What to look for; " + prose(8, i)}};
+  props["limit"] = {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", "Maximum results"}};
+  props["mode"] = {{"type", "string"}, {"enum", {"fast", "thorough", "exhaustive"}}};
+  props["filters"] = {{"type", "object"},
+                      {"properties",
+                       {{"from", {{"type", "string"}, {"format", "date"}}},
+                        {"to", {{"type", "string"}, {"format", "date"}}},
+                        {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}};
+  if (i % 3 == 0) props["include_archived"] = {{"type", "boolean"}, {"default", false}};
+  return {{"type", "object"}, {"properties", props}, {"required", {"query"}}, {"additionalProperties", false}};
+}
+
+// The request in OpenAI form, sized to about 64 KB.
+std::string openai_request() {
+  json tools = json::array();
+  for (int i = 0; i < 20; ++i)
+    tools.push_back({{"type", "function"},
+                     {"function",
+                      {{"name", "tool_" + std::to_string(i) + "_search"},
+                       {"description", "Searches data source " + std::to_string(i) + ". " + prose(25, i)},
+                       {"parameters", tool_schema(i)}}}});
+  json messages = json::array();
+  messages.push_back({{"role", "system"}, {"content", "You are a meticulous analyst. " + prose(120, 1)}});
+  int call = 0;
+  for (int t = 0; t < 30; ++t) {
+    messages.push_back({{"role", "user"}, {"content", prose(30 + t % 7, t)}});
+    json calls = json::array();
+    int n_calls = 1 + t % 2;
+    for (int c = 0; c < n_calls; ++c) {
+      json args = {{"query", prose(6, t + c)}, {"limit", 10 + c}, {"mode", "thorough"},
+                   {"filters", {{"from", "2024-01-01"}, {"tags", {"finance", "q3"}}}}};
+      calls.push_back({{"id", "call_" + std::to_string(call++) + "_aZ3kP9xQ"},
+                       {"type", "function"},
+                       {"function", {{"name", "tool_" + std::to_string((t + c) % 20) + "_search"}, {"arguments", args.dump()}}}});
+    }
+    messages.push_back({{"role", "assistant"}, {"content", prose(12, t)}, {"tool_calls", calls}});
+    for (int c = 0; c < n_calls; ++c)
+      messages.push_back({{"role", "tool"},
+                          {"tool_call_id", calls[c]["id"]},
+                          {"content", json({{"rows", 3}, {"summary", prose(38, t * 3 + c)}}).dump()}});
+  }
+  json req = {{"model", "gpt-4o"}, {"messages", messages}, {"tools", tools}, {"tool_choice", "auto"},
+              {"max_completion_tokens", 2048}, {"temperature", 0.2}};
+  return req.dump();
+}
+
+std::string anthropic_request(const std::string& openai_json) {
+  Warnings w;
+  auto ir = openai().decode_request(openai_json, w);
+  if (!ir) return {};
+  auto out = anthropic().encode_request(*ir, w);
+  return out ? *out : std::string();
+}
+
+// A long streamed turn: 200 text deltas, then one tool call whose arguments
+// arrive in 2,000 fragments (a large file write), in OpenAI SSE.
+std::string openai_stream() {
+  auto chunk = [](json delta, json finish = nullptr) {
+    json c = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+              {"model", "gpt-4o"}, {"system_fingerprint", "fp_44709d6fcb"},
+              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+    return "data: " + c.dump() + "\n\n";
+  };
+  std::string sse = chunk({{"role", "assistant"}, {"content", ""}});
+  for (int i = 0; i < 200; ++i) sse += chunk({{"content", prose(2, i) + " "}});
+  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"id", "call_bench"}, {"type", "function"},
+                                             {"function", {{"name", "write_file"}, {"arguments", ""}}}}})}});
+  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", "{\"path\":\"out.md\",\"content\":\""}}}}})}});
+  for (int i = 0; i < 2000; ++i)
+    sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", prose(2, i) + " "}}}}})}});
+  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", "\"}"}}}}})}});
+  sse += chunk(json::object(), "tool_calls");
+  return sse + "data: [DONE]\n\n";
+}
+
+std::string translate_stream(const codec::Codec& from, const codec::Codec& to, const std::string& bytes) {
+  auto dec = from.make_stream_decoder();
+  auto enc = to.make_stream_encoder();
+  std::vector<toolwire::ir::StreamEvent> events;
+  std::string out;
+  if (!dec->feed(bytes, events) || !dec->finish(events)) return {};
+  for (const auto& e : events) enc->encode(e, out);
+  return out;
+}
+
+struct Payloads {
+  std::string openai_req = openai_request();
+  std::string anthropic_req = anthropic_request(openai_req);
+  std::string openai_sse = openai_stream();
+  std::string anthropic_sse = translate_stream(openai(), anthropic(), openai_sse);
+};
+const Payloads& payloads() {
+  static const Payloads p;
+  return p;
+}
+
+const std::string& request_of(int dialect) { return dialect == 0 ? payloads().openai_req : payloads().anthropic_req; }
+const std::string& stream_of(int dialect) { return dialect == 0 ? payloads().openai_sse : payloads().anthropic_sse; }
+const codec::Codec& codec_of(int dialect) { return dialect == 0 ? openai() : anthropic(); }
+
+void label(benchmark::State& state, const std::string& bytes) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes.size()));
+  state.counters["payload_bytes"] = static_cast<double>(bytes.size());
+  state.SetLabel(state.range(0) == 0 ? "openai" : "anthropic");
+}
+
+// ---- requests ----------------------------------------------------------------
+
+void BM_Request_Decode(benchmark::State& state) {
+  const std::string& bytes = request_of(state.range(0));
+  const codec::Codec& c = codec_of(state.range(0));
+  for (auto _ : state) {
+    Warnings w;
+    auto ir = c.decode_request(bytes, w);
+    if (!ir) state.SkipWithError(ir.error().to_string().c_str());
+    benchmark::DoNotOptimize(ir);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Request_Decode)->Arg(0)->Arg(1);
+
+// Decode in one dialect, encode in the other (range 0: OpenAI → Anthropic).
+void BM_Request_Translate(benchmark::State& state) {
+  const std::string& bytes = request_of(state.range(0));
+  const codec::Codec& from = codec_of(state.range(0));
+  const codec::Codec& to = codec_of(1 - state.range(0));
+  for (auto _ : state) {
+    Warnings w;
+    auto ir = from.decode_request(bytes, w);
+    if (!ir) state.SkipWithError(ir.error().to_string().c_str());
+    auto out = to.encode_request(*ir, w);
+    benchmark::DoNotOptimize(out);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Request_Translate)->Arg(0)->Arg(1);
+
+// Baseline: the same bytes through nlohmann::json parse + dump.
+void BM_Request_NlohmannRoundTrip(benchmark::State& state) {
+  const std::string& bytes = request_of(state.range(0));
+  for (auto _ : state) {
+    std::string out = json::parse(bytes).dump();
+    benchmark::DoNotOptimize(out);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Request_NlohmannRoundTrip)->Arg(0)->Arg(1);
+
+// Reference: simdjson's DOM parse alone (the floor a decoder builds on).
+void BM_Request_SimdjsonParseOnly(benchmark::State& state) {
+  const std::string& bytes = request_of(state.range(0));
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    auto doc = parser.parse(bytes.data(), bytes.size());
+    benchmark::DoNotOptimize(doc);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Request_SimdjsonParseOnly)->Arg(0)->Arg(1);
+
+// ---- streams -----------------------------------------------------------------
+
+// Decode + translate + encode, fed in 16 KB reads like `toolwire convert`.
+void BM_Stream_Translate(benchmark::State& state) {
+  const std::string& bytes = stream_of(state.range(0));
+  const codec::Codec& from = codec_of(state.range(0));
+  const codec::Codec& to = codec_of(1 - state.range(0));
+  std::vector<toolwire::ir::StreamEvent> events;
+  std::string out;
+  for (auto _ : state) {
+    auto dec = from.make_stream_decoder();
+    auto enc = to.make_stream_encoder();
+    out.clear();
+    for (size_t i = 0; i < bytes.size(); i += 16384) {
+      events.clear();
+      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events)) state.SkipWithError("feed failed");
+      for (const auto& e : events) enc->encode(e, out);
+    }
+    events.clear();
+    if (!dec->finish(events)) state.SkipWithError("finish failed");
+    for (const auto& e : events) enc->encode(e, out);
+    benchmark::DoNotOptimize(out);
+  }
+  label(state, bytes);
+  state.counters["events_out_bytes"] = static_cast<double>(out.size());
+}
+BENCHMARK(BM_Stream_Translate)->Arg(0)->Arg(1);
+
+// Baseline: every event's JSON parsed and re-serialized with nlohmann.
+void BM_Stream_NlohmannRoundTrip(benchmark::State& state) {
+  const std::string& bytes = stream_of(state.range(0));
+  for (auto _ : state) {
+    std::string out;
+    size_t pos = 0;
+    while ((pos = bytes.find("data: ", pos)) != std::string::npos) {
+      size_t end = bytes.find('\n', pos);
+      std::string_view data(bytes.data() + pos + 6, end - pos - 6);
+      pos = end;
+      if (data == "[DONE]") continue;
+      out += json::parse(data).dump();
+    }
+    benchmark::DoNotOptimize(out);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Stream_NlohmannRoundTrip)->Arg(0)->Arg(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
