@@ -1,0 +1,361 @@
+// OpenAI Chat Completions request JSON → IR request.
+//
+// One pass over each object's fields (simdjson DOM), copying only the text the
+// IR keeps; opaque JSON (schemas, unknown fields) is captured minified.
+#include <unordered_set>
+
+#include "codecs/openai_chat/wire.h"
+
+namespace toolwire::codec::openai_chat {
+namespace {
+
+using json::Path;
+
+struct Ctx {
+  Warnings& warnings;
+  std::unordered_set<std::string_view> call_ids;  // views into the DOM, alive for the call
+};
+
+// A content array's parts: text, image_url, anything else as UnknownPart.
+// `Parts` is std::vector<ir::Part> or std::vector<ir::ResultContent>.
+template <class Parts>
+Status decode_part(json::element e, const Path& path, bool text_only, Parts& out) {
+  auto obj = json::as_object(e, path);
+  if (!obj) return obj.error();
+  json::element type_el;
+  if (!json::get(*obj, "type", type_el)) return json::invalid(Path(path, "type"), "missing content part type");
+  auto type = json::as_string(type_el, Path(path, "type"));
+  if (!type) return type.error();
+  if (*type == "text") {
+    Path tp(path, "text");
+    json::element text_el;
+    if (!json::get(*obj, "text", text_el)) return json::invalid(tp, "missing text");
+    auto text = json::as_string(text_el, tp);
+    if (!text) return text.error();
+    if (!text->empty()) out.push_back(ir::TextPart{std::string(*text)});
+    return Status::Ok();
+  }
+  if (text_only) return json::invalid(Path(path, "type"), "expected a text part, got '" + std::string(*type) + "'");
+  if (*type == "image_url") {
+    Path ip(path, "image_url");
+    json::element img;
+    if (!json::get(*obj, "image_url", img)) return json::invalid(ip, "missing image_url");
+    if (img.is_string()) {  // older clients send the URL directly
+      out.push_back(image_from_url(img.get_string().value_unsafe(), {}));
+      return Status::Ok();
+    }
+    auto io = json::as_object(img, ip);
+    if (!io) return io.error();
+    json::element url_el, detail_el;
+    if (!json::get(*io, "url", url_el)) return json::invalid(Path(ip, "url"), "missing url");
+    auto url = json::as_string(url_el, Path(ip, "url"));
+    if (!url) return url.error();
+    std::string_view detail;
+    if (json::get(*io, "detail", detail_el)) {
+      auto d = json::as_string(detail_el, Path(ip, "detail"));
+      if (!d) return d.error();
+      detail = *d;
+    }
+    out.push_back(image_from_url(*url, detail));
+    return Status::Ok();
+  }
+  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(*type), json::to_json(e)});
+  return Status::Ok();
+}
+
+// `content`: a string or an array of parts.
+template <class Parts>
+Status decode_content(json::element e, const Path& path, bool text_only, Parts& out) {
+  if (e.is_string()) {
+    std::string_view s = e.get_string().value_unsafe();
+    if (!s.empty()) out.push_back(ir::TextPart{std::string(s)});
+    return Status::Ok();
+  }
+  if (!e.is_array()) return json::invalid(path, "expected string or array, got " + std::string(json::type_name(e.type())));
+  json::array arr = e.get_array().value_unsafe();
+  size_t i = 0;
+  for (json::element part : arr) {
+    TW_TRY(decode_part(part, Path(path, i), text_only, out));
+    ++i;
+  }
+  return Status::Ok();
+}
+
+Result<std::string_view> string_field(json::element e, const Path& path) { return json::as_string(e, path); }
+
+Status decode_assistant(json::object msg, const Path& path, ir::Message& m, Ctx& ctx) {
+  json::element content, reasoning, calls, refusal;
+  if (json::get(msg, "reasoning_content", reasoning)) {
+    auto r = string_field(reasoning, Path(path, "reasoning_content"));
+    if (!r) return r.error();
+    if (!r->empty()) m.parts.push_back(ir::ThinkingPart{std::string(*r), {}, false, {}});
+  }
+  if (json::get(msg, "content", content)) TW_TRY(decode_content(content, Path(path, "content"), false, m.parts));
+  if (json::get(msg, "refusal", refusal)) {
+    auto r = string_field(refusal, Path(path, "refusal"));
+    if (!r) return r.error();
+    std::string raw;
+    JsonWriter w(raw);
+    w.begin_object();
+    w.field("type", "refusal");
+    w.field("refusal", *r);
+    w.end_object();
+    m.parts.push_back(ir::UnknownPart{std::string(kDialect), "refusal", std::move(raw)});
+  }
+  if (json::get(msg, "tool_calls", calls)) {
+    Path cp(path, "tool_calls");
+    auto arr = json::as_array(calls, cp);
+    if (!arr) return arr.error();
+    size_t i = 0;
+    for (json::element c : *arr) {
+      Path ip(cp, i++);
+      auto obj = json::as_object(c, ip);
+      if (!obj) return obj.error();
+      json::element type;
+      if (json::get(*obj, "type", type) && !(type.is_string() && type.get_string().value_unsafe() == "function")) {
+        // A non-function call (e.g. "custom"): kept raw; its id can still be answered.
+        json::element id;
+        if (json::get(*obj, "id", id) && id.is_string()) ctx.call_ids.insert(id.get_string().value_unsafe());
+        m.parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(kUnknownToolCallType), json::to_json(c)});
+        continue;
+      }
+      auto call = decode_tool_call(*obj, ip);
+      if (!call) return call.error();
+      ctx.call_ids.insert(obj->at_key("id").get_string().value_unsafe());
+      m.parts.push_back(std::move(*call));
+    }
+  }
+  json::element fc;
+  if (json::get(msg, "function_call", fc))
+    warn(ctx.warnings, "dropped_legacy_function_call", Path(path, "function_call").str(),
+         "the deprecated function_call field has no call id and is not translated");
+  return Status::Ok();
+}
+
+Status decode_tool_message(json::object msg, const Path& path, ir::Request& req, Ctx& ctx) {
+  Path idp(path, "tool_call_id");
+  json::element id_el, content;
+  if (!json::get(msg, "tool_call_id", id_el)) return json::invalid(idp, "missing tool_call_id");
+  auto id = json::as_string(id_el, idp);
+  if (!id) return id.error();
+  if (id->empty()) return json::invalid(idp, "empty tool_call_id");
+  if (!ctx.call_ids.count(*id))
+    return json::invalid(idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
+  ir::ToolResultPart result;
+  result.call_id = std::string(*id);
+  Path cp(path, "content");
+  if (!json::get(msg, "content", content)) return json::invalid(cp, "missing content");
+  TW_TRY(decode_content(content, cp, false, result.content));
+  // is_error convention: a leading "Error: " marks an error result (see README).
+  if (!result.content.empty()) {
+    if (auto* t = std::get_if<ir::TextPart>(&result.content.front());
+        t && std::string_view(t->text).substr(0, kErrorPrefix.size()) == kErrorPrefix) {
+      result.is_error = true;
+      t->text.erase(0, kErrorPrefix.size());
+      if (t->text.empty()) result.content.erase(result.content.begin());
+    }
+  }
+  // Consecutive tool messages form one IR tool message.
+  if (req.messages.empty() || req.messages.back().role != ir::Role::tool) req.messages.push_back(ir::Message{ir::Role::tool, {}, {}});
+  req.messages.back().parts.push_back(std::move(result));
+  return Status::Ok();
+}
+
+Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& ctx) {
+  auto msg = json::as_object(e, path);
+  if (!msg) return msg.error();
+  Path rp(path, "role");
+  json::element role_el;
+  if (!json::get(*msg, "role", role_el)) return json::invalid(rp, "missing role");
+  auto role = json::as_string(role_el, rp);
+  if (!role) return role.error();
+
+  if (*role == "tool") return decode_tool_message(*msg, path, req, ctx);
+
+  ir::Message m;
+  json::element name, content;
+  if (json::get(*msg, "name", name)) {
+    auto n = json::as_string(name, Path(path, "name"));
+    if (!n) return n.error();
+    m.name = std::string(*n);
+  }
+  Path cp(path, "content");
+  if (*role == "system" || *role == "developer") {
+    if (!json::get(*msg, "content", content)) return json::invalid(cp, "missing content");
+    m.role = ir::Role::system;
+    TW_TRY(decode_content(content, cp, true, m.parts));
+    if (req.messages.empty()) {  // leading system prompt
+      if (!m.name.empty()) warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(), "a system message name is not kept");
+      for (auto& p : m.parts) req.system.push_back(ir::SystemPart{std::move(std::get<ir::TextPart>(p).text), *role == "developer"});
+      return Status::Ok();
+    }
+    if (*role == "developer")
+      warn(ctx.warnings, "developer_as_system", rp.str(), "a mid-conversation developer message becomes a system message");
+  } else if (*role == "user") {
+    if (!json::get(*msg, "content", content)) return json::invalid(cp, "missing content");
+    m.role = ir::Role::user;
+    TW_TRY(decode_content(content, cp, false, m.parts));
+  } else if (*role == "assistant") {
+    m.role = ir::Role::assistant;
+    TW_TRY(decode_assistant(*msg, path, m, ctx));
+  } else {
+    return json::invalid(rp, "unknown role '" + std::string(*role) + "'");
+  }
+  req.messages.push_back(std::move(m));
+  return Status::Ok();
+}
+
+Status decode_tool(json::element e, const Path& path, ir::Request& req) {
+  auto obj = json::as_object(e, path);
+  if (!obj) return obj.error();
+  json::element type;
+  if (json::get(*obj, "type", type) && !(type.is_string() && type.get_string().value_unsafe() == "function")) {
+    req.extra.push_back(ir::ExtraField{std::string(kUnsupportedToolKey), json::to_json(e)});
+    return Status::Ok();
+  }
+  Path fp(path, "function");
+  json::element fn;
+  if (!json::get(*obj, "function", fn)) return json::invalid(fp, "missing function");
+  auto f = json::as_object(fn, fp);
+  if (!f) return f.error();
+  ir::ToolDefinition def;
+  for (auto [key, value] : *f) {
+    if (value.is_null()) continue;
+    Path kp(fp, key);
+    if (key == "name") {
+      auto s = json::as_string(value, kp);
+      if (!s) return s.error();
+      def.name = std::string(*s);
+    } else if (key == "description") {
+      auto s = json::as_string(value, kp);
+      if (!s) return s.error();
+      def.description = std::string(*s);
+    } else if (key == "parameters") {
+      if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
+      def.input_schema = json::to_json(value);
+    } else if (key == "strict") {
+      auto b = json::as_bool(value, kp);
+      if (!b) return b.error();
+      def.strict = *b;
+    }
+  }
+  if (def.name.empty()) return json::invalid(Path(fp, "name"), "missing function name");
+  req.tools.push_back(std::move(def));
+  return Status::Ok();
+}
+
+Status decode_tool_choice(json::element e, const Path& path, ir::Request& req) {
+  if (e.is_string()) {
+    std::string_view s = e.get_string().value_unsafe();
+    ir::ToolChoice c;
+    if (s == "auto") c.kind = ir::ToolChoice::Kind::auto_;
+    else if (s == "none") c.kind = ir::ToolChoice::Kind::none;
+    else if (s == "required") c.kind = ir::ToolChoice::Kind::required;
+    else return json::invalid(path, "unknown tool_choice '" + std::string(s) + "'");
+    req.tool_choice = c;
+    return Status::Ok();
+  }
+  auto obj = json::as_object(e, path);
+  if (!obj) return obj.error();
+  json::element type, fn, name;
+  if (json::get(*obj, "type", type) && type.is_string() && type.get_string().value_unsafe() == "function" &&
+      json::get(*obj, "function", fn) && fn.is_object() && json::get(fn.get_object().value_unsafe(), "name", name)) {
+    auto n = json::as_string(name, Path(Path(path, "function"), "name"));
+    if (!n) return n.error();
+    req.tool_choice = ir::ToolChoice{ir::ToolChoice::Kind::tool, std::string(*n)};
+    return Status::Ok();
+  }
+  // allowed_tools, custom...: kept raw for a same-dialect passthrough.
+  req.extra.push_back(ir::ExtraField{"tool_choice", json::to_json(e)});
+  return Status::Ok();
+}
+
+Status decode_stop(json::element e, const Path& path, ir::Request& req) {
+  if (e.is_string()) {
+    req.stop.emplace_back(e.get_string().value_unsafe());
+    return Status::Ok();
+  }
+  auto arr = json::as_array(e, path);
+  if (!arr) return arr.error();
+  size_t i = 0;
+  for (json::element s : *arr) {
+    auto v = json::as_string(s, Path(path, i++));
+    if (!v) return v.error();
+    req.stop.emplace_back(*v);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+  thread_local simdjson::dom::parser parser;
+  auto root = json::parse(parser, body);
+  if (!root) return root.error();
+  Path path;
+  auto obj = json::as_object(*root, path);
+  if (!obj) return obj.error();
+
+  ir::Request req;
+  req.source_dialect = std::string(kDialect);
+  Ctx ctx{warnings, {}};
+  bool have_model = false, have_messages = false, have_max_completion = false;
+  json::element messages;
+  for (auto [key, value] : *obj) {
+    Path kp(path, key);
+    if (key == "messages") {
+      messages = value;
+      have_messages = true;
+      continue;
+    }
+    if (value.is_null()) continue;  // explicit null = absent
+    if (key == "model") {
+      auto s = json::as_string(value, kp);
+      if (!s) return s.error();
+      req.model = std::string(*s);
+      have_model = true;
+    } else if (key == "tools") {
+      auto arr = json::as_array(value, kp);
+      if (!arr) return arr.error();
+      size_t i = 0;
+      for (json::element t : *arr) TW_TRY(decode_tool(t, Path(kp, i++), req));
+    } else if (key == "tool_choice") {
+      TW_TRY(decode_tool_choice(value, kp, req));
+    } else if (key == "parallel_tool_calls") {
+      auto b = json::as_bool(value, kp);
+      if (!b) return b.error();
+      req.parallel_tool_calls = *b;
+    } else if (key == "max_completion_tokens" || key == "max_tokens") {
+      auto n = json::as_int64(value, kp);
+      if (!n) return n.error();
+      if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = *n;
+      have_max_completion |= key == "max_completion_tokens";
+    } else if (key == "temperature" || key == "top_p") {
+      auto d = json::as_double(value, kp);
+      if (!d) return d.error();
+      (key == "temperature" ? req.temperature : req.top_p) = *d;
+    } else if (key == "stop") {
+      TW_TRY(decode_stop(value, kp, req));
+    } else if (key == "stream") {
+      auto b = json::as_bool(value, kp);
+      if (!b) return b.error();
+      req.stream = *b;
+    } else if (key == "metadata") {
+      if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
+      req.metadata = json::to_json(value);
+    } else {
+      req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+    }
+  }
+  if (!have_model) return json::invalid(path, "missing required field 'model'");
+  if (!have_messages) return json::invalid(path, "missing required field 'messages'");
+  Path mp(path, "messages");
+  auto arr = json::as_array(messages, mp);
+  if (!arr) return arr.error();
+  req.messages.reserve(arr->size());
+  size_t i = 0;
+  for (json::element m : *arr) TW_TRY(decode_message(m, Path(mp, i++), req, ctx));
+  return req;
+}
+
+}  // namespace toolwire::codec::openai_chat

@@ -1,0 +1,303 @@
+// IR request → OpenAI Chat Completions request JSON.
+#include "codecs/openai_chat/wire.h"
+
+namespace toolwire::codec::openai_chat {
+namespace {
+
+struct Enc {
+  JsonWriter& w;
+  Warnings& warnings;
+  bool same_dialect;
+  size_t index = 0;  // IR message index, for warning paths
+
+  std::string path() const { return "$.messages[" + std::to_string(index) + "]"; }
+
+  void drop_part(std::string_view what) {
+    warn(warnings, "dropped_part", path(), "a " + std::string(what) + " cannot be expressed in this OpenAI message");
+  }
+
+  // An UnknownPart: written raw for our own dialect, else dropped.
+  bool unknown_ok(const ir::UnknownPart& u) {
+    if (u.dialect == kDialect) return true;
+    warn(warnings, "dropped_unknown_part", path(), "dropped a '" + u.type + "' block from " + u.dialect);
+    return false;
+  }
+
+  void system_message(std::string_view role, std::string_view text) {
+    w.begin_object();
+    w.field("role", role);
+    w.field("content", text);
+    w.end_object();
+  }
+
+  // user/system messages: one text part as a string, else an array of parts.
+  void user_like(const ir::Message& m, std::string_view role) {
+    size_t texts = 0, others = 0;
+    for (const auto& p : m.parts) {
+      if (auto* t = std::get_if<ir::TextPart>(&p)) texts += !t->text.empty();
+      else ++others;
+    }
+    w.begin_object();
+    w.field("role", role);
+    w.key("content");
+    if (others == 0 && texts <= 1) {
+      std::string_view text;
+      for (const auto& p : m.parts)
+        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) text = t->text;
+      w.string(text);
+    } else {
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* t = std::get_if<ir::TextPart>(&p)) {
+          if (t->text.empty()) continue;
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t->text);
+          w.end_object();
+        } else if (auto* img = std::get_if<ir::ImagePart>(&p); img && role == "user") {
+          write_image_part(w, *img);
+        } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+          if (unknown_ok(*u)) w.raw(u->raw_json);
+        } else {
+          drop_part(role == "user" ? "non-text, non-image part" : "non-text part");
+        }
+      }
+      w.end_array();
+    }
+    if (!m.name.empty()) w.field("name", m.name);
+    w.end_object();
+  }
+
+  void assistant(const ir::Message& m) {
+    std::string reasoning;
+    size_t texts = 0, unknown_content = 0, calls = 0;
+    for (const auto& p : m.parts) {
+      if (auto* t = std::get_if<ir::TextPart>(&p)) texts += !t->text.empty();
+      else if (std::holds_alternative<ir::ToolCallPart>(p)) ++calls;
+      else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+        if (u->type == kUnknownToolCallType && u->dialect == kDialect) ++calls;
+        else if (u->type != "refusal" && unknown_ok(*u)) ++unknown_content;
+      } else if (auto* th = std::get_if<ir::ThinkingPart>(&p)) {
+        if (th->redacted) {
+          warn(warnings, "dropped_redacted_thinking", path(), "redacted thinking cannot be expressed in OpenAI Chat");
+          continue;
+        }
+        if (!th->signature.empty())
+          warn(warnings, "dropped_thinking_signature", path(), "reasoning_content carries no signature");
+        reasoning += th->text;
+      } else {
+        drop_part("non-assistant part");
+      }
+    }
+    w.begin_object();
+    w.field("role", "assistant");
+    w.key("content");
+    if (unknown_content == 0 && texts <= 1) {
+      const std::string* text = nullptr;
+      for (const auto& p : m.parts)
+        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) text = &t->text;
+      if (text) w.string(*text);
+      else if (calls) w.null();
+      else w.string("");
+    } else {
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) {
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t->text);
+          w.end_object();
+        } else if (auto* u = std::get_if<ir::UnknownPart>(&p);
+                   u && u->dialect == kDialect && u->type != kUnknownToolCallType && u->type != "refusal") {
+          w.raw(u->raw_json);
+        }
+      }
+      w.end_array();
+    }
+    for (const auto& p : m.parts) {  // a refusal decoded from our own `refusal` field goes back there
+      if (auto* u = std::get_if<ir::UnknownPart>(&p); u && u->dialect == kDialect && u->type == "refusal") {
+        auto pos = u->raw_json.find("\"refusal\":");
+        if (pos != std::string::npos && u->raw_json.size() > pos + 11)
+          w.field_raw("refusal", std::string_view(u->raw_json).substr(pos + 10, u->raw_json.size() - pos - 11));
+      }
+    }
+    if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+    if (calls) {
+      w.key("tool_calls");
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* c = std::get_if<ir::ToolCallPart>(&p)) write_tool_call(w, *c);
+        else if (auto* u = std::get_if<ir::UnknownPart>(&p); u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+          w.raw(u->raw_json);
+      }
+      w.end_array();
+    }
+    if (!m.name.empty()) w.field("name", m.name);
+    w.end_object();
+  }
+
+  // One `tool` message per result; images move to a user message after them.
+  void tool(const ir::Message& m) {
+    std::vector<const ir::ToolResultPart*> with_images;
+    for (const auto& p : m.parts) {
+      const auto* r = std::get_if<ir::ToolResultPart>(&p);
+      if (!r) {
+        drop_part("non-tool-result part");
+        continue;
+      }
+      std::vector<std::string_view> texts;
+      std::vector<const ir::UnknownPart*> raws;
+      bool images = false;
+      for (const auto& c : r->content) {
+        if (auto* t = std::get_if<ir::TextPart>(&c)) {
+          if (!t->text.empty()) texts.push_back(t->text);
+        } else if (std::holds_alternative<ir::ImagePart>(c)) {
+          images = true;
+        } else if (auto* u = std::get_if<ir::UnknownPart>(&c); unknown_ok(*u)) {
+          raws.push_back(u);
+        }
+      }
+      if (images) with_images.push_back(r);
+      std::string first;  // the error prefix goes on the first text
+      if (r->is_error) {
+        first.append(kErrorPrefix);
+        if (!texts.empty()) first.append(texts.front());
+        if (texts.empty()) texts.push_back(first);
+        else texts.front() = first;
+      }
+      w.begin_object();
+      w.field("role", "tool");
+      w.field("tool_call_id", r->call_id);
+      w.key("content");
+      if (raws.empty() && texts.size() <= 1) {
+        w.string(texts.empty() ? std::string_view() : texts.front());
+      } else {
+        w.begin_array();
+        for (auto t : texts) {
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t);
+          w.end_object();
+        }
+        for (auto* u : raws) w.raw(u->raw_json);
+        w.end_array();
+      }
+      w.end_object();
+    }
+    if (with_images.empty()) return;
+    warn(warnings, "tool_result_image_moved", path(),
+         "OpenAI tool messages cannot hold images: they follow in a user message");
+    w.begin_object();
+    w.field("role", "user");
+    w.key("content");
+    w.begin_array();
+    for (const auto* r : with_images) {
+      w.begin_object();
+      w.field("type", "text");
+      w.field("text", "Image returned by tool call " + r->call_id + ":");
+      w.end_object();
+      for (const auto& c : r->content)
+        if (auto* img = std::get_if<ir::ImagePart>(&c)) write_image_part(w, *img);
+    }
+    w.end_array();
+    w.end_object();
+  }
+};
+
+void write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, Warnings& warnings) {
+  bool unsupported = false;
+  for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
+  if (req.tools.empty() && !(unsupported && same_dialect)) return;
+  w.key("tools");
+  w.begin_array();
+  for (const auto& t : req.tools) {
+    w.begin_object();
+    w.field("type", "function");
+    w.key("function");
+    w.begin_object();
+    w.field("name", t.name);
+    if (!t.description.empty()) w.field("description", t.description);
+    w.field_raw("parameters", t.input_schema.empty() ? std::string_view(R"({"type":"object","properties":{}})")
+                                                     : std::string_view(t.input_schema));
+    if (t.strict) w.field("strict", *t.strict);
+    w.end_object();
+    w.end_object();
+  }
+  if (same_dialect)
+    for (const auto& x : req.extra)
+      if (x.key == kUnsupportedToolKey) w.raw(x.raw_json);
+  w.end_array();
+}
+
+void write_tool_choice(JsonWriter& w, const ir::ToolChoice& c) {
+  w.key("tool_choice");
+  switch (c.kind) {
+    case ir::ToolChoice::Kind::auto_: w.string("auto"); return;
+    case ir::ToolChoice::Kind::none: w.string("none"); return;
+    case ir::ToolChoice::Kind::required: w.string("required"); return;
+    case ir::ToolChoice::Kind::tool:
+      w.begin_object();
+      w.field("type", "function");
+      w.key("function");
+      w.begin_object();
+      w.field("name", c.name);
+      w.end_object();
+      w.end_object();
+      return;
+  }
+}
+
+}  // namespace
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
+  const bool same = req.source_dialect == kDialect;
+  std::string out;
+  out.reserve(4096);
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("model", req.model);
+  w.key("messages");
+  w.begin_array();
+  Enc enc{w, warnings, same};
+  for (const auto& s : req.system) enc.system_message(s.developer ? "developer" : "system", s.text);
+  for (const auto& m : req.messages) {
+    switch (m.role) {
+      case ir::Role::system: enc.user_like(m, "system"); break;
+      case ir::Role::user: enc.user_like(m, "user"); break;
+      case ir::Role::assistant: enc.assistant(m); break;
+      case ir::Role::tool: enc.tool(m); break;
+    }
+    ++enc.index;
+  }
+  w.end_array();
+  write_tools(w, req, same, warnings);
+  if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
+  if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
+  if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
+  if (req.temperature) { w.key("temperature"); w.number(*req.temperature); }
+  if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
+  if (!req.stop.empty()) {
+    w.key("stop");
+    w.begin_array();
+    for (const auto& s : req.stop) w.string(s);
+    w.end_array();
+  }
+  if (req.stream) w.field("stream", true);
+  if (!req.metadata.empty()) w.field_raw("metadata", req.metadata);
+  for (const auto& x : req.extra) {
+    if (x.key == kUnsupportedToolKey) {
+      if (!same) warn(warnings, "dropped_unsupported_tool", "$.tools", "a tool of another dialect has no OpenAI form");
+      continue;
+    }
+    if (same) {
+      if (x.key == "tool_choice" && req.tool_choice) continue;
+      w.field_raw(x.key, x.raw_json);
+    } else {
+      warn(warnings, "dropped_unknown_field", "$." + x.key, "field '" + x.key + "' has no equivalent in OpenAI Chat");
+    }
+  }
+  w.end_object();
+  return out;
+}
+
+}  // namespace toolwire::codec::openai_chat

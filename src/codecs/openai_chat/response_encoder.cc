@@ -1,0 +1,87 @@
+// IR response → OpenAI Chat Completions response JSON (`chat.completion`).
+#include "codecs/openai_chat/wire.h"
+
+namespace toolwire::codec::openai_chat {
+
+Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
+  const bool same = resp.source_dialect == kDialect;
+  // Text parts concatenate (as a streaming client accumulates them); thinking
+  // becomes reasoning_content.
+  std::string text, reasoning;
+  std::string_view refusal_raw;
+  size_t calls = 0, texts = 0;
+  for (const auto& p : resp.parts) {
+    if (auto* t = std::get_if<ir::TextPart>(&p)) {
+      text += t->text;
+      texts += !t->text.empty();
+    } else if (auto* th = std::get_if<ir::ThinkingPart>(&p)) {
+      if (th->redacted) {
+        warn(warnings, "dropped_redacted_thinking", "$.content", "redacted thinking cannot be expressed in OpenAI Chat");
+        continue;
+      }
+      if (!th->signature.empty())
+        warn(warnings, "dropped_thinking_signature", "$.content", "reasoning_content carries no signature");
+      reasoning += th->text;
+    } else if (std::holds_alternative<ir::ToolCallPart>(p)) {
+      ++calls;
+    } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+      if (u->dialect == kDialect && u->type == kUnknownToolCallType) ++calls;
+      else if (u->dialect == kDialect && u->type == "refusal") refusal_raw = u->raw_json;
+      else warn(warnings, "dropped_unknown_part", "$.content", "dropped a '" + u->type + "' block from " + u->dialect);
+    } else {
+      warn(warnings, "dropped_part", "$.content", "a response cannot hold this part");
+    }
+  }
+  if (texts > 1) warn(warnings, "joined_text_parts", "$.content", "several text blocks were joined into one content string");
+
+  std::string out;
+  out.reserve(512 + text.size() + reasoning.size());
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("id", resp.id);
+  w.field("object", "chat.completion");
+  w.field("created", resp.created);
+  w.field("model", resp.model);
+  w.key("choices");
+  w.begin_array();
+  w.begin_object();
+  w.field("index", 0);
+  w.key("message");
+  w.begin_object();
+  w.field("role", "assistant");
+  w.key("content");
+  if (!text.empty() || calls == 0) w.string(text);
+  else w.null();
+  w.key("refusal");
+  if (auto pos = refusal_raw.find("\"refusal\":"); pos != std::string_view::npos && refusal_raw.size() > pos + 11)
+    w.raw(refusal_raw.substr(pos + 10, refusal_raw.size() - pos - 11));
+  else
+    w.null();
+  if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+  if (calls) {
+    w.key("tool_calls");
+    w.begin_array();
+    for (const auto& p : resp.parts) {
+      if (auto* c = std::get_if<ir::ToolCallPart>(&p)) write_tool_call(w, *c);
+      else if (auto* u = std::get_if<ir::UnknownPart>(&p); u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+        w.raw(u->raw_json);
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.field_null("logprobs");
+  w.field("finish_reason", encode_finish_reason(resp.finish, calls > 0));
+  w.end_object();
+  w.end_array();
+  if (!resp.usage.empty()) write_usage(w, resp.usage);
+  if (resp.usage.cache_write_tokens)
+    warn(warnings, "dropped_cache_write_tokens", "$.usage", "OpenAI usage has no cache write count");
+  for (const auto& x : resp.extra) {
+    if (same) w.field_raw(x.key, x.raw_json);
+    else warn(warnings, "dropped_unknown_field", "$." + x.key, "field '" + x.key + "' has no equivalent in OpenAI Chat");
+  }
+  w.end_object();
+  return out;
+}
+
+}  // namespace toolwire::codec::openai_chat

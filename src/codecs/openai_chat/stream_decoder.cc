@@ -1,0 +1,229 @@
+// OpenAI Chat Completions SSE (`data: {chunk}` ... `data: [DONE]`) → IR events.
+//
+// Each SSE event is parsed once and its deltas forwarded at once: argument
+// fragments are never buffered, so parallel calls whose deltas interleave keep
+// their own `index`.
+#include "codecs/openai_chat/wire.h"
+#include "toolwire/codec/sse.h"
+
+namespace toolwire::codec::openai_chat {
+namespace {
+
+using json::Path;
+
+// Bounds the per-index state a hostile stream can make us allocate.
+constexpr int64_t kMaxToolCalls = 4096;
+
+class Decoder final : public StreamDecoder {
+ public:
+  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
+    if (failed_) return error_;
+    if (done_) return Status::Ok();  // bytes after [DONE] or an error event are ignored
+    sse_events_.clear();
+    Status st = sse_.feed(bytes, sse_events_);
+    for (const auto& ev : sse_events_) {
+      if (done_) break;
+      ++event_no_;
+      Status s = on_event(ev, out);
+      if (!s) return fail(s.error());
+    }
+    if (!st) return fail(st.error());
+    return Status::Ok();
+  }
+
+  Status finish(std::vector<ir::StreamEvent>& out) override {
+    if (failed_) return error_;
+    if (done_) return Status::Ok();
+    return fail(make_error(ErrorCode::parse_error,
+                           sse_.has_partial_event() ? "stream ended inside an event, before [DONE]"
+                                                    : "stream ended before [DONE]"));
+  }
+
+ private:
+  Status fail(Error e) {
+    failed_ = true;
+    error_ = e;
+    return e;
+  }
+
+  Status on_event(const SseEvent& ev, std::vector<ir::StreamEvent>& out) {
+    if (ev.data == "[DONE]") {
+      for (size_t i = 0; i < calls_.size(); ++i)
+        if (calls_[i]) out.push_back(ir::ToolCallEnd{static_cast<int>(i)});
+      out.push_back(ir::Finish{decode_finish_reason(finish_, started_calls_ > 0)});
+      done_ = true;
+      return Status::Ok();
+    }
+    auto root = json::parse(parser_, ev.data);
+    if (!root) {
+      Error e = std::move(root).error();
+      e.message += " (SSE event " + std::to_string(event_no_) + ")";
+      return e;
+    }
+    Path path;
+    auto obj = json::as_object(*root, path);
+    if (!obj) return obj.error();
+    json::element err;
+    if (json::get(*obj, "error", err) || ev.event == "error") return on_error(err, *root, out);
+    json::element e;
+    if (!started_) {
+      ir::MessageStart start;
+      if (json::get(*obj, "id", e)) {
+        auto s = json::as_string(e, Path(path, "id"));
+        if (!s) return s.error();
+        start.id = std::string(*s);
+      }
+      if (json::get(*obj, "model", e)) {
+        auto s = json::as_string(e, Path(path, "model"));
+        if (!s) return s.error();
+        start.model = std::string(*s);
+      }
+      if (json::get(*obj, "created", e)) {
+        auto n = json::as_int64(e, Path(path, "created"));
+        if (!n) return n.error();
+        start.created = *n;
+      }
+      out.push_back(std::move(start));
+      started_ = true;
+    }
+    if (json::get(*obj, "choices", e)) {
+      Path cp(path, "choices");
+      auto arr = json::as_array(e, cp);
+      if (!arr) return arr.error();
+      size_t i = 0;
+      for (json::element c : *arr) TW_TRY(on_choice(c, Path(cp, i++), out));
+    }
+    if (json::get(*obj, "usage", e)) {
+      auto u = decode_usage(e, Path(path, "usage"));
+      if (!u) return u.error();
+      if (!u->empty()) out.push_back(ir::UsageEvent{*u});
+    }
+    return Status::Ok();
+  }
+
+  Status on_error(json::element err, json::element root, std::vector<ir::StreamEvent>& out) {
+    ir::ErrorEvent ev;
+    json::element e;
+    if (err.is_object()) {
+      auto obj = err.get_object().value_unsafe();
+      if (json::get(obj, "type", e) && e.is_string()) ev.type = std::string(e.get_string().value_unsafe());
+      if (json::get(obj, "message", e) && e.is_string()) ev.message = std::string(e.get_string().value_unsafe());
+    } else if (err.is_string()) {
+      ev.message = std::string(err.get_string().value_unsafe());
+    } else {
+      ev.message = json::to_json(root);  // an `event: error` of another shape
+    }
+    if (ev.type.empty()) ev.type = "server_error";
+    out.push_back(std::move(ev));
+    done_ = true;  // an error ends the stream: finish() succeeds
+    return Status::Ok();
+  }
+
+  Status on_choice(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
+    auto obj = json::as_object(c, path);
+    if (!obj) return obj.error();
+    json::element e;
+    if (json::get(*obj, "index", e)) {
+      auto n = json::as_int64(e, Path(path, "index"));
+      if (!n) return n.error();
+      if (*n != 0) return Status::Ok();  // only choice 0 is translated (n > 1)
+    }
+    if (json::get(*obj, "delta", e)) {
+      Path dp(path, "delta");
+      auto delta = json::as_object(e, dp);
+      if (!delta) return delta.error();
+      if (json::get(*delta, "reasoning_content", e)) {
+        auto s = json::as_string(e, Path(dp, "reasoning_content"));
+        if (!s) return s.error();
+        if (!s->empty()) out.push_back(ir::ThinkingDelta{std::string(*s), {}, false});
+      }
+      if (json::get(*delta, "content", e)) {
+        auto s = json::as_string(e, Path(dp, "content"));
+        if (!s) return s.error();
+        if (!s->empty()) out.push_back(ir::TextDelta{std::string(*s)});
+      }
+      if (json::get(*delta, "tool_calls", e)) {
+        Path tp(dp, "tool_calls");
+        auto arr = json::as_array(e, tp);
+        if (!arr) return arr.error();
+        size_t i = 0;
+        for (json::element call : *arr) TW_TRY(on_tool_call(call, Path(tp, i++), out));
+      }
+    }
+    if (json::get(*obj, "finish_reason", e)) {
+      auto s = json::as_string(e, Path(path, "finish_reason"));
+      if (!s) return s.error();
+      finish_ = std::string(*s);
+    }
+    return Status::Ok();
+  }
+
+  Status on_tool_call(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
+    auto obj = json::as_object(c, path);
+    if (!obj) return obj.error();
+    json::element e;
+    std::string_view id, name, args;
+    if (json::get(*obj, "id", e)) {
+      auto s = json::as_string(e, Path(path, "id"));
+      if (!s) return s.error();
+      id = *s;
+    }
+    if (json::get(*obj, "function", e)) {
+      Path fp(path, "function");
+      auto fn = json::as_object(e, fp);
+      if (!fn) return fn.error();
+      if (json::get(*fn, "name", e)) {
+        auto s = json::as_string(e, Path(fp, "name"));
+        if (!s) return s.error();
+        name = *s;
+      }
+      if (json::get(*fn, "arguments", e)) {
+        auto s = json::as_string(e, Path(fp, "arguments"));
+        if (!s) return s.error();
+        args = *s;
+      }
+    }
+    int64_t index;
+    if (json::get(*obj, "index", e)) {
+      auto n = json::as_int64(e, Path(path, "index"));
+      if (!n) return n.error();
+      if (*n < 0 || *n >= kMaxToolCalls) return json::invalid(Path(path, "index"), "tool call index out of range");
+      index = *n;
+    } else if (!id.empty()) {  // servers that omit `index`: a new id is the next call
+      index = started_calls_;
+    } else if (last_index_ >= 0) {
+      index = last_index_;
+    } else {
+      return json::invalid(Path(path, "index"), "missing tool call index");
+    }
+    if (static_cast<size_t>(index) >= calls_.size()) calls_.resize(index + 1, 0);
+    if (!calls_[index]) {
+      if (id.empty()) return json::invalid(Path(path, "id"), "tool call " + std::to_string(index) + " starts without an id");
+      out.push_back(ir::ToolCallStart{static_cast<int>(index), std::string(id), std::string(name)});
+      calls_[index] = 1;
+      ++started_calls_;
+    }
+    last_index_ = index;
+    if (!args.empty()) out.push_back(ir::ToolCallDelta{static_cast<int>(index), std::string(args)});
+    return Status::Ok();
+  }
+
+  SseParser sse_;
+  std::vector<SseEvent> sse_events_;
+  simdjson::dom::parser parser_;
+  std::vector<uint8_t> calls_;  // by index: 1 once started
+  int64_t started_calls_ = 0;
+  int64_t last_index_ = -1;
+  std::string finish_;
+  size_t event_no_ = 0;
+  bool started_ = false;
+  bool done_ = false;
+  bool failed_ = false;
+  Error error_;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamDecoder> make_stream_decoder() { return std::make_unique<Decoder>(); }
+
+}  // namespace toolwire::codec::openai_chat

@@ -1,0 +1,198 @@
+// IR events → OpenAI Chat Completions SSE, framed as the API does:
+// `data: {chat.completion.chunk}\n\n` per event and `data: [DONE]\n\n` last.
+#include <atomic>
+
+#include "codecs/openai_chat/wire.h"
+
+namespace toolwire::codec::openai_chat {
+namespace {
+
+std::atomic<uint64_t> g_synthesized_ids{0};
+
+class Encoder final : public StreamEncoder {
+ public:
+  const Warnings& warnings() const override { return warnings_; }
+
+  void encode(const ir::StreamEvent& event, std::string& out) override {
+    if (ended_) {
+      warn(warnings_, "event_after_end", {}, "stream event after Finish/Error ignored");
+      return;
+    }
+    if (const auto* err = std::get_if<ir::ErrorEvent>(&event)) {
+      write_error(*err, out);
+      ended_ = true;
+      return;
+    }
+    if (const auto* start = std::get_if<ir::MessageStart>(&event)) {
+      if (started_) {
+        warn(warnings_, "duplicate_message_start", {}, "a second MessageStart was ignored");
+        return;
+      }
+      id_ = start->id;
+      model_ = start->model;
+      created_ = start->created;
+      if (id_.empty()) id_ = next_id();
+      write_role_chunk(out);
+      return;
+    }
+    if (!started_) {  // out-of-order IR: make up the start the client expects
+      warn(warnings_, "synthesized_message_start", {}, "stream had no MessageStart; an id was generated");
+      id_ = next_id();
+      write_role_chunk(out);
+    }
+    std::visit([&](const auto& e) { on(e, out); }, event);
+  }
+
+ private:
+  static std::string next_id() { return "chatcmpl-toolwire-" + std::to_string(++g_synthesized_ids); }
+
+  void on(const ir::MessageStart&, std::string&) {}
+  void on(const ir::ErrorEvent&, std::string&) {}
+  void on(const ir::ToolCallEnd&, std::string&) {}
+
+  void on(const ir::TextDelta& e, std::string& out) {
+    if (e.text.empty()) return;
+    chunk(out, [&](JsonWriter& w) { w.field("content", e.text); });
+  }
+
+  void on(const ir::ThinkingDelta& e, std::string& out) {
+    if (e.redacted) {
+      warn(warnings_, "dropped_redacted_thinking", {}, "redacted thinking cannot be expressed in OpenAI Chat");
+      return;
+    }
+    if (!e.signature.empty() && !signature_warned_) {
+      warn(warnings_, "dropped_thinking_signature", {}, "reasoning_content carries no signature");
+      signature_warned_ = true;
+    }
+    if (e.text.empty()) return;
+    chunk(out, [&](JsonWriter& w) { w.field("reasoning_content", e.text); });
+  }
+
+  void on(const ir::ToolCallStart& e, std::string& out) {
+    saw_calls_ = true;
+    chunk(out, [&](JsonWriter& w) {
+      w.key("tool_calls");
+      w.begin_array();
+      w.begin_object();
+      w.field("index", e.index);
+      w.field("id", e.id);
+      w.field("type", "function");
+      w.key("function");
+      w.begin_object();
+      w.field("name", e.name);
+      w.field("arguments", "");
+      w.end_object();
+      w.end_object();
+      w.end_array();
+    });
+  }
+
+  void on(const ir::ToolCallDelta& e, std::string& out) {
+    if (e.fragment.empty()) return;
+    chunk(out, [&](JsonWriter& w) {
+      w.key("tool_calls");
+      w.begin_array();
+      w.begin_object();
+      w.field("index", e.index);
+      w.key("function");
+      w.begin_object();
+      w.field("arguments", e.fragment);
+      w.end_object();
+      w.end_object();
+      w.end_array();
+    });
+  }
+
+  void on(const ir::UsageEvent& e, std::string&) {
+    if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
+    if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
+    if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
+    if (e.usage.cache_write_tokens) usage_.cache_write_tokens = e.usage.cache_write_tokens;
+  }
+
+  void on(const ir::Finish& e, std::string& out) {
+    chunk(out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));
+    if (!usage_.empty()) {  // the stream_options.include_usage chunk
+      out.append("data: ");
+      JsonWriter w(out);
+      w.begin_object();
+      header(w);
+      w.key("choices");
+      w.begin_array();
+      w.end_array();
+      write_usage(w, usage_);
+      w.end_object();
+      out.append("\n\n");
+    }
+    out.append("data: [DONE]\n\n");
+    ended_ = true;
+  }
+
+  void header(JsonWriter& w) {
+    w.field("id", id_);
+    w.field("object", "chat.completion.chunk");
+    w.field("created", created_);
+    w.field("model", model_);
+  }
+
+  template <class F>
+  void chunk(std::string& out, F&& delta, std::string_view finish = {}) {
+    out.append("data: ");
+    JsonWriter w(out);
+    w.begin_object();
+    header(w);
+    w.key("choices");
+    w.begin_array();
+    w.begin_object();
+    w.field("index", 0);
+    w.key("delta");
+    w.begin_object();
+    delta(w);
+    w.end_object();
+    w.field_null("logprobs");
+    if (finish.empty()) w.field_null("finish_reason");
+    else w.field("finish_reason", finish);
+    w.end_object();
+    w.end_array();
+    w.end_object();
+    out.append("\n\n");
+  }
+
+  void write_role_chunk(std::string& out) {
+    started_ = true;
+    chunk(out, [](JsonWriter& w) {
+      w.field("role", "assistant");
+      w.field("content", "");
+    });
+  }
+
+  void write_error(const ir::ErrorEvent& e, std::string& out) {
+    out.append("data: ");
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("error");
+    w.begin_object();
+    w.field("message", e.message);
+    w.field("type", e.type.empty() ? std::string_view("server_error") : std::string_view(e.type));
+    w.field_null("param");
+    w.field_null("code");
+    w.end_object();
+    w.end_object();
+    out.append("\n\n");
+  }
+
+  Warnings warnings_;
+  std::string id_, model_;
+  int64_t created_ = 0;
+  ir::Usage usage_;
+  bool started_ = false;
+  bool ended_ = false;
+  bool saw_calls_ = false;
+  bool signature_warned_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamEncoder> make_stream_encoder() { return std::make_unique<Encoder>(); }
+
+}  // namespace toolwire::codec::openai_chat

@@ -1,0 +1,160 @@
+// Helpers shared by the OpenAI Chat request, response and stream codecs.
+#include "codecs/openai_chat/wire.h"
+
+namespace toolwire::codec::openai_chat {
+
+using ir::FinishReason;
+
+void warn(Warnings& warnings, std::string code, std::string path, std::string message) {
+  warnings.push_back(Warning{std::move(code), std::move(path), std::move(message)});
+}
+
+ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
+  FinishReason r;
+  r.raw = std::string(raw);
+  if (raw == "stop" || raw.empty()) r.kind = FinishReason::Kind::stop;
+  else if (raw == "length") r.kind = FinishReason::Kind::length;
+  else if (raw == "tool_calls" || raw == "function_call") r.kind = FinishReason::Kind::tool_calls;
+  else if (raw == "content_filter") r.kind = FinishReason::Kind::content_filter;
+  else r.kind = FinishReason::Kind::other;
+  if (has_calls) r.kind = FinishReason::Kind::tool_calls;
+  return r;
+}
+
+std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
+  if (has_calls) return "tool_calls";
+  switch (reason.kind) {
+    case FinishReason::Kind::stop: return "stop";
+    case FinishReason::Kind::length: return "length";
+    case FinishReason::Kind::tool_calls: return "tool_calls";
+    case FinishReason::Kind::content_filter: return "content_filter";
+    case FinishReason::Kind::error:
+    case FinishReason::Kind::other: break;
+  }
+  // A raw value that means the same kind here (an OpenAI value we do not
+  // know decodes to `other` too) passes through; anything else is "stop".
+  if (!reason.raw.empty() && decode_finish_reason(reason.raw, false).kind == reason.kind)
+    return reason.raw;
+  return "stop";
+}
+
+ir::ImagePart image_from_url(std::string_view url, std::string_view detail) {
+  ir::ImagePart img;
+  img.detail = std::string(detail);
+  constexpr std::string_view kData = "data:";
+  constexpr std::string_view kB64 = ";base64,";
+  if (url.substr(0, kData.size()) == kData) {
+    size_t marker = url.find(kB64);
+    size_t comma = url.find(',');
+    // Only "data:<media>;base64,<b64>" maps to media_type + data; any other data: URL stays a URL.
+    if (marker != std::string_view::npos && marker < comma) {
+      img.media_type = std::string(url.substr(kData.size(), marker - kData.size()));
+      img.data = std::string(url.substr(marker + kB64.size()));
+      return img;
+    }
+  }
+  img.url = std::string(url);
+  return img;
+}
+
+void write_image_part(JsonWriter& w, const ir::ImagePart& image) {
+  w.begin_object();
+  w.field("type", "image_url");
+  w.key("image_url");
+  w.begin_object();
+  if (!image.data.empty() || image.url.empty()) {
+    std::string url;
+    url.reserve(image.media_type.size() + image.data.size() + 13);
+    url.append("data:").append(image.media_type).append(";base64,").append(image.data);
+    w.field("url", url);
+  } else {
+    w.field("url", image.url);
+  }
+  if (!image.detail.empty()) w.field("detail", image.detail);
+  w.end_object();
+  w.end_object();
+}
+
+Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
+  auto obj = json::as_object(e, path);
+  if (!obj) return obj.error();
+  ir::Usage u;
+  for (auto [key, value] : *obj) {
+    if (value.is_null()) continue;
+    if (key == "prompt_tokens" || key == "completion_tokens") {
+      json::Path p(path, key);
+      auto n = json::as_int64(value, p);
+      if (!n) return n.error();
+      (key == "prompt_tokens" ? u.input_tokens : u.output_tokens) = *n;
+    } else if (key == "prompt_tokens_details") {
+      json::Path p(path, key);
+      auto details = json::as_object(value, p);
+      if (!details) return details.error();
+      json::element cached;
+      if (json::get(*details, "cached_tokens", cached)) {
+        auto n = json::as_int64(cached, json::Path(p, "cached_tokens"));
+        if (!n) return n.error();
+        u.cache_read_tokens = *n;
+      }
+    }
+  }
+  return u;
+}
+
+void write_usage(JsonWriter& w, const ir::Usage& usage) {
+  w.key("usage");
+  w.begin_object();
+  int64_t in = usage.input_tokens.value_or(0), out = usage.output_tokens.value_or(0);
+  w.field("prompt_tokens", in);
+  w.field("completion_tokens", out);
+  w.field("total_tokens", in + out);
+  if (usage.cache_read_tokens) {
+    w.key("prompt_tokens_details");
+    w.begin_object();
+    w.field("cached_tokens", *usage.cache_read_tokens);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+Result<ir::ToolCallPart> decode_tool_call(json::object call, const json::Path& path) {
+  ir::ToolCallPart part;
+  json::element id, fn;
+  if (!json::get(call, "id", id)) return json::invalid(json::Path(path, "id"), "missing tool call id");
+  auto ids = json::as_string(id, json::Path(path, "id"));
+  if (!ids) return ids.error();
+  if (ids->empty()) return json::invalid(json::Path(path, "id"), "empty tool call id");
+  part.id = std::string(*ids);
+  json::Path fpath(path, "function");
+  if (!json::get(call, "function", fn)) return json::invalid(fpath, "missing 'function'");
+  auto fobj = json::as_object(fn, fpath);
+  if (!fobj) return fobj.error();
+  json::element name, args;
+  json::Path npath(fpath, "name");
+  if (!json::get(*fobj, "name", name)) return json::invalid(npath, "missing function name");
+  auto names = json::as_string(name, npath);
+  if (!names) return names.error();
+  part.name = std::string(*names);
+  if (json::get(*fobj, "arguments", args)) {
+    auto a = json::as_string(args, json::Path(fpath, "arguments"));
+    if (!a) return a.error();
+    part.arguments = std::string(*a);
+  }
+  if (part.arguments.empty()) part.arguments = "{}";
+  part.arguments_valid = json::is_valid_json(part.arguments);
+  return part;
+}
+
+void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call) {
+  w.begin_object();
+  w.field("id", call.id);
+  w.field("type", "function");
+  w.key("function");
+  w.begin_object();
+  w.field("name", call.name);
+  w.field("arguments", call.arguments);
+  w.end_object();
+  w.end_object();
+}
+
+}  // namespace toolwire::codec::openai_chat

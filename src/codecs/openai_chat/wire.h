@@ -1,0 +1,62 @@
+// wire.h — private declarations of the OpenAI Chat Completions codec.
+//
+// One translation direction per .cc file; the helpers shared by several of
+// them (finish reasons, images, usage, content parts) live in wire.cc.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "codecs/common/json_in.h"
+#include "toolwire/codec/codec.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::codec::openai_chat {
+
+inline constexpr std::string_view kDialect = "openai_chat";
+
+// is_error convention (OpenAI has no flag): an error result's text starts with this.
+inline constexpr std::string_view kErrorPrefix = "Error: ";
+
+// Extra field key holding a non-function tool definition as raw JSON.
+inline constexpr std::string_view kUnsupportedToolKey = "x-unsupported-tool";
+
+// UnknownPart type for a tool_calls entry whose type is not "function".
+inline constexpr std::string_view kUnknownToolCallType = "tool_call";
+
+Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings);
+Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
+Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
+std::unique_ptr<StreamDecoder> make_stream_decoder();
+std::unique_ptr<StreamEncoder> make_stream_encoder();
+WireError encode_error(const Error& error);
+Error decode_error(int http_status, std::string_view body);
+
+// ---- shared helpers (wire.cc) ----
+
+// OpenAI finish_reason → IR. `has_calls` forces tool_calls (a text + tool call turn).
+ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls);
+// IR → OpenAI finish_reason value.
+std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls);
+
+// An image_url value: data: URLs with base64 become media_type + data.
+ir::ImagePart image_from_url(std::string_view url, std::string_view detail);
+// Writes {"type":"image_url","image_url":{"url":...,"detail"?}}.
+void write_image_part(JsonWriter& w, const ir::ImagePart& image);
+
+// Decodes a `usage` object.
+Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
+// Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
+void write_usage(JsonWriter& w, const ir::Usage& usage);
+
+// Decodes one `function` tool call entry {id, type, function:{name, arguments}}.
+Result<ir::ToolCallPart> decode_tool_call(json::object call, const json::Path& path);
+// Writes one tool_calls entry.
+void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call);
+
+// The "Warnings" helper: appends {code, path, message}.
+void warn(Warnings& warnings, std::string code, std::string path, std::string message);
+
+}  // namespace toolwire::codec::openai_chat
