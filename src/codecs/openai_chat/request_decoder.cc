@@ -343,6 +343,8 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     } else if (key == "metadata") {
       if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
       req.metadata = json::to_json(value);
+    } else if (key == kUnsupportedToolKey) {  // reserved: our own extra key for non-function tools
+      warn(warnings, "dropped_reserved_field", kp.str(), "this field name is reserved by toolwire");
     } else {
       req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
     }

@@ -76,7 +76,7 @@ struct Enc {
       else if (std::holds_alternative<ir::ToolCallPart>(p)) ++calls;
       else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
         if (u->type == kUnknownToolCallType && u->dialect == kDialect) ++calls;
-        else if (u->type != "refusal" && unknown_ok(*u)) ++unknown_content;
+        else if (unknown_ok(*u)) ++unknown_content;
       } else if (auto* th = std::get_if<ir::ThinkingPart>(&p)) {
         if (th->redacted) {
           warn(warnings, "dropped_redacted_thinking", path(), "redacted thinking cannot be expressed in OpenAI Chat");
@@ -108,18 +108,11 @@ struct Enc {
           w.field("text", t->text);
           w.end_object();
         } else if (auto* u = std::get_if<ir::UnknownPart>(&p);
-                   u && u->dialect == kDialect && u->type != kUnknownToolCallType && u->type != "refusal") {
+                   u && u->dialect == kDialect && u->type != kUnknownToolCallType) {
           w.raw(u->raw_json);
         }
       }
       w.end_array();
-    }
-    for (const auto& p : m.parts) {  // a refusal decoded from our own `refusal` field goes back there
-      if (auto* u = std::get_if<ir::UnknownPart>(&p); u && u->dialect == kDialect && u->type == "refusal") {
-        auto pos = u->raw_json.find("\"refusal\":");
-        if (pos != std::string::npos && u->raw_json.size() > pos + 11)
-          w.field_raw("refusal", std::string_view(u->raw_json).substr(pos + 10, u->raw_json.size() - pos - 11));
-      }
     }
     if (!reasoning.empty()) w.field("reasoning_content", reasoning);
     if (calls) {

@@ -2,13 +2,29 @@
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
+namespace {
+
+// A refusal part is {"type":"refusal","refusal":"<text>"}; its text goes back to message.refusal.
+void append_refusal(const ir::UnknownPart& part, std::string& out, Warnings& warnings) {
+  thread_local simdjson::dom::parser parser;
+  auto doc = parser.parse(part.raw_json.data(), part.raw_json.size(), true);
+  json::element text;
+  if (!doc.error() && doc.value_unsafe().is_object() &&
+      json::get(doc.value_unsafe().get_object().value_unsafe(), "refusal", text) && text.is_string()) {
+    out += text.get_string().value_unsafe();
+    return;
+  }
+  warn(warnings, "dropped_unknown_part", "$.content", "a refusal part without refusal text was dropped");
+}
+
+}  // namespace
 
 Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
   const bool same = resp.source_dialect == kDialect;
   // Text parts concatenate (as a streaming client accumulates them); thinking
   // becomes reasoning_content.
   std::string text, reasoning;
-  std::string_view refusal_raw;
+  std::string refusal;
   size_t calls = 0, texts = 0;
   for (const auto& p : resp.parts) {
     if (auto* t = std::get_if<ir::TextPart>(&p)) {
@@ -26,7 +42,7 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
       ++calls;
     } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
       if (u->dialect == kDialect && u->type == kUnknownToolCallType) ++calls;
-      else if (u->dialect == kDialect && u->type == "refusal") refusal_raw = u->raw_json;
+      else if (u->dialect == kDialect && u->type == "refusal") append_refusal(*u, refusal, warnings);
       else warn(warnings, "dropped_unknown_part", "$.content", "dropped a '" + u->type + "' block from " + u->dialect);
     } else {
       warn(warnings, "dropped_part", "$.content", "a response cannot hold this part");
@@ -52,11 +68,8 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   w.key("content");
   if (!text.empty() || calls == 0) w.string(text);
   else w.null();
-  w.key("refusal");
-  if (auto pos = refusal_raw.find("\"refusal\":"); pos != std::string_view::npos && refusal_raw.size() > pos + 11)
-    w.raw(refusal_raw.substr(pos + 10, refusal_raw.size() - pos - 11));
-  else
-    w.null();
+  if (refusal.empty()) w.field_null("refusal");
+  else w.field("refusal", refusal);
   if (!reasoning.empty()) w.field("reasoning_content", reasoning);
   if (calls) {
     w.key("tool_calls");

@@ -1,6 +1,8 @@
 // Helpers shared by the OpenAI Chat request, response and stream codecs.
 #include "codecs/openai_chat/wire.h"
 
+#include <cstdint>
+
 namespace toolwire::codec::openai_chat {
 
 using ir::FinishReason;
@@ -107,7 +109,9 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   int64_t in = usage.input_tokens.value_or(0), out = usage.output_tokens.value_or(0);
   w.field("prompt_tokens", in);
   w.field("completion_tokens", out);
-  w.field("total_tokens", in + out);
+  int64_t total;
+  if (__builtin_add_overflow(in, out, &total)) total = INT64_MAX;  // hostile counts must not overflow
+  w.field("total_tokens", total);
   if (usage.cache_read_tokens) {
     w.key("prompt_tokens_details");
     w.begin_object();
