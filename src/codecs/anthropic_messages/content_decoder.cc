@@ -1,0 +1,157 @@
+// Content blocks, stop reasons and usage shared by the request, response and
+// stream decoders.
+#include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/call_id.h"
+
+namespace toolwire::codec::anthropic_messages {
+
+using json::Path;
+
+void decode_tool_input(json::element input, ir::ToolCallPart& call) {
+  json::object obj;
+  if (!input.get_object().get(obj) && obj.size() == 1) {
+    auto field = *obj.begin();
+    std::string_view raw;
+    if (field.key == kInvalidArgumentsKey && !field.value.get_string().get(raw)) {
+      call.arguments.assign(raw);  // the model's text, kept verbatim
+      call.arguments_valid = false;
+      return;
+    }
+  }
+  call.arguments = json::to_json(input);
+  call.arguments_valid = true;
+}
+
+Status decode_assistant_block(json::element block, const Path& path, std::vector<ir::Part>& parts,
+                              SeenCallIds* seen) {
+  TWA_ASSIGN(json::object obj, json::as_object(block, path));
+  TWA_ASSIGN(json::element type_el, json::required(obj, "type", path));
+  const Path type_path(path, "type");
+  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+
+  if (type == "text") {
+    const Path text_path(path, "text");
+    TWA_ASSIGN(json::element text_el, json::required(obj, "text", path));
+    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    if (!text.empty()) parts.push_back(ir::TextPart{std::string(text)});
+    return Status::Ok();
+  }
+  if (type == "tool_use") {
+    ir::ToolCallPart call;
+    const Path id_path(path, "id");
+    TWA_ASSIGN(json::element id_el, json::required(obj, "id", path));
+    TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
+    if (id.empty()) return json::invalid(id_path, "tool_use id must not be empty");
+    const Path name_path(path, "name");
+    TWA_ASSIGN(json::element name_el, json::required(obj, "name", path));
+    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    json::element input;
+    if (json::get(obj, "input", input)) {
+      const Path input_path(path, "input");
+      if (!input.is_object()) return json::as_object(input, input_path).error();
+      decode_tool_input(input, call);
+    } else {
+      call.arguments = "{}";
+    }
+    call.id = call_id::from_anthropic(id);
+    call.name.assign(name);
+    if (seen) seen->insert(id);
+    parts.push_back(std::move(call));
+    return Status::Ok();
+  }
+  if (type == "thinking") {
+    ir::ThinkingPart thinking;
+    const Path text_path(path, "thinking");
+    TWA_ASSIGN(json::element text_el, json::required(obj, "thinking", path));
+    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    thinking.text.assign(text);
+    json::element sig_el;
+    if (json::get(obj, "signature", sig_el)) {
+      const Path sig_path(path, "signature");
+      TWA_ASSIGN(std::string_view sig, json::as_string(sig_el, sig_path));
+      thinking.signature.assign(sig);
+    }
+    parts.push_back(std::move(thinking));
+    return Status::Ok();
+  }
+  if (type == "redacted_thinking") {
+    ir::ThinkingPart thinking;
+    thinking.redacted = true;
+    const Path data_path(path, "data");
+    TWA_ASSIGN(json::element data_el, json::required(obj, "data", path));
+    TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
+    thinking.redacted_data.assign(data);
+    parts.push_back(std::move(thinking));
+    return Status::Ok();
+  }
+  if (type == "tool_result" || type == "image")
+    return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in assistant content");
+  // server_tool_use, web_search_tool_result, document, ...: kept verbatim.
+  parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::to_json(block)});
+  return Status::Ok();
+}
+
+ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
+  using Kind = ir::FinishReason::Kind;
+  ir::FinishReason r;
+  r.raw.assign(raw);
+  if (raw == "end_turn" || raw == "stop_sequence") r.kind = Kind::stop;
+  else if (raw == "max_tokens" || raw == "model_context_window_exceeded") r.kind = Kind::length;
+  else if (raw == "tool_use") r.kind = Kind::tool_calls;
+  else if (raw == "refusal") r.kind = Kind::content_filter;
+  else if (raw.empty()) r.kind = Kind::stop;
+  else r.kind = Kind::other;  // pause_turn and reasons added later
+  if (has_tool_calls) r.kind = Kind::tool_calls;
+  return r;
+}
+
+std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls) {
+  using Kind = ir::FinishReason::Kind;
+  if (has_tool_calls) return "tool_use";
+  // The raw value is ours when it means the same here (e.g. "stop_sequence",
+  // "pause_turn"); an OpenAI "stop" or "length" does not, and is rewritten.
+  if (!reason.raw.empty() && decode_stop_reason(reason.raw, false).kind == reason.kind) return reason.raw;
+  switch (reason.kind) {
+    case Kind::stop: return "end_turn";
+    case Kind::length: return "max_tokens";
+    case Kind::tool_calls: return "tool_use";
+    case Kind::content_filter: return "refusal";
+    case Kind::error:
+    case Kind::other: return "end_turn";
+  }
+  return "end_turn";
+}
+
+Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
+  TWA_ASSIGN(json::object obj, json::as_object(usage, path));
+  std::optional<int64_t> input;
+  for (auto field : obj) {
+    std::optional<int64_t>* target = nullptr;
+    if (field.key == "input_tokens") target = &input;
+    else if (field.key == "output_tokens") target = &out.output_tokens;
+    else if (field.key == "cache_read_input_tokens") target = &out.cache_read_tokens;
+    else if (field.key == "cache_creation_input_tokens") target = &out.cache_write_tokens;
+    if (!target || field.value.is_null()) continue;  // server_tool_use, service_tier, ...: dropped
+    const Path field_path(path, field.key);
+    TWA_ASSIGN(*target, json::as_int64(field.value, field_path));
+  }
+  // IR input counts every input token; Anthropic's input_tokens excludes the cache.
+  if (input) {
+    int64_t total = *input;
+    if (__builtin_add_overflow(total, out.cache_read_tokens.value_or(0), &total) ||
+        __builtin_add_overflow(total, out.cache_write_tokens.value_or(0), &total))
+      return json::invalid(path, "token counts out of range");
+    out.input_tokens = total;
+  }
+  return Status::Ok();
+}
+
+int64_t anthropic_input_tokens(const ir::Usage& usage) {
+  int64_t n = usage.input_tokens.value_or(0);
+  if (__builtin_sub_overflow(n, usage.cache_read_tokens.value_or(0), &n) ||
+      __builtin_sub_overflow(n, usage.cache_write_tokens.value_or(0), &n))
+    return 0;
+  return n < 0 ? 0 : n;
+}
+
+}  // namespace toolwire::codec::anthropic_messages

@@ -1,0 +1,129 @@
+// Content blocks shared by the request, response and stream encoders.
+#include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/call_id.h"
+
+namespace toolwire::codec::anthropic_messages {
+
+void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message) {
+  warnings.push_back(Warning{std::move(code), path.str(), std::move(message)});
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
+  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// "data:<media>;base64,<data>" → media, data.
+bool split_data_url(std::string_view url, std::string_view& media, std::string_view& data) {
+  if (url.substr(0, 5) != "data:") return false;
+  const size_t comma = url.find(',');
+  if (comma == std::string_view::npos) return false;
+  std::string_view head = url.substr(5, comma - 5);
+  constexpr std::string_view kB64 = ";base64";
+  if (head.size() < kB64.size() || head.substr(head.size() - kB64.size()) != kB64) return false;
+  media = head.substr(0, head.size() - kB64.size());
+  data = url.substr(comma + 1);
+  return true;
+}
+
+}  // namespace
+
+void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter& w, Warnings& warnings) {
+  std::string_view media = image.media_type, data = image.data;
+  w.begin_object();
+  w.field("type", "image");
+  w.key("source");
+  w.begin_object();
+  if (!data.empty() || (!image.url.empty() && split_data_url(image.url, media, data))) {
+    w.field("type", "base64");
+    w.field("media_type", media);
+    w.field("data", data);
+  } else {
+    w.field("type", "url");
+    w.field("url", image.url);
+  }
+  w.end_object();
+  w.end_object();
+  if (!image.detail.empty() && image.detail != "auto")
+    warn(warnings, "dropped_image_detail", path, "Anthropic images have no 'detail' setting");
+}
+
+void encode_tool_input(const ir::ToolCallPart& call, const json::Path& path, JsonWriter& w, Warnings& warnings) {
+  std::string_view args = trim(call.arguments);
+  if (call.arguments_valid && args.empty()) {
+    w.raw("{}");
+    return;
+  }
+  // Anthropic takes only an object; anything else keeps its text in a wrapper
+  // the decoder recognises, so nothing the model produced is lost.
+  if (call.arguments_valid && args.front() == '{' && json::is_valid_json(args)) {
+    w.raw(args);
+    return;
+  }
+  w.begin_object();
+  w.field(kInvalidArgumentsKey, call.arguments);
+  w.end_object();
+  warn(warnings, "invalid_arguments_wrapped", path,
+       "tool call arguments are not a JSON object; sent as {\"" + std::string(kInvalidArgumentsKey) +
+           "\": <text>}");
+}
+
+bool assistant_part_emits(const ir::Part& part, bool in_request) {
+  if (auto* t = std::get_if<ir::TextPart>(&part)) return !t->text.empty();
+  if (std::holds_alternative<ir::ToolCallPart>(part)) return true;
+  if (auto* t = std::get_if<ir::ThinkingPart>(&part)) return t->redacted || !in_request || !t->signature.empty();
+  if (auto* u = std::get_if<ir::UnknownPart>(&part)) return u->dialect == kDialect;
+  return false;
+}
+
+void encode_assistant_part(const ir::Part& part, bool in_request, const json::Path& path, JsonWriter& w,
+                           Warnings& warnings) {
+  if (auto* t = std::get_if<ir::TextPart>(&part)) {
+    if (t->text.empty()) return;  // Anthropic rejects empty text blocks
+    w.begin_object();
+    w.field("type", "text");
+    w.field("text", t->text);
+    w.end_object();
+  } else if (auto* c = std::get_if<ir::ToolCallPart>(&part)) {
+    w.begin_object();
+    w.field("type", "tool_use");
+    w.field("id", call_id::to_anthropic(c->id));
+    w.field("name", c->name);
+    w.key("input");
+    encode_tool_input(*c, path, w, warnings);
+    w.end_object();
+  } else if (auto* t = std::get_if<ir::ThinkingPart>(&part)) {
+    if (t->redacted) {
+      w.begin_object();
+      w.field("type", "redacted_thinking");
+      w.field("data", t->redacted_data);
+      w.end_object();
+    } else if (in_request && t->signature.empty()) {
+      warn(warnings, "dropped_unsigned_thinking", path,
+           "Anthropic requires the signature of thinking sent back; reasoning without one was dropped");
+    } else {
+      w.begin_object();
+      w.field("type", "thinking");
+      w.field("thinking", t->text);
+      w.field("signature", t->signature);
+      w.end_object();
+    }
+  } else if (auto* u = std::get_if<ir::UnknownPart>(&part)) {
+    if (u->dialect == kDialect) {
+      w.raw(u->raw_json);
+    } else {
+      warn(warnings, "dropped_unknown_part", path,
+           "'" + u->type + "' content from " + u->dialect + " has no Anthropic equivalent");
+    }
+  } else if (std::holds_alternative<ir::ImagePart>(part)) {
+    warn(warnings, "dropped_assistant_image", path, "Anthropic assistant messages cannot hold images");
+  } else {
+    warn(warnings, "dropped_misplaced_part", path, "this part cannot appear in assistant content");
+  }
+}
+
+}  // namespace toolwire::codec::anthropic_messages

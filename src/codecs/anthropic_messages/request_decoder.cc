@@ -1,0 +1,334 @@
+// Anthropic Messages request JSON → IR request.
+#include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/call_id.h"
+
+namespace toolwire::codec::anthropic_messages {
+namespace {
+
+using json::Path;
+
+// Returns false (and leaves `out` alone) for source kinds the IR has no
+// image form for (e.g. "file"): the caller keeps those blocks verbatim.
+Result<bool> decode_image(json::object obj, const Path& path, ir::ImagePart& out) {
+  const Path source_path(path, "source");
+  TWA_ASSIGN(json::element source_el, json::required(obj, "source", path));
+  TWA_ASSIGN(json::object source, json::as_object(source_el, source_path));
+  TWA_ASSIGN(json::element type_el, json::required(source, "type", source_path));
+  const Path type_path(source_path, "type");
+  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  if (type == "base64") {
+    const Path media_path(source_path, "media_type"), data_path(source_path, "data");
+    TWA_ASSIGN(json::element media_el, json::required(source, "media_type", source_path));
+    TWA_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
+    TWA_ASSIGN(json::element data_el, json::required(source, "data", source_path));
+    TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
+    out.media_type.assign(media);
+    out.data.assign(data);
+    return true;
+  }
+  if (type == "url") {
+    const Path url_path(source_path, "url");
+    TWA_ASSIGN(json::element url_el, json::required(source, "url", source_path));
+    TWA_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
+    out.url.assign(url);
+    return true;
+  }
+  return false;
+}
+
+Result<std::string_view> block_type(json::object obj, const Path& path) {
+  TWA_ASSIGN(json::element type_el, json::required(obj, "type", path));
+  const Path type_path(path, "type");
+  return json::as_string(type_el, type_path);
+}
+
+// Text, image or a verbatim unknown block: what user messages and tool
+// results share. Returns false for other known block types.
+template <class Content>
+Result<bool> decode_plain_block(json::element block, json::object obj, std::string_view type, const Path& path,
+                                std::vector<Content>& out) {
+  if (type == "text") {
+    const Path text_path(path, "text");
+    TWA_ASSIGN(json::element text_el, json::required(obj, "text", path));
+    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    if (!text.empty()) out.push_back(ir::TextPart{std::string(text)});
+    return true;
+  }
+  if (type == "image") {
+    ir::ImagePart image;
+    TWA_ASSIGN(bool decoded, decode_image(obj, path, image));
+    if (decoded) {
+      out.push_back(std::move(image));
+      return true;
+    }
+  } else if (type == "tool_use" || type == "tool_result" || type == "thinking" || type == "redacted_thinking") {
+    return false;
+  }
+  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::to_json(block)});
+  return true;
+}
+
+Status decode_tool_result(json::element block, json::object obj, const Path& path, const SeenCallIds& seen,
+                          ir::ToolResultPart& out) {
+  const Path id_path(path, "tool_use_id");
+  TWA_ASSIGN(json::element id_el, json::required(obj, "tool_use_id", path));
+  TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
+  if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
+  if (!seen.count(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
+  out.call_id = call_id::from_anthropic(id);
+  json::element content;
+  if (json::get(obj, "content", content)) {
+    const Path content_path(path, "content");
+    if (content.is_string()) {
+      std::string_view text = content.get_string().value_unsafe();
+      if (!text.empty()) out.content.push_back(ir::TextPart{std::string(text)});
+    } else {
+      TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+      size_t i = 0;
+      for (json::element inner : blocks) {
+        const Path inner_path(content_path, i++);
+        TWA_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
+        TWA_ASSIGN(std::string_view type, block_type(inner_obj, inner_path));
+        TWA_ASSIGN(bool ok, decode_plain_block(inner, inner_obj, type, inner_path, out.content));
+        if (!ok) {
+          const Path type_path(inner_path, "type");
+          return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in tool_result content");
+        }
+      }
+    }
+  }
+  json::element is_error;
+  if (json::get(obj, "is_error", is_error)) {
+    const Path flag_path(path, "is_error");
+    TWA_ASSIGN(out.is_error, json::as_bool(is_error, flag_path));
+  }
+  return Status::Ok();
+}
+
+// A user message: its tool_result blocks become one IR tool message, the rest
+// an IR user message after it.
+Status decode_user(json::element content, const Path& content_path, SeenCallIds& seen,
+                   std::vector<ir::Message>& out) {
+  ir::Message user{ir::Role::user, {}, {}};
+  if (content.is_string()) {
+    std::string_view text = content.get_string().value_unsafe();
+    if (!text.empty()) user.parts.push_back(ir::TextPart{std::string(text)});
+    out.push_back(std::move(user));
+    return Status::Ok();
+  }
+  TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+  ir::Message tool{ir::Role::tool, {}, {}};
+  size_t i = 0;
+  for (json::element block : blocks) {
+    const Path path(content_path, i++);
+    TWA_ASSIGN(json::object obj, json::as_object(block, path));
+    TWA_ASSIGN(std::string_view type, block_type(obj, path));
+    if (type == "tool_result") {
+      ir::ToolResultPart result;
+      TW_TRY(decode_tool_result(block, obj, path, seen, result));
+      tool.parts.push_back(std::move(result));
+      continue;
+    }
+    TWA_ASSIGN(bool ok, decode_plain_block(block, obj, type, path, user.parts));
+    if (!ok) {
+      const Path type_path(path, "type");
+      return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in user content");
+    }
+  }
+  const bool has_results = !tool.parts.empty();
+  if (has_results) out.push_back(std::move(tool));
+  if (!user.parts.empty() || !has_results) out.push_back(std::move(user));
+  return Status::Ok();
+}
+
+Status decode_messages(json::element value, const Path& path, std::vector<ir::Message>& out) {
+  TWA_ASSIGN(json::array messages, json::as_array(value, path));
+  SeenCallIds seen;
+  out.reserve(messages.size());
+  size_t i = 0;
+  for (json::element m : messages) {
+    const Path mpath(path, i++);
+    TWA_ASSIGN(json::object obj, json::as_object(m, mpath));
+    const Path role_path(mpath, "role"), content_path(mpath, "content");
+    TWA_ASSIGN(json::element role_el, json::required(obj, "role", mpath));
+    TWA_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
+    TWA_ASSIGN(json::element content, json::required(obj, "content", mpath));
+    if (role == "user") {
+      TW_TRY(decode_user(content, content_path, seen, out));
+    } else if (role == "assistant") {
+      ir::Message msg{ir::Role::assistant, {}, {}};
+      if (content.is_string()) {
+        std::string_view text = content.get_string().value_unsafe();
+        if (!text.empty()) msg.parts.push_back(ir::TextPart{std::string(text)});
+      } else {
+        TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+        size_t j = 0;
+        for (json::element block : blocks) {
+          const Path bpath(content_path, j++);
+          TW_TRY(decode_assistant_block(block, bpath, msg.parts, &seen));
+        }
+      }
+      out.push_back(std::move(msg));
+    } else {
+      return json::invalid(role_path, "unknown role '" + std::string(role) + "' (expected user or assistant)");
+    }
+  }
+  return Status::Ok();
+}
+
+Status decode_system(json::element value, const Path& path, std::vector<ir::SystemPart>& out) {
+  if (value.is_string()) {
+    std::string_view text = value.get_string().value_unsafe();
+    if (!text.empty()) out.push_back(ir::SystemPart{std::string(text), false});
+    return Status::Ok();
+  }
+  TWA_ASSIGN(json::array blocks, json::as_array(value, path));
+  size_t i = 0;
+  for (json::element block : blocks) {
+    const Path bpath(path, i++);
+    TWA_ASSIGN(json::object obj, json::as_object(block, bpath));
+    TWA_ASSIGN(std::string_view type, block_type(obj, bpath));
+    if (type != "text") {
+      const Path type_path(bpath, "type");
+      return json::invalid(type_path, "system blocks must be 'text', got '" + std::string(type) + "'");
+    }
+    const Path text_path(bpath, "text");
+    TWA_ASSIGN(json::element text_el, json::required(obj, "text", bpath));
+    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    if (!text.empty()) out.push_back(ir::SystemPart{std::string(text), false});
+  }
+  return Status::Ok();
+}
+
+Status decode_tools(json::element value, const Path& path, ir::Request& req) {
+  TWA_ASSIGN(json::array tools, json::as_array(value, path));
+  size_t i = 0;
+  for (json::element t : tools) {
+    const Path tpath(path, i++);
+    TWA_ASSIGN(json::object obj, json::as_object(t, tpath));
+    json::element type_el;
+    if (json::get(obj, "type", type_el)) {
+      const Path type_path(tpath, "type");
+      TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+      if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
+        req.extra.push_back(ir::ExtraField{"x-unsupported-tool", json::to_json(t)});
+        continue;
+      }
+    }
+    ir::ToolDefinition def;
+    const Path name_path(tpath, "name");
+    TWA_ASSIGN(json::element name_el, json::required(obj, "name", tpath));
+    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    def.name.assign(name);
+    json::element el;
+    if (json::get(obj, "description", el)) {
+      const Path p(tpath, "description");
+      TWA_ASSIGN(std::string_view d, json::as_string(el, p));
+      def.description.assign(d);
+    }
+    if (json::get(obj, "input_schema", el)) {
+      const Path p(tpath, "input_schema");
+      if (!el.is_object()) return json::as_object(el, p).error();
+      def.input_schema = json::to_json(el);
+    }
+    if (json::get(obj, "strict", el)) {
+      const Path p(tpath, "strict");
+      TWA_ASSIGN(def.strict, json::as_bool(el, p));
+    }
+    req.tools.push_back(std::move(def));
+  }
+  return Status::Ok();
+}
+
+Status decode_tool_choice(json::element value, const Path& path, ir::Request& req) {
+  TWA_ASSIGN(json::object obj, json::as_object(value, path));
+  TWA_ASSIGN(std::string_view type, block_type(obj, path));
+  ir::ToolChoice choice;
+  if (type == "auto") {
+    choice.kind = ir::ToolChoice::Kind::auto_;
+  } else if (type == "any") {
+    choice.kind = ir::ToolChoice::Kind::required;
+  } else if (type == "none") {
+    choice.kind = ir::ToolChoice::Kind::none;
+  } else if (type == "tool") {
+    choice.kind = ir::ToolChoice::Kind::tool;
+    const Path name_path(path, "name");
+    TWA_ASSIGN(json::element name_el, json::required(obj, "name", path));
+    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    choice.name.assign(name);
+  } else {
+    const Path type_path(path, "type");
+    return json::invalid(type_path, "unknown tool_choice type '" + std::string(type) + "'");
+  }
+  json::element el;
+  if (json::get(obj, "disable_parallel_tool_use", el)) {
+    const Path p(path, "disable_parallel_tool_use");
+    TWA_ASSIGN(bool disable, json::as_bool(el, p));
+    req.parallel_tool_calls = !disable;
+  }
+  req.tool_choice = std::move(choice);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+  thread_local simdjson::dom::parser parser;
+  TWA_ASSIGN(json::element root, json::parse(parser, body));
+  const Path path;
+  TWA_ASSIGN(json::object obj, json::as_object(root, path));
+  ir::Request req;
+  req.source_dialect = kDialect;
+  bool has_messages = false;
+  for (auto field : obj) {
+    const std::string_view key = field.key;
+    const json::element value = field.value;
+    const Path fpath(path, key);
+    if (key == "messages") {
+      has_messages = true;
+      TW_TRY(decode_messages(value, fpath, req.messages));
+    } else if (value.is_null() && key != "metadata") {
+      // An explicit null means "absent" for every optional field.
+      if (key != "model" && key != "system" && key != "tools" && key != "tool_choice" && key != "max_tokens" &&
+          key != "temperature" && key != "top_p" && key != "stop_sequences" && key != "stream")
+        req.extra.push_back(ir::ExtraField{std::string(key), "null"});
+    } else if (key == "model") {
+      TWA_ASSIGN(std::string_view model, json::as_string(value, fpath));
+      req.model.assign(model);
+    } else if (key == "system") {
+      TW_TRY(decode_system(value, fpath, req.system));
+    } else if (key == "tools") {
+      TW_TRY(decode_tools(value, fpath, req));
+    } else if (key == "tool_choice") {
+      TW_TRY(decode_tool_choice(value, fpath, req));
+    } else if (key == "max_tokens") {
+      TWA_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
+    } else if (key == "temperature") {
+      TWA_ASSIGN(req.temperature, json::as_double(value, fpath));
+    } else if (key == "top_p") {
+      TWA_ASSIGN(req.top_p, json::as_double(value, fpath));
+    } else if (key == "stop_sequences") {
+      TWA_ASSIGN(json::array stops, json::as_array(value, fpath));
+      size_t i = 0;
+      for (json::element s : stops) {
+        const Path spath(fpath, i++);
+        TWA_ASSIGN(std::string_view stop, json::as_string(s, spath));
+        req.stop.emplace_back(stop);
+      }
+    } else if (key == "stream") {
+      TWA_ASSIGN(req.stream, json::as_bool(value, fpath));
+    } else if (key == "metadata") {
+      if (!value.is_null()) {
+        if (!value.is_object()) return json::as_object(value, fpath).error();
+        req.metadata = json::to_json(value);
+      }
+    } else {
+      req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+    }
+  }
+  if (!has_messages) return json::invalid(path, "missing required field 'messages'");
+  (void)warnings;
+  return req;
+}
+
+}  // namespace toolwire::codec::anthropic_messages

@@ -1,0 +1,335 @@
+// IR request → Anthropic Messages request JSON.
+#include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/call_id.h"
+
+namespace toolwire::codec::anthropic_messages {
+namespace {
+
+using json::Path;
+using ir::Role;
+
+const Path kRoot;
+
+bool user_side(Role r) { return r == Role::user || r == Role::tool; }
+
+// True when `part` becomes a block in a user-side Anthropic message.
+bool user_part_emits(const ir::Part& part) {
+  if (auto* t = std::get_if<ir::TextPart>(&part)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::UnknownPart>(&part)) return u->dialect == kDialect;
+  return std::holds_alternative<ir::ImagePart>(part) || std::holds_alternative<ir::ToolResultPart>(part);
+}
+
+bool result_content_emits(const ir::ResultContent& c) {
+  if (auto* t = std::get_if<ir::TextPart>(&c)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::UnknownPart>(&c)) return u->dialect == kDialect;
+  return true;
+}
+
+void encode_tool_result(const ir::ToolResultPart& r, const Path& path, JsonWriter& w, Warnings& warnings) {
+  w.begin_object();
+  w.field("type", "tool_result");
+  w.field("tool_use_id", call_id::to_anthropic(r.call_id));
+  size_t emitted = 0;
+  const ir::TextPart* only_text = nullptr;
+  for (const auto& c : r.content) {
+    if (!result_content_emits(c)) continue;
+    ++emitted;
+    only_text = std::get_if<ir::TextPart>(&c);
+  }
+  if (emitted == 1 && only_text) {
+    w.field("content", only_text->text);  // the plain-string form
+  } else if (emitted > 0) {
+    w.key("content");
+    w.begin_array();
+    for (const auto& c : r.content) {
+      if (auto* t = std::get_if<ir::TextPart>(&c)) {
+        if (t->text.empty()) continue;
+        w.begin_object();
+        w.field("type", "text");
+        w.field("text", t->text);
+        w.end_object();
+      } else if (auto* img = std::get_if<ir::ImagePart>(&c)) {
+        encode_image(*img, path, w, warnings);
+      } else if (auto* u = std::get_if<ir::UnknownPart>(&c)) {
+        if (u->dialect == kDialect) w.raw(u->raw_json);
+      }
+    }
+    w.end_array();
+  }
+  for (const auto& c : r.content) {
+    auto* u = std::get_if<ir::UnknownPart>(&c);
+    if (u && u->dialect != kDialect)
+      warn(warnings, "dropped_unknown_part", path,
+           "'" + u->type + "' tool result content from " + u->dialect + " has no Anthropic equivalent");
+  }
+  if (r.is_error) w.field("is_error", true);
+  w.end_object();
+}
+
+void encode_user_part(const ir::Part& part, const Path& path, JsonWriter& w, Warnings& warnings) {
+  if (auto* t = std::get_if<ir::TextPart>(&part)) {
+    if (t->text.empty()) return;
+    w.begin_object();
+    w.field("type", "text");
+    w.field("text", t->text);
+    w.end_object();
+  } else if (auto* img = std::get_if<ir::ImagePart>(&part)) {
+    encode_image(*img, path, w, warnings);
+  } else if (auto* u = std::get_if<ir::UnknownPart>(&part)) {
+    if (u->dialect == kDialect) w.raw(u->raw_json);
+    else
+      warn(warnings, "dropped_unknown_part", path,
+           "'" + u->type + "' content from " + u->dialect + " has no Anthropic equivalent");
+  } else if (!std::holds_alternative<ir::ToolResultPart>(part)) {
+    warn(warnings, "dropped_misplaced_part", path, "tool calls and thinking cannot appear in user content");
+  }
+}
+
+// The group's only content when that is one text part (written as a string).
+const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, size_t j) {
+  const ir::TextPart* found = nullptr;
+  for (size_t k = i; k < j; ++k) {
+    if (msgs[k].role == Role::system) continue;
+    if (!msgs[k].name.empty()) return nullptr;  // let the warning path run
+    for (const auto& p : msgs[k].parts) {
+      auto* t = std::get_if<ir::TextPart>(&p);
+      if (t && t->text.empty()) continue;
+      if (!t || found) return nullptr;
+      found = t;
+    }
+  }
+  return found;
+}
+
+// Writes messages[i, j) — consecutive IR messages mapping to one Anthropic
+// role — as one message; tool_result blocks first, as Anthropic requires.
+void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, const Path& msgs_path, JsonWriter& w,
+                  Warnings& warnings) {
+  const bool user = user_side(msgs[i].role);
+  bool any = false;
+  for (size_t k = i; k < j && !any; ++k) {
+    if (msgs[k].role == Role::system) continue;
+    for (const auto& p : msgs[k].parts)
+      if (user ? user_part_emits(p) : assistant_part_emits(p, true)) { any = true; break; }
+  }
+  if (!any) {
+    const Path p(msgs_path, i);
+    warn(warnings, "dropped_empty_message", p, "a message with no content Anthropic accepts was dropped");
+    return;
+  }
+  w.begin_object();
+  w.field("role", user ? "user" : "assistant");
+  w.key("content");
+  if (const ir::TextPart* only = single_text(msgs, i, j)) {
+    w.string(only->text);  // Anthropic's shorthand for one text block
+    w.end_object();
+    return;
+  }
+  w.begin_array();
+  for (int pass = user ? 0 : 1; pass < 2; ++pass) {
+    for (size_t k = i; k < j; ++k) {
+      const ir::Message& m = msgs[k];
+      if (m.role == Role::system) continue;
+      const Path mpath(msgs_path, k);
+      if (pass == (user ? 0 : 1) && !m.name.empty())
+        warn(warnings, "dropped_message_name", mpath, "Anthropic messages have no participant name");
+      const Path parts_path(mpath, "content");
+      for (size_t n = 0; n < m.parts.size(); ++n) {
+        const ir::Part& part = m.parts[n];
+        const Path ppath(parts_path, n);
+        const auto* result = std::get_if<ir::ToolResultPart>(&part);
+        if (!user) encode_assistant_part(part, /*in_request=*/true, ppath, w, warnings);
+        else if (pass == 0 && result) encode_tool_result(*result, ppath, w, warnings);
+        else if (pass == 1 && !result) encode_user_part(part, ppath, w, warnings);
+      }
+    }
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void encode_messages(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
+  const auto& msgs = req.messages;
+  const Path path(kRoot, "messages");
+  w.key("messages");
+  w.begin_array();
+  size_t i = 0;
+  while (i < msgs.size()) {
+    if (msgs[i].role == Role::system) {  // moved to the top-level system
+      ++i;
+      continue;
+    }
+    const bool user = user_side(msgs[i].role);
+    size_t j = i + 1;
+    while (j < msgs.size() && (msgs[j].role == Role::system || user_side(msgs[j].role) == user)) ++j;
+    encode_group(msgs, i, j, path, w, warnings);
+    i = j;
+  }
+  w.end_array();
+}
+
+void encode_system(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
+  std::vector<std::string_view> texts;
+  for (const auto& s : req.system)
+    if (!s.text.empty()) texts.push_back(s.text);
+  size_t direct = texts.size();
+  const Path msgs_path(kRoot, "messages");
+  for (size_t i = 0; i < req.messages.size(); ++i) {
+    const ir::Message& m = req.messages[i];
+    if (m.role != Role::system) continue;
+    const Path mpath(msgs_path, i);
+    warn(warnings, "moved_system_message", mpath,
+         "Anthropic has no mid-conversation system messages; its text was appended to the top-level system");
+    for (const auto& p : m.parts)
+      if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) texts.push_back(t->text);
+  }
+  if (texts.empty()) return;
+  w.key("system");
+  if (texts.size() == 1 && direct == 1) {
+    w.string(texts[0]);
+    return;
+  }
+  w.begin_array();
+  for (std::string_view t : texts) {
+    w.begin_object();
+    w.field("type", "text");
+    w.field("text", t);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+Status encode_tools(const ir::Request& req, bool same, JsonWriter& w, Warnings& warnings) {
+  size_t unsupported = 0;
+  for (const auto& e : req.extra)
+    if (e.key == "x-unsupported-tool" && same) ++unsupported;
+  if (req.tools.empty() && unsupported == 0) return Status::Ok();
+  const Path path(kRoot, "tools");
+  w.key("tools");
+  w.begin_array();
+  bool warned_strict = false;
+  for (size_t i = 0; i < req.tools.size(); ++i) {
+    const ir::ToolDefinition& t = req.tools[i];
+    const Path tpath(path, i);
+    std::string_view schema = t.input_schema;
+    if (schema.empty()) schema = R"({"type":"object","properties":{}})";
+    if (schema.front() != '{' || !json::is_valid_json(schema)) {
+      const Path spath(tpath, "input_schema");
+      return json::invalid(spath, "tool input schema is not a JSON object");
+    }
+    w.begin_object();
+    w.field("name", t.name);
+    if (!t.description.empty()) w.field("description", t.description);
+    w.field_raw("input_schema", schema);
+    if (t.strict && same) {
+      w.field("strict", *t.strict);
+    } else if (t.strict.value_or(false) && !warned_strict) {
+      warned_strict = true;
+      warn(warnings, "dropped_tool_strict", tpath, "the 'strict' tool flag is not sent to Anthropic");
+    }
+    w.end_object();
+  }
+  if (same)
+    for (const auto& e : req.extra)
+      if (e.key == "x-unsupported-tool") w.raw(e.raw_json);
+  w.end_array();
+  return Status::Ok();
+}
+
+void encode_tool_choice(const ir::Request& req, JsonWriter& w) {
+  const std::optional<bool>& parallel = req.parallel_tool_calls;
+  if (!req.tool_choice) {
+    if (parallel == false) {
+      w.key("tool_choice");
+      w.begin_object();
+      w.field("type", "auto");
+      w.field("disable_parallel_tool_use", true);
+      w.end_object();
+    }
+    return;
+  }
+  using Kind = ir::ToolChoice::Kind;
+  const ir::ToolChoice& c = *req.tool_choice;
+  w.key("tool_choice");
+  w.begin_object();
+  switch (c.kind) {
+    case Kind::auto_: w.field("type", "auto"); break;
+    case Kind::required: w.field("type", "any"); break;
+    case Kind::none: w.field("type", "none"); break;
+    case Kind::tool:
+      w.field("type", "tool");
+      w.field("name", c.name);
+      break;
+  }
+  if (parallel && c.kind != Kind::none) w.field("disable_parallel_tool_use", !*parallel);
+  w.end_object();
+}
+
+size_t estimate_size(const ir::Request& req) {
+  size_t n = 256;
+  for (const auto& t : req.tools) n += t.name.size() + t.description.size() + t.input_schema.size() + 64;
+  for (const auto& m : req.messages)
+    for (const auto& p : m.parts) {
+      if (auto* t = std::get_if<ir::TextPart>(&p)) n += t->text.size() + 32;
+      else if (auto* c = std::get_if<ir::ToolCallPart>(&p)) n += c->arguments.size() + c->name.size() + 96;
+      else if (auto* r = std::get_if<ir::ToolResultPart>(&p)) {
+        n += 96;
+        for (const auto& rc : r->content)
+          if (auto* rt = std::get_if<ir::TextPart>(&rc)) n += rt->text.size() + 32;
+      } else n += 128;
+    }
+  for (const auto& s : req.system) n += s.text.size() + 32;
+  return n + n / 8;
+}
+
+}  // namespace
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
+  const bool same = req.source_dialect == kDialect;
+  std::string out;
+  out.reserve(estimate_size(req));
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("model", req.model);
+  if (req.max_tokens) {
+    w.field("max_tokens", *req.max_tokens);
+  } else {
+    w.field("max_tokens", kDefaultMaxTokens);
+    warn(warnings, "defaulted_max_tokens", Path(kRoot, "max_tokens"),
+         "Anthropic requires max_tokens; defaulted to " + std::to_string(kDefaultMaxTokens));
+  }
+  encode_system(req, w, warnings);
+  encode_messages(req, w, warnings);
+  TW_TRY(encode_tools(req, same, w, warnings));
+  encode_tool_choice(req, w);
+  if (!req.stop.empty()) {
+    w.key("stop_sequences");
+    w.begin_array();
+    for (const auto& s : req.stop) w.string(s);
+    w.end_array();
+  }
+  if (req.temperature) { w.key("temperature"); w.number(*req.temperature); }
+  if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
+  if (req.stream) w.field("stream", true);
+  if (!req.metadata.empty()) {
+    if (req.metadata.front() != '{' || !json::is_valid_json(req.metadata))
+      return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
+    w.field_raw("metadata", req.metadata);
+  }
+  for (const auto& e : req.extra) {
+    if (e.key == "x-unsupported-tool") {
+      if (!same)
+        warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
+             "a " + req.source_dialect + " tool of a kind Anthropic does not have was dropped");
+      continue;
+    }
+    if (same) w.field_raw(e.key, e.raw_json);
+    else
+      warn(warnings, "dropped_unknown_field", Path(kRoot, e.key),
+           "field '" + e.key + "' has no Anthropic equivalent");
+  }
+  w.end_object();
+  return out;
+}
+
+}  // namespace toolwire::codec::anthropic_messages

@@ -1,0 +1,292 @@
+// Anthropic Messages SSE bytes (any chunking) → IR stream events.
+//
+// Each event is parsed once as it completes; deltas are forwarded at once
+// (tool arguments are never buffered), so decoding is linear in the input.
+#include <unordered_map>
+
+#include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/call_id.h"
+#include "toolwire/codec/sse.h"
+
+namespace toolwire::codec::anthropic_messages {
+namespace {
+
+using json::Path;
+
+class Decoder final : public StreamDecoder {
+ public:
+  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
+    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
+    Status sse = sse_.feed(bytes, pending_);
+    for (auto& ev : pending_) {
+      Status st = handle(ev, out);
+      if (!st) {
+        failed_ = true;
+        pending_.clear();
+        return st;
+      }
+    }
+    pending_.clear();
+    if (!sse) failed_ = true;
+    return sse;
+  }
+
+  Status finish(std::vector<ir::StreamEvent>&) override {
+    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
+    if (done_) return Status::Ok();
+    failed_ = true;
+    return make_error(ErrorCode::parse_error, sse_.has_partial_event()
+                                                  ? "stream ended inside an event, before message_stop"
+                                                  : "stream ended before message_stop");
+  }
+
+ private:
+  enum class Kind { text, thinking, redacted, tool, other };
+  struct Block {
+    Kind kind;
+    int tool_index;
+  };
+
+  Status handle(SseEvent& ev, std::vector<ir::StreamEvent>& out) {
+    if (done_ || ev.data.empty()) return Status::Ok();  // after message_stop / error: ignored
+    // Parse in place: reserve simdjson's padding instead of copying the data.
+    ev.data.reserve(ev.data.size() + simdjson::SIMDJSON_PADDING);
+    json::element root;
+    if (parser_.parse(ev.data.data(), ev.data.size(), false).get(root)) {
+      Error e = json::parse(parser_, ev.data).error();
+      e.message = "in '" + (ev.event.empty() ? std::string("message") : ev.event) + "' event: " + e.message;
+      return e;
+    }
+    const Path path;
+    json::object obj;
+    std::string_view type = ev.event;
+    Status st;
+    if (root.get_object().get(obj)) {
+      st = json::as_object(root, path).error();
+    } else {
+      json::element type_el;
+      std::string_view json_type;
+      if (json::get(obj, "type", type_el) && !type_el.get_string().get(json_type)) type = json_type;
+      st = dispatch(type, obj, path, out);
+    }
+    if (!st) {
+      Error e = st.error();
+      e.message = "in '" + std::string(type) + "' event: " + e.message;
+      return e;
+    }
+    return st;
+  }
+
+  Status dispatch(std::string_view type, json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    if (type == "content_block_delta") return on_delta(obj, path, out);
+    if (type == "content_block_start") return on_block_start(obj, path, out);
+    if (type == "content_block_stop") return on_block_stop(obj, path, out);
+    if (type == "message_start") return on_message_start(obj, path, out);
+    if (type == "message_delta") return on_message_delta(obj, path, out);
+    if (type == "message_stop") {
+      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
+      done_ = true;
+      return Status::Ok();
+    }
+    if (type == "error") return on_error(obj, path, out);
+    return Status::Ok();  // ping and event types added later
+  }
+
+  Status on_message_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    const Path mpath(path, "message");
+    TWA_ASSIGN(json::element msg_el, json::required(obj, "message", path));
+    TWA_ASSIGN(json::object msg, json::as_object(msg_el, mpath));
+    ir::MessageStart start;
+    json::element el;
+    if (json::get(msg, "id", el)) {
+      const Path p(mpath, "id");
+      TWA_ASSIGN(std::string_view id, json::as_string(el, p));
+      start.id.assign(id);
+    }
+    if (json::get(msg, "model", el)) {
+      const Path p(mpath, "model");
+      TWA_ASSIGN(std::string_view model, json::as_string(el, p));
+      start.model.assign(model);
+    }
+    ir::Usage usage;
+    if (json::get(msg, "usage", el)) {
+      const Path p(mpath, "usage");
+      TW_TRY(decode_usage(el, p, usage));
+    }
+    out.push_back(std::move(start));
+    if (!usage.empty()) out.push_back(ir::UsageEvent{usage});
+    return Status::Ok();
+  }
+
+  Result<int64_t> block_index(json::object obj, const Path& path) {
+    const Path ipath(path, "index");
+    TWA_ASSIGN(json::element el, json::required(obj, "index", path));
+    return json::as_int64(el, ipath);
+  }
+
+  Status on_block_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TWA_ASSIGN(int64_t index, block_index(obj, path));
+    const Path bpath(path, "content_block");
+    TWA_ASSIGN(json::element block_el, json::required(obj, "content_block", path));
+    TWA_ASSIGN(json::object block, json::as_object(block_el, bpath));
+    const Path tpath(bpath, "type");
+    TWA_ASSIGN(json::element type_el, json::required(block, "type", bpath));
+    TWA_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
+    if (blocks_.count(index)) {
+      const Path ipath(path, "index");
+      return json::invalid(ipath, "content block " + std::to_string(index) + " started twice");
+    }
+    json::element el;
+    auto text_field = [&](std::string_view key, std::string_view& value) -> Status {
+      if (!json::get(block, key, el)) return Status::Ok();
+      const Path p(bpath, key);
+      TWA_ASSIGN(value, json::as_string(el, p));
+      return Status::Ok();
+    };
+    if (type == "text") {
+      blocks_[index] = Block{Kind::text, -1};
+      std::string_view text;
+      TW_TRY(text_field("text", text));
+      if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
+    } else if (type == "thinking") {
+      blocks_[index] = Block{Kind::thinking, -1};
+      std::string_view text, signature;
+      TW_TRY(text_field("thinking", text));
+      TW_TRY(text_field("signature", signature));
+      if (!text.empty() || !signature.empty())
+        out.push_back(ir::ThinkingDelta{std::string(text), std::string(signature), false});
+    } else if (type == "redacted_thinking") {
+      blocks_[index] = Block{Kind::redacted, -1};
+      std::string_view data;
+      TW_TRY(text_field("data", data));
+      out.push_back(ir::ThinkingDelta{std::string(data), {}, true});
+    } else if (type == "tool_use") {
+      std::string_view id, name;
+      TW_TRY(text_field("id", id));
+      TW_TRY(text_field("name", name));
+      const int tool = next_tool_++;
+      blocks_[index] = Block{Kind::tool, tool};
+      saw_tool_ = true;
+      out.push_back(ir::ToolCallStart{tool, call_id::from_anthropic(id), std::string(name)});
+      if (json::get(block, "input", el)) {
+        const Path p(bpath, "input");
+        TWA_ASSIGN(json::object input, json::as_object(el, p));
+        if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::to_json(el)});
+      }
+    } else {
+      blocks_[index] = Block{Kind::other, -1};  // server tool blocks etc.: not in the IR
+    }
+    return Status::Ok();
+  }
+
+  Result<Block> find_block(json::object obj, const Path& path) {
+    TWA_ASSIGN(int64_t index, block_index(obj, path));
+    auto it = blocks_.find(index);
+    if (it == blocks_.end()) {
+      const Path ipath(path, "index");
+      return json::invalid(ipath, "content block " + std::to_string(index) + " was never started");
+    }
+    return it->second;
+  }
+
+  Status on_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TWA_ASSIGN(Block block, find_block(obj, path));
+    const Path dpath(path, "delta");
+    TWA_ASSIGN(json::element delta_el, json::required(obj, "delta", path));
+    TWA_ASSIGN(json::object delta, json::as_object(delta_el, dpath));
+    const Path tpath(dpath, "type");
+    TWA_ASSIGN(json::element type_el, json::required(delta, "type", dpath));
+    TWA_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
+    auto text_field = [&](std::string_view key) -> Result<std::string_view> {
+      const Path p(dpath, key);
+      TWA_ASSIGN(json::element el, json::required(delta, key, dpath));
+      return json::as_string(el, p);
+    };
+    auto expect = [&](Kind kind) -> Status {
+      if (block.kind == kind) return Status::Ok();
+      return json::invalid(tpath, "'" + std::string(type) + "' does not fit the block it is sent to");
+    };
+    if (type == "text_delta") {
+      TW_TRY(expect(Kind::text));
+      TWA_ASSIGN(std::string_view text, text_field("text"));
+      if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
+    } else if (type == "input_json_delta") {
+      TW_TRY(expect(Kind::tool));
+      TWA_ASSIGN(std::string_view fragment, text_field("partial_json"));
+      if (!fragment.empty()) out.push_back(ir::ToolCallDelta{block.tool_index, std::string(fragment)});
+    } else if (type == "thinking_delta") {
+      TW_TRY(expect(Kind::thinking));
+      TWA_ASSIGN(std::string_view text, text_field("thinking"));
+      if (!text.empty()) out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
+    } else if (type == "signature_delta") {
+      TW_TRY(expect(Kind::thinking));
+      TWA_ASSIGN(std::string_view sig, text_field("signature"));
+      if (!sig.empty()) out.push_back(ir::ThinkingDelta{{}, std::string(sig), false});
+    }
+    // citations_delta and later delta types: not in the IR.
+    return Status::Ok();
+  }
+
+  Status on_block_stop(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TWA_ASSIGN(Block block, find_block(obj, path));
+    if (block.kind == Kind::tool) out.push_back(ir::ToolCallEnd{block.tool_index});
+    return Status::Ok();
+  }
+
+  Status on_message_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    json::element el;
+    if (json::get(obj, "delta", el)) {
+      const Path dpath(path, "delta");
+      TWA_ASSIGN(json::object delta, json::as_object(el, dpath));
+      if (json::get(delta, "stop_reason", el)) {
+        const Path p(dpath, "stop_reason");
+        TWA_ASSIGN(std::string_view reason, json::as_string(el, p));
+        stop_reason_.assign(reason);
+      }
+    }
+    if (json::get(obj, "usage", el)) {
+      const Path upath(path, "usage");
+      ir::Usage usage;
+      TW_TRY(decode_usage(el, upath, usage));
+      if (!usage.empty()) out.push_back(ir::UsageEvent{usage});
+    }
+    return Status::Ok();
+  }
+
+  Status on_error(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    const Path epath(path, "error");
+    TWA_ASSIGN(json::element err_el, json::required(obj, "error", path));
+    TWA_ASSIGN(json::object err, json::as_object(err_el, epath));
+    ir::ErrorEvent event;
+    json::element el;
+    if (json::get(err, "type", el)) {
+      const Path p(epath, "type");
+      TWA_ASSIGN(std::string_view type, json::as_string(el, p));
+      event.type.assign(type);
+    }
+    if (json::get(err, "message", el)) {
+      const Path p(epath, "message");
+      TWA_ASSIGN(std::string_view message, json::as_string(el, p));
+      event.message.assign(message);
+    }
+    out.push_back(std::move(event));
+    done_ = true;
+    return Status::Ok();
+  }
+
+  SseParser sse_;
+  simdjson::dom::parser parser_;
+  std::vector<SseEvent> pending_;
+  std::unordered_map<int64_t, Block> blocks_;
+  std::string stop_reason_;
+  int next_tool_ = 0;
+  bool saw_tool_ = false;
+  bool done_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamDecoder> make_stream_decoder() { return std::make_unique<Decoder>(); }
+
+}  // namespace toolwire::codec::anthropic_messages

@@ -1,0 +1,92 @@
+// wire.h — private declarations of the Anthropic Messages codec
+// (POST /v1/messages, anthropic-version 2023-06-01). See README.md here.
+//
+// One translation direction per file: request_decoder.cc, request_encoder.cc,
+// response_decoder.cc, response_encoder.cc, stream_decoder.cc,
+// stream_encoder.cc, errors.cc. Content blocks shared by requests and
+// responses live in content_decoder.cc / content_encoder.cc.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "codecs/common/json_in.h"
+#include "toolwire/codec/codec.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::codec::anthropic_messages {
+
+// TWA_ASSIGN(decl, expr): evaluates a Result, returns its Error from the
+// enclosing function, else binds its value to `decl`.
+#define TWA_CAT2(a, b) a##b
+#define TWA_CAT(a, b) TWA_CAT2(a, b)
+#define TWA_ASSIGN(decl, expr) TWA_ASSIGN_IMPL(TWA_CAT(twa_result_, __LINE__), decl, expr)
+#define TWA_ASSIGN_IMPL(tmp, decl, expr)        \
+  auto tmp = (expr);                            \
+  if (!tmp) return std::move(tmp).error();      \
+  decl = std::move(*tmp)
+
+inline constexpr std::string_view kDialect = "anthropic_messages";
+
+// An invalid-JSON argument string is sent as {"<this key>": "<raw text>"}
+// (Anthropic `input` must be an object) and decoded back exactly.
+inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arguments";
+
+// max_tokens is required by Anthropic; used when the source had none.
+inline constexpr int64_t kDefaultMaxTokens = 4096;
+
+Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings);
+Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
+Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
+std::unique_ptr<StreamDecoder> make_stream_decoder();
+std::unique_ptr<StreamEncoder> make_stream_encoder();
+WireError encode_error(const Error& error);
+Error decode_error(int http_status, std::string_view body);
+
+// ---- shared by the decoders (content_decoder.cc) ----
+
+// Wire ids of the tool_use blocks seen so far (views into the parser's DOM),
+// against which tool_result.tool_use_id is checked.
+using SeenCallIds = std::unordered_set<std::string_view>;
+
+// Appends an assistant content block (text, thinking, redacted_thinking,
+// tool_use; anything else as UnknownPart) to `parts`.
+Status decode_assistant_block(json::element block, const json::Path& path, std::vector<ir::Part>& parts,
+                              SeenCallIds* seen);
+
+// Decodes a tool_use `input` value into raw arguments text, undoing the
+// invalid-arguments wrapping.
+void decode_tool_input(json::element input, ir::ToolCallPart& call);
+
+// The unified reason for an Anthropic stop_reason.
+ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls);
+// The stop_reason to write for `reason`.
+std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls);
+
+// Anthropic usage counts (input_tokens excludes cache reads/writes) into IR
+// usage (input_tokens includes them). Fields missing on the wire stay unset.
+Status decode_usage(json::element usage, const json::Path& path, ir::Usage& out);
+// IR input tokens back to Anthropic's input_tokens (cache excluded, >= 0).
+int64_t anthropic_input_tokens(const ir::Usage& usage);
+
+// ---- shared by the encoders (content_encoder.cc) ----
+
+// True when encode_assistant_part writes a block for `part`. In requests,
+// thinking without a signature is dropped (Anthropic rejects it).
+bool assistant_part_emits(const ir::Part& part, bool in_request);
+// Writes one assistant part as a content block (nothing, plus a Warning, for
+// parts Anthropic cannot take). `path` names the part for warnings.
+void encode_assistant_part(const ir::Part& part, bool in_request, const json::Path& path, JsonWriter& w,
+                           Warnings& warnings);
+// "msg_toolwire_<n>" for output that needs an id the IR did not carry.
+std::string synthesize_message_id();
+void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message);
+// Writes a tool_use block's `input` value (wrapping invalid arguments).
+void encode_tool_input(const ir::ToolCallPart& call, const json::Path& path, JsonWriter& w, Warnings& warnings);
+void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter& w, Warnings& warnings);
+
+}  // namespace toolwire::codec::anthropic_messages
