@@ -168,20 +168,23 @@ ir::Request ConversationGen::request(int turns) {
   if (chance(0.2)) r.metadata = R"({"user_id":"u-)" + std::to_string(uniform(1, 999)) + R"("})";
   r.stream = chance(0.3);
 
-  auto user_message = [&] {
+  // After tool results the text comes first: OpenAI moves a result's images
+  // into a user message, and merged with a user message that *starts* with an
+  // image the boundary between the two image groups could not be told back.
+  auto user_message = [&](bool after_tool) {
     ir::Message m{ir::Role::user, {}, {}};
-    if (chance(0.3)) m.parts.push_back(image(true));
+    if (!after_tool && chance(0.3)) m.parts.push_back(image(true));
     m.parts.push_back(ir::TextPart{text(1, 25)});
     if (chance(0.2)) m.parts.push_back(image(true));
     if (chance(0.15)) m.name = "alice";
     return m;
   };
-  r.messages.push_back(user_message());
+  r.messages.push_back(user_message(false));
   for (int t = 0; t < turns; ++t) {
     std::vector<std::string> ids;
     r.messages.push_back({ir::Role::assistant, assistant_parts(r.tools, ids), {}});
     if (ids.empty()) {
-      r.messages.push_back(user_message());
+      r.messages.push_back(user_message(false));
       continue;
     }
     ir::Message results{ir::Role::tool, {}, {}};
@@ -190,12 +193,18 @@ ir::Request ConversationGen::request(int turns) {
       res.call_id = id;
       res.is_error = chance(0.2);
       int texts = uniform(1, 2);
-      for (int i = 0; i < texts; ++i) res.content.push_back(ir::TextPart{text(1, 30)});
+      for (int i = 0; i < texts; ++i) {
+        // A successful result that starts with "Error: " would read back from
+        // OpenAI as an error (the documented is_error convention): avoided here.
+        std::string t = text(1, 30);
+        if (i == 0 && t.starts_with("Error:")) t = "ok " + t;
+        res.content.push_back(ir::TextPart{t});
+      }
       if (chance(0.15)) res.content.push_back(image(false));
       results.parts.push_back(std::move(res));
     }
     r.messages.push_back(std::move(results));
-    if (chance(0.3) || t + 1 == turns) r.messages.push_back(user_message());
+    if (chance(0.3) || t + 1 == turns) r.messages.push_back(user_message(true));
   }
   return r;
 }

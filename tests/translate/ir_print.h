@@ -4,6 +4,8 @@
 //   EXPECT_EQ(ir_diff(print(a), print(b)), "");
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -22,5 +24,15 @@ std::string print(const std::vector<ir::StreamEvent>& events);
 // only in b) with a few lines of context, headed by the labels.
 std::string ir_diff(const std::string& a, const std::string& b, const std::string& label_a = "expected",
                     const std::string& label_b = "actual");
+
+// For EXPECT_TRUE(same_ir(print(a), print(b), "source", "round trip")) << more;
+// the failure message is the diff alone.
+inline ::testing::AssertionResult same_ir(const std::string& a, const std::string& b,
+                                          const std::string& label_a = "expected",
+                                          const std::string& label_b = "actual") {
+  std::string d = ir_diff(a, b, label_a, label_b);
+  if (d.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "IR differs:\n" << d;
+}
 
 }  // namespace toolwire::testing

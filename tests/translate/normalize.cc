@@ -21,7 +21,7 @@ void canonical_numbers(json& j) {
 
 constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
 
-void normalize_parts(std::vector<ir::Part>& parts, Route route) {
+void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request) {
   std::vector<ir::Part> out;
   for (auto& part : parts) {
     if (std::holds_alternative<ir::UnknownPart>(part)) continue;  // other dialect drops it (warning)
@@ -30,9 +30,13 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route) {
       if (call->arguments_valid) call->arguments = canonical_json(call->arguments);
     }
     if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.anthropic) img->detail.clear();
-    if (auto* th = std::get_if<ir::ThinkingPart>(&part); th && route.openai) {
-      if (th->redacted) continue;
-      th->signature.clear();
+    if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
+      if (route.openai) {  // reasoning_content: no signature, no redacted blocks
+        if (th->redacted) continue;
+        th->signature.clear();
+      }
+      // Anthropic rejects unsigned thinking sent back: dropped with a warning.
+      if (route.anthropic && in_request && !th->redacted && th->signature.empty()) continue;
     }
     if (auto* res = std::get_if<ir::ToolResultPart>(&part)) {
       std::vector<ir::ResultContent> content;
@@ -84,6 +88,11 @@ void fold_moved_images(std::vector<ir::Message>& messages) {
 
 }  // namespace
 
+void zero_usage_unset(ir::Usage& u) {
+  for (auto* f : {&u.input_tokens, &u.output_tokens, &u.cache_read_tokens, &u.cache_write_tokens})
+    if (*f == 0) f->reset();
+}
+
 std::string canonical_json(const std::string& text) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) return text;
@@ -96,7 +105,7 @@ ir::Request normalized(ir::Request r, Route route) {
   r.extra.clear();
   if (route.openai) fold_moved_images(r.messages);
   for (auto& m : r.messages) {
-    normalize_parts(m.parts, route);
+    normalize_parts(m.parts, route, /*in_request=*/true);
     if (route.anthropic) m.name.clear();
   }
   std::erase_if(r.messages, [](const ir::Message& msg) { return msg.parts.empty(); });
@@ -105,6 +114,8 @@ ir::Request normalized(ir::Request r, Route route) {
     for (auto& t : r.tools) t.strict.reset();
     if (!r.max_tokens) r.max_tokens = 4096;
     if (r.parallel_tool_calls == true) r.parallel_tool_calls.reset();
+    // The flag needs a tool_choice to live in: {"type":"auto",...} is written.
+    if (r.parallel_tool_calls == false && !r.tool_choice) r.tool_choice = ir::ToolChoice{};
   }
   for (auto& t : r.tools) t.input_schema = canonical_json(t.input_schema);
   if (!r.metadata.empty()) r.metadata = canonical_json(r.metadata);
@@ -115,7 +126,8 @@ ir::Response normalized(ir::Response r, Route route) {
   r.source_dialect.clear();
   r.extra.clear();
   r.finish.raw.clear();
-  normalize_parts(r.parts, route);
+  normalize_parts(r.parts, route, /*in_request=*/false);
+  zero_usage_unset(r.usage);
   if (route.anthropic) r.created = 0;
   if (route.openai) r.usage.cache_write_tokens.reset();
   return r;

@@ -19,12 +19,19 @@ struct Route {
 // dropped with a warning), finish raw cleared (kind compared).
 // Through Anthropic: no developer flag, participant name, image detail or
 // strict flag; max_tokens defaulted to 4096; parallel_tool_calls=true is the
-// default (= unset); unknown parts dropped; created unknown.
+// default (= unset) and false without a tool_choice gets tool_choice auto;
+// unknown parts dropped; created unknown.
+// Through Anthropic, in requests: unsigned thinking dropped (the API rejects it).
 // Through OpenAI: thinking signatures and redacted thinking dropped; images
 // that OpenAI moves out of tool results into a following user message are
 // folded back into their result (texts first, then images); cache writes lost.
+// Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);
+
+// Zero counts read as unknown: both dialects require a usage object, so an
+// encoder writes 0 for what its source did not say.
+void zero_usage_unset(ir::Usage& u);
 
 // arguments as canonical JSON text (sorted keys) when valid, else as is.
 std::string canonical_json(const std::string& text);

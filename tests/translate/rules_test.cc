@@ -373,16 +373,29 @@ TEST(TranslationRules, ThinkingKeepsSignaturesAndReasoningContentDecodes) {
   Out o = a2o(req);
   EXPECT_EQ(o.wire["messages"][1]["reasoning_content"], "Let me think.");
   EXPECT_FALSE(o.warnings.empty());  // the signature cannot be expressed
-  // reasoning_content of OpenAI-compatible servers decodes as thinking.
+  // reasoning_content of OpenAI-compatible servers decodes as thinking...
   json oreq = {{"model", "deepseek"},
                {"messages", json::array({{{"role", "user"}, {"content", "x"}},
                                          {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}},
                                          {{"role", "user"}, {"content", "y"}}})}};
+  Warnings ow;
+  auto oir = openai().decode_request(oreq.dump(), ow);
+  ASSERT_TRUE(oir) << oir.error().to_string();
+  ASSERT_EQ(oir->messages[1].parts.size(), 2u) << print(*oir);
+  EXPECT_EQ(std::get<ir::ThinkingPart>(oir->messages[1].parts[0]).text, "Hmm.");
+  // ...which Anthropic would reject unsigned in a request: dropped, with a warning.
   Out a = o2a(oreq);
-  const json& blocks = a.wire["messages"][1]["content"];
-  ASSERT_GE(blocks.size(), 2u) << a.wire.dump(2);
-  EXPECT_EQ(blocks[0]["type"], "thinking");
-  EXPECT_EQ(blocks[0]["thinking"], "Hmm.");
+  EXPECT_TRUE(has_warning(a.warnings, "dropped_unsigned_thinking")) << warnings_text(a.warnings);
+  EXPECT_EQ(a.wire["messages"][1]["content"], json::parse(R"([{"type":"text","text":"A."}])"));
+  // In a response it becomes a thinking block.
+  json oresp = {{"id", "chatcmpl-r"}, {"object", "chat.completion"}, {"created", 1}, {"model", "deepseek"},
+                {"choices", json::array({{{"index", 0}, {"message", {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}}}, {"finish_reason", "stop"}}})}};
+  auto rir = openai().decode_response(oresp.dump(), ow);
+  ASSERT_TRUE(rir) << rir.error().to_string();
+  json ar = json::parse(*anthropic().encode_response(*rir, ow));
+  ASSERT_EQ(ar["content"].size(), 2u) << ar.dump(2);
+  EXPECT_EQ(ar["content"][0]["type"], "thinking");
+  EXPECT_EQ(ar["content"][0]["thinking"], "Hmm.");
 }
 
 TEST(TranslationRules, UnknownPartsDroppedWithWarningAcross) {
