@@ -20,6 +20,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <vector>
@@ -36,7 +37,9 @@ struct ExecutorOptions {
 
 struct BatchOptions {
   std::shared_ptr<std::any> session;  // handed to every call's ToolContext
-  CancellationToken cancel;           // cancels every call of the batch when cancelled
+  // When set and cancelled, every unfinished call of the batch gets an error
+  // result and its handler's token is cancelled.
+  std::optional<CancellationToken> cancel;
 };
 
 class Executor {

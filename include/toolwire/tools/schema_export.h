@@ -1,6 +1,6 @@
 // toolwire/tools/schema_export.h — a tool's definition in each provider's dialect.
 //
-//   nlohmann::json t = tools::export_tool(*reg.find("get_weather"), tools::Dialect::openai).value();
+//   nlohmann::ordered_json t = tools::export_tool(*reg.find("get_weather"), tools::Dialect::openai).value();
 //   // {"type":"function","function":{"name":..,"description":..,"parameters":{..},"strict":true}}
 //
 // - openai:    function tool; with strict (ToolSpec::strict or options) the
@@ -12,6 +12,8 @@
 // - gemini:    a functionDeclarations entry; schema reduced to Gemini's
 //              OpenAPI subset: $ref inlined, type arrays -> nullable,
 //              unsupported keywords removed (see docs/tools.md).
+// Exported schemas are nlohmann::ordered_json: property order is kept as the
+// tool author wrote it (models read it; Gemini even has propertyOrdering).
 #pragma once
 
 #include <optional>
@@ -36,13 +38,13 @@ struct ExportOptions {
 };
 
 // Exports an IR definition (name used as given; pass wire names).
-Result<nlohmann::json> export_definition(const ir::ToolDefinition& def, Dialect dialect,
+Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def, Dialect dialect,
                                          const ExportOptions& opts = {});
-Result<nlohmann::json> export_tool(const Tool& tool, Dialect dialect, const ExportOptions& opts = {});
+Result<nlohmann::ordered_json> export_tool(const Tool& tool, Dialect dialect, const ExportOptions& opts = {});
 
 // The schema conversions on their own.
-Result<nlohmann::json> to_openai_strict_schema(const nlohmann::json& schema);
-Result<nlohmann::json> to_gemini_schema(const nlohmann::json& schema);
+Result<nlohmann::ordered_json> to_openai_strict_schema(const nlohmann::ordered_json& schema);
+Result<nlohmann::ordered_json> to_gemini_schema(const nlohmann::ordered_json& schema);
 
 // For arguments produced under a strict schema: removes `null` members whose
 // property is optional in the original `schema` (recursively), in place.
