@@ -1,0 +1,118 @@
+// list and glob: directory listings through fds opened beneath the root.
+#include <algorithm>
+#include <vector>
+
+#include "tools/builtin/common.h"
+#include "tools/builtin/walk.h"
+
+namespace toolwire::tools::builtin {
+namespace {
+
+std::string join_rel(const std::string& base, const std::string& rel) {
+  return base == "." ? rel : base + "/" + rel;
+}
+
+const char* suffix(unsigned char type) {
+  switch (type) {
+    case DT_DIR: return "/";
+    case DT_LNK: return "@";
+    case DT_REG: return "";
+    default: return "  [special file]";
+  }
+}
+
+Result<ToolOutput> do_list(const nlohmann::json& args, const BuiltinContext& bc, ToolContext&) {
+  auto path = arg_string(args, "path", ".");
+  if (!path) return path.error();
+  auto dir = bc.workspace.open_dir(*path);
+  if (!dir) return dir.error();
+  std::vector<std::string> direct;
+  bool truncated = false;
+  walk_tree(dir->get(), bc.options.max_entries,
+            [&](const WalkEntry& e) {
+              direct.push_back(e.rel + suffix(e.type));
+              return true;
+            },
+            &truncated, /*max_depth=*/0);
+  if (direct.empty()) return ToolOutput::text("(empty directory)");
+  std::string out;
+  size_t shown = 0;
+  for (const auto& l : direct) {
+    if (out.size() + l.size() + 1 > bc.options.max_output_bytes) break;
+    out += l;
+    out += '\n';
+    ++shown;
+  }
+  if (shown < direct.size() || truncated)
+    out += "[listing truncated after " + std::to_string(shown) + " entries]\n";
+  return ToolOutput::text(std::move(out));
+}
+
+Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc, ToolContext& ctx) {
+  auto pattern = arg_string(args, "pattern");
+  if (!pattern) return pattern.error();
+  if (pattern->empty()) return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
+  if (pattern->front() == '/' || pattern->find("..") != std::string::npos)
+    return make_error(ErrorCode::invalid_argument,
+                      "glob patterns are relative to `path` and may not contain '..' or start with '/'",
+                      "$.pattern");
+  auto path = arg_string(args, "path", ".");
+  if (!path) return path.error();
+  auto base = bc.workspace.relative(*path);
+  if (!base) return base.error();
+  auto dir = bc.workspace.open_dir(*path);
+  if (!dir) return dir.error();
+  std::vector<std::string> hits;
+  bool truncated = false;
+  walk_tree(dir->get(), bc.options.max_walk_entries,
+            [&](const WalkEntry& e) {
+              if (ctx.cancelled()) return false;
+              if (glob_match(*pattern, e.rel)) {
+                if (hits.size() >= bc.options.max_entries) { truncated = true; return false; }
+                hits.push_back(join_rel(*base, e.rel) + (e.type == DT_DIR ? "/" : ""));
+              }
+              return true;
+            },
+            &truncated);
+  if (hits.empty()) return ToolOutput::text(truncated ? "no matches (search truncated)" : "no matches");
+  std::string out;
+  size_t shown = 0;
+  for (const auto& h : hits) {
+    if (out.size() + h.size() + 1 > bc.options.max_output_bytes) break;
+    out += h;
+    out += '\n';
+    ++shown;
+  }
+  if (shown < hits.size() || truncated) out += "[results truncated after " + std::to_string(shown) + " paths]\n";
+  return ToolOutput::text(std::move(out));
+}
+
+}  // namespace
+
+ToolSpec list_spec(Ctx bc) {
+  ToolSpec s;
+  s.name = "list";
+  s.description =
+      "List a workspace directory (one level, sorted). Directories end with '/', symlinks with '@'.";
+  s.input_schema = R"json({"type":"object","properties":{
+    "path":{"type":"string","description":"Directory relative to the workspace root (default '.')"}},
+    "additionalProperties":false})json";
+  s.handler = wrap(std::move(bc), do_list);
+  return s;
+}
+
+ToolSpec glob_spec(Ctx bc) {
+  ToolSpec s;
+  s.name = "glob";
+  s.description =
+      "Find workspace paths matching a glob pattern: '**' matches any number of directories, '*' and '?' "
+      "stay within one path component, '{a,b}' alternatives. Symlinked directories are not descended into.";
+  s.input_schema = R"json({"type":"object","properties":{
+    "pattern":{"type":"string","minLength":1,"description":"Glob such as 'src/**/*.cc'"},
+    "path":{"type":"string","description":"Directory to search from (default '.')"}},
+    "required":["pattern"],"additionalProperties":false})json";
+  s.handler = wrap(std::move(bc), do_glob);
+  return s;
+}
+
+}  // namespace toolwire::tools::builtin
