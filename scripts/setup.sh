@@ -10,10 +10,14 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
-  nodejs npm curl ca-certificates ripgrep
+  curl ca-certificates ripgrep
 )
 
 missing=()
+# Node.js and npm (test peers): the machine's own install if it has one (it may
+# ship npm inside its nodejs package), else Debian's.
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
