@@ -4,6 +4,8 @@
 // resulting fd, so whatever the timing nothing outside is read or written.
 #include <atomic>
 #include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -126,6 +128,32 @@ TEST_P(SandboxRace, SymlinkSwappedDuringGrepAndGlob) {
     auto gl = tools.call("glob", {{"pattern", "**/secret.txt"}});
     ASSERT_EQ(text(gl).find("secret.txt"), std::string::npos) << text(gl);
   }
+}
+
+// The primitive itself, without the tools' second checks: every fd that
+// open_beneath returns while the link flips must be the inside file.
+TEST_P(SandboxRace, OpenBeneathNeverReturnsAnOutsideFd) {
+  Tree tree;
+  auto ws = toolwire::tools::Workspace::open(tree.ws.string(), {.resolver = GetParam()});
+  ASSERT_TRUE(ws.ok());
+  struct stat outside {};
+  ASSERT_EQ(stat((tree.outside / "inner.txt").c_str(), &outside), 0);
+  int inside = 0, refused = 0;
+  Flipper flip(tree, "flip", "sub", "../outside");
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  for (int i = 0; i < 50000 || ((inside == 0 || refused == 0) && std::chrono::steady_clock::now() < until); ++i) {
+    auto fd = ws->open_beneath("flip/inner.txt", O_RDONLY);
+    if (!fd) {
+      ++refused;
+      continue;
+    }
+    struct stat st {};
+    ASSERT_EQ(fstat(fd->get(), &st), 0);
+    ASSERT_FALSE(st.st_dev == outside.st_dev && st.st_ino == outside.st_ino) << "opened the outside file, try " << i;
+    ++inside;
+  }
+  EXPECT_GT(inside, 0);
+  EXPECT_GT(refused, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Resolvers, SandboxRace, ::testing::Values(Resolver::openat2, Resolver::walk),
