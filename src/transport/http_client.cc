@@ -78,11 +78,13 @@ Result<HttpResult> HttpClient::fetch(HttpRequest request, size_t max_body) {
     return true;
   };
   cb.on_complete = [state](const Status& status, const HttpStats& stats) {
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->status = status;
-    state->result.stats = stats;
-    state->done = true;
-    state->cv.notify_all();
+    {
+      std::lock_guard<std::mutex> lock(state->mu);
+      state->status = status;
+      state->result.stats = stats;
+      state->done = true;
+    }
+    state->cv.notify_all();  // outside the lock: the waiter does not wake into a held mutex
   };
   start(std::move(request), std::move(cb));
   std::unique_lock<std::mutex> lock(state->mu);
