@@ -105,3 +105,13 @@ TEST(Schema, NormalizeRewritesOnlySchemaPositions) {
   EXPECT_EQ(out["enum"], in["enum"]);
   EXPECT_EQ(out["const"], in["const"]);
 }
+
+TEST(Schema, DegenerateRefCyclesAreRefusedNotRecursedForever) {
+  for (const char* s : {R"({"$ref":"#"})", R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},
+                          "properties":{"x":{"$ref":"#/$defs/a"}}})",
+                        R"({"$id":"http://x.test/a.json","$ref":"int.json"})"}) {
+    auto r = CompiledSchema::compile(std::string_view(s));
+    ASSERT_FALSE(r.ok()) << s;
+    EXPECT_NE(r.error().message.find("circular $ref"), std::string::npos) << r.error().message;
+  }
+}

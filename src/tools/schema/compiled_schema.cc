@@ -1,6 +1,7 @@
 // CompiledSchema: valijson behind a small value type. The schema is
 // normalised (normalize.cc), checked against the draft-07 meta-schema, then
 // compiled once; validation reuses the compiled form from any thread.
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <string>
@@ -113,6 +114,51 @@ std::vector<Violation> collect(const valijson::Schema& schema, const json& insta
   return out;
 }
 
+// valijson follows $ref chains without cycle detection ("TODO: Need to detect
+// degenerate circular references"), so {"$ref":"#"} recursed until the stack
+// overflowed. Walk each chain the way valijson resolves it (a non-absolute
+// URI part is the current document) and refuse a cycle.
+bool is_absolute_uri(const std::string& s) {
+  auto colon = s.find(':');
+  return colon != std::string::npos && colon > 0 && s.find('/') > colon;
+}
+
+const json* resolve_pointer(const json& root, std::string ptr) {
+  while (!ptr.empty() && ptr.back() == '/') ptr.pop_back();
+  if (ptr.empty()) return &root;
+  try {
+    return &root.at(json::json_pointer(ptr));
+  } catch (const std::exception&) {
+    return nullptr;  // valijson reports the bad pointer itself
+  }
+}
+
+std::string find_ref_cycle(const json& root) {
+  std::vector<const json*> stack{&root};
+  while (!stack.empty()) {
+    const json* node = stack.back();
+    stack.pop_back();
+    if (!node->is_structured()) continue;
+    for (const auto& child : *node) stack.push_back(&child);
+    std::vector<const json*> seen{node};
+    const json* cur = node;
+    for (int hops = 0; hops < 1000 && cur->is_object(); ++hops) {
+      auto it = cur->find("$ref");
+      if (it == cur->end() || !it->is_string()) break;
+      const std::string& ref = it->get_ref<const std::string&>();
+      size_t hash = ref.find('#');
+      std::string doc = ref.substr(0, hash);
+      if (!doc.empty() && is_absolute_uri(doc)) break;  // another document
+      const json* next = resolve_pointer(root, hash == std::string::npos ? "" : ref.substr(hash + 1));
+      if (!next) break;
+      if (std::find(seen.begin(), seen.end(), next) != seen.end()) return ref;
+      seen.push_back(next);
+      cur = next;
+    }
+  }
+  return {};
+}
+
 std::string join(const std::vector<Violation>& vs) {
   std::string msg;
   for (const auto& v : vs) {
@@ -146,6 +192,8 @@ Result<CompiledSchema> CompiledSchema::compile(const json& schema, const SchemaO
     auto vs = collect(draft7_meta(), impl->normalized, 4, &ok);
     if (!ok) return make_error(ErrorCode::invalid_argument, "invalid schema: " + join(vs));
   }
+  if (std::string ref = find_ref_cycle(impl->normalized); !ref.empty())
+    return make_error(ErrorCode::invalid_argument, "invalid schema: circular $ref '" + ref + "' resolves to itself");
   try {
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     parser.addConstraintBuilder(schema_detail::kPatternKeyword, new schema_detail::Re2PatternBuilder());
@@ -155,7 +203,12 @@ Result<CompiledSchema> CompiledSchema::compile(const json& schema, const SchemaO
       if (!opts.resolve_remote) throw std::runtime_error("remote $ref '" + uri + "' is not allowed");
       auto doc = opts.resolve_remote(uri);
       if (!doc) throw std::runtime_error("cannot resolve remote $ref '" + uri + "'");
-      return new json(normalize_to_draft7(*doc));
+      auto* normalized = new json(normalize_to_draft7(*doc));
+      if (!find_ref_cycle(*normalized).empty()) {
+        delete normalized;
+        throw std::runtime_error("circular $ref in remote document '" + uri + "'");
+      }
+      return normalized;
     };
     Fetch::FreeDoc free_doc = [](const json* d) { delete d; };
     parser.populateSchema(adapter, impl->schema, fetch, free_doc);

@@ -3,7 +3,9 @@
 // draft: `format` is dropped (annotation only) and `pattern` goes to the RE2
 // keyword. Only subschema positions are walked: enum/const/default/examples
 // are data and stay untouched.
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "tools/schema/pattern_constraint.h"
 #include "toolwire/tools/schema.h"
@@ -24,6 +26,10 @@ bool is_single_keyword(const std::string& k) {
 }
 bool is_array_keyword(const std::string& k) {
   return k == "allOf" || k == "anyOf" || k == "oneOf" || k == "prefixItems";
+}
+bool is_count_keyword(const std::string& k) {
+  return k == "minLength" || k == "maxLength" || k == "minItems" || k == "maxItems" || k == "minProperties" ||
+         k == "maxProperties";
 }
 // Keywords that may sit beside $ref without changing its meaning.
 bool is_ref_neutral(const std::string& k) {
@@ -48,6 +54,11 @@ json walk(const json& s, bool modern, int depth) {
     const std::string& k = it.key();
     const json& v = it.value();
     if (k == "format") continue;
+    if (is_count_keyword(k) && v.is_number_float() && v.get<double>() >= 0 &&
+        v.get<double>() == static_cast<double>(static_cast<uint64_t>(v.get<double>()))) {
+      out[k] = static_cast<uint64_t>(v.get<double>());  // 2.0 is an integer in JSON Schema
+      continue;
+    }
     if (k == "pattern" && v.is_string()) {
       out[schema_detail::kPatternKeyword] = v;
     } else if (is_map_keyword(k) && v.is_object()) {
@@ -115,7 +126,22 @@ nlohmann::json normalize_to_draft7(const nlohmann::json& schema) {
 }
 
 namespace schema_detail {
-std::string ecma_to_re2(const std::string& pattern) { return pattern; }
+// ECMA-262 spells Unicode properties by long name (\p{Letter}); RE2 knows
+// the short general-category names.
+std::string ecma_to_re2(const std::string& pattern) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"Letter", "L"}, {"Lowercase_Letter", "Ll"}, {"Uppercase_Letter", "Lu"}, {"Number", "N"},
+      {"Decimal_Number", "Nd"}, {"digit", "Nd"}, {"Punctuation", "P"}, {"Symbol", "S"},
+      {"Separator", "Z"}, {"Mark", "M"}, {"Other", "C"}};
+  std::string out = pattern;
+  for (const auto& [name, code] : kNames)
+    for (const char* p : {"\\p{", "\\P{"}) {
+      std::string from = std::string(p) + name + "}", to = std::string(p) + code + "}";
+      for (size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size()))
+        out.replace(at, from.size(), to);
+    }
+  return out;
+}
 }  // namespace schema_detail
 
 }  // namespace toolwire::tools
