@@ -270,6 +270,12 @@ Status decode_tool_choice(json::element value, const Path& path, ir::Request& re
   return Status::Ok();
 }
 
+bool is_known_field(std::string_view key) {
+  return key == "model" || key == "system" || key == "tools" || key == "tool_choice" || key == "max_tokens" ||
+         key == "temperature" || key == "top_p" || key == "stop_sequences" || key == "stream" ||
+         key == "metadata";
+}
+
 }  // namespace
 
 Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
@@ -287,11 +293,8 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     if (key == "messages") {
       has_messages = true;
       TW_TRY(decode_messages(value, fpath, req.messages));
-    } else if (value.is_null() && key != "metadata") {
+    } else if (value.is_null() && is_known_field(key)) {
       // An explicit null means "absent" for every optional field.
-      if (key != "model" && key != "system" && key != "tools" && key != "tool_choice" && key != "max_tokens" &&
-          key != "temperature" && key != "top_p" && key != "stop_sequences" && key != "stream")
-        req.extra.push_back(ir::ExtraField{std::string(key), "null"});
     } else if (key == "model") {
       TWA_ASSIGN(std::string_view model, json::as_string(value, fpath));
       req.model.assign(model);
@@ -318,10 +321,11 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     } else if (key == "stream") {
       TWA_ASSIGN(req.stream, json::as_bool(value, fpath));
     } else if (key == "metadata") {
-      if (!value.is_null()) {
-        if (!value.is_object()) return json::as_object(value, fpath).error();
-        req.metadata = json::to_json(value);
-      }
+      if (!value.is_object()) return json::as_object(value, fpath).error();
+      req.metadata = json::to_json(value);
+    } else if (key == "x-unsupported-tool") {
+      // Reserved: the IR uses this key for server tools kept from `tools`.
+      return json::invalid(fpath, "reserved field name");
     } else {
       req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
     }

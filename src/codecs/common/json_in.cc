@@ -85,7 +85,9 @@ Result<int64_t> as_int64(element e, const Path& path) {
   if (r.error()) {
     if (e.is_double()) {  // accept 1024.0, reject 1.5
       double d = e.get_double().value_unsafe();
-      if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+      // Range check first: casting an out-of-range double is undefined behaviour.
+      if (d >= -9.2e18 && d <= 9.2e18 && d == static_cast<double>(static_cast<int64_t>(d)))
+        return static_cast<int64_t>(d);
     }
     return wrong_type(e, path, "integer");
   }
