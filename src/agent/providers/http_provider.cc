@@ -1,0 +1,313 @@
+// HttpProvider: codec (the profile's dialect) + HttpClient + profile. The
+// codec turns IR into the upstream's bytes and back; the client moves them;
+// this file only wires the two and measures.
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+
+#include "toolwire/codec/codec.h"
+#include "toolwire/ir/accumulator.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/transport/redact.h"
+
+namespace toolwire::provider {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::microseconds;
+
+constexpr size_t kMaxBody = 64u << 20;       // a whole JSON response
+constexpr size_t kMaxErrorBody = 1u << 20;   // an error body kept for translation
+
+bool is_limit_header(std::string_view name) {
+  auto starts = [&](std::string_view p) {
+    return name.size() >= p.size() && transport::iequals(name.substr(0, p.size()), p);
+  };
+  return starts("x-ratelimit-") || starts("anthropic-ratelimit-") || transport::iequals(name, "retry-after") ||
+         transport::iequals(name, "retry-after-ms");
+}
+
+RateLimits limits_of(const transport::HttpHeaders& headers) {
+  RateLimits out;
+  for (const auto& [k, v] : headers)
+    if (is_limit_header(k)) {
+      std::string name = k;
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      out.headers.emplace_back(std::move(name), v);
+    }
+  return out;
+}
+
+ErrorCode code_for_stream_error(std::string_view type) {
+  if (type == "rate_limit_error") return ErrorCode::resource_exhausted;
+  if (type == "invalid_request_error") return ErrorCode::invalid_argument;
+  if (type == "authentication_error") return ErrorCode::unauthenticated;
+  if (type == "permission_error") return ErrorCode::permission_denied;
+  return ErrorCode::unavailable;  // overloaded_error, api_error, server_error, ...
+}
+
+bool is_content(const ir::StreamEvent& e) {
+  return std::holds_alternative<ir::TextDelta>(e) || std::holds_alternative<ir::ThinkingDelta>(e) ||
+         std::holds_alternative<ir::ToolCallStart>(e) || std::holds_alternative<ir::ToolCallDelta>(e);
+}
+
+void finish_timing(Timing& t, const ir::Usage& usage) {
+  auto gen = t.total - t.time_to_first_token;
+  if (usage.output_tokens && *usage.output_tokens > 0 && gen.count() > 0)
+    t.output_tokens_per_second = static_cast<double>(*usage.output_tokens) / (static_cast<double>(gen.count()) / 1e6);
+}
+
+class HttpProvider final : public Provider {
+ public:
+  HttpProvider(Profile profile, const codec::Codec& codec, ProviderConfig cfg, transport::HttpClient& client,
+               std::string key)
+      : profile_(std::move(profile)), codec_(codec), cfg_(std::move(cfg)), client_(client), key_(std::move(key)) {
+    if (!cfg_.model.empty()) profile_.default_model = cfg_.model;
+    std::string base = profile_.base_url;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    url_ = base + profile_.path;
+    if (!profile_.auth_header.empty() && !key_.empty())
+      secret_headers_.add(profile_.auth_header, profile_.auth_prefix + key_);
+  }
+
+  std::string_view name() const override { return profile_.name; }
+  const Capabilities& capabilities() const override { return profile_.capabilities; }
+  std::string_view default_model() const override { return profile_.default_model; }
+
+  ProviderCall generate(ir::Request request, DoneCallback done) override {
+    Warnings warnings;
+    auto http = build(std::move(request), false, warnings);
+    if (!http) {
+      done(std::move(http).error());
+      return ProviderCall();
+    }
+    struct State {
+      int status = 0;
+      RateLimits limits;
+      std::string body;
+      bool too_big = false;
+    };
+    auto st = std::make_shared<State>();
+    transport::HttpCallbacks cb;
+    cb.on_head = [st](const transport::HttpResponseHead& h) {
+      st->status = h.status;
+      st->limits = limits_of(h.headers);
+      return true;
+    };
+    cb.on_body = [st](std::string_view bytes) {
+      if (st->body.size() + bytes.size() > kMaxBody) {
+        st->too_big = true;
+        return false;
+      }
+      st->body.append(bytes);
+      return true;
+    };
+    cb.on_complete = [this, st, done, warnings](const Status& s, const transport::HttpStats& stats) mutable {
+      if (st->too_big) return done(make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
+      if (!s) return done(transport_error(s.error()));
+      if (st->status < 200 || st->status > 299) return done(upstream_error(st->status, st->body));
+      auto resp = codec_.decode_response(st->body, warnings);
+      if (!resp) {
+        Error e = std::move(resp).error();
+        e.message = "upstream response: " + e.message;
+        return done(e);
+      }
+      Generation g;
+      g.response = std::move(*resp);
+      g.limits = std::move(st->limits);
+      g.warnings = std::move(warnings);
+      g.timing.total = stats.total_time;
+      g.timing.time_to_first_token = stats.time_to_first_byte;
+      g.timing.attempts = stats.attempts;
+      finish_timing(g.timing, g.response.usage);
+      done(std::move(g));
+    };
+    transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
+    return ProviderCall([call] { call.cancel(); });
+  }
+
+  ProviderCall stream(ir::Request request, EventCallback on_event, DoneCallback done) override {
+    Warnings warnings;
+    auto http = build(std::move(request), true, warnings);
+    if (!http) {
+      done(std::move(http).error());
+      return ProviderCall();
+    }
+    struct State {
+      Clock::time_point start = Clock::now();
+      std::optional<Clock::time_point> first_token;
+      int status = 0;
+      RateLimits limits;
+      std::unique_ptr<codec::StreamDecoder> decoder;
+      ir::StreamAccumulator acc;
+      std::vector<ir::StreamEvent> events;
+      std::string error_body;
+      std::optional<Error> error;  // a malformed stream: reported instead of `cancelled`
+      EventCallback on_event;
+    };
+    auto st = std::make_shared<State>();
+    st->decoder = codec_.make_stream_decoder();
+    st->on_event = std::move(on_event);
+    auto deliver = [](State& s) {
+      for (const auto& e : s.events) {
+        if (!s.first_token && is_content(e)) s.first_token = Clock::now();
+        s.acc.add(e);
+        if (s.on_event) s.on_event(e);
+      }
+      s.events.clear();
+    };
+    transport::HttpCallbacks cb;
+    cb.on_head = [st](const transport::HttpResponseHead& h) {
+      st->status = h.status;
+      st->limits = limits_of(h.headers);
+      return true;
+    };
+    cb.on_body = [st, deliver](std::string_view bytes) {
+      if (st->status < 200 || st->status > 299) {
+        if (st->error_body.size() < kMaxErrorBody)
+          st->error_body.append(bytes.substr(0, kMaxErrorBody - st->error_body.size()));
+        return true;
+      }
+      Status s = st->decoder->feed(bytes, st->events);
+      deliver(*st);
+      if (!s) {
+        Error e = s.error();
+        e.message = "malformed upstream stream: " + e.message;
+        st->error = std::move(e);
+        return false;  // stop reading: nothing after a broken frame can be trusted
+      }
+      return true;
+    };
+    cb.on_complete = [this, st, done, deliver, warnings](const Status& s, const transport::HttpStats& stats) mutable {
+      if (st->error) return done(*st->error);
+      if (!s) return done(transport_error(s.error()));
+      if (st->status < 200 || st->status > 299) return done(upstream_error(st->status, st->error_body));
+      Status fin = st->decoder->finish(st->events);
+      deliver(*st);
+      if (!fin) {
+        Error e = fin.error();
+        e.code = ErrorCode::unavailable;
+        e.message = "upstream stream ended early: " + e.message;
+        return done(e);
+      }
+      if (const auto& err = st->acc.error())
+        return done(make_error(code_for_stream_error(err->type), "upstream error " + err->type + ": " +
+                                                                     transport::scrub_secrets(err->message, secret_headers_)));
+      Generation g;
+      g.response = std::move(st->acc).take();
+      g.limits = std::move(st->limits);
+      g.warnings = std::move(warnings);
+      auto now = Clock::now();
+      g.timing.total = std::chrono::duration_cast<microseconds>(now - st->start);
+      g.timing.time_to_first_token =
+          std::chrono::duration_cast<microseconds>(st->first_token.value_or(now) - st->start);
+      g.timing.attempts = stats.attempts;
+      finish_timing(g.timing, g.response.usage);
+      done(std::move(g));
+    };
+    transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
+    return ProviderCall([call] { call.cancel(); });
+  }
+
+ private:
+  Result<transport::HttpRequest> build(ir::Request req, bool stream, Warnings& warnings) const {
+    if (req.model.empty()) req.model = profile_.default_model;
+    if (req.model.empty())
+      return make_error(ErrorCode::invalid_argument,
+                        "no model given for provider '" + profile_.name + "' (set --model or the profile's default_model)",
+                        "$.model");
+    if (stream && !profile_.capabilities.streaming)
+      return make_error(ErrorCode::unimplemented, "provider '" + profile_.name + "' does not stream");
+    auto adapted = adapt_request(std::move(req), profile_.capabilities, profile_.name, warnings);
+    if (!adapted) return std::move(adapted).error();
+    ir::Request& r = *adapted;
+    r.stream = stream;
+    if (stream && profile_.stream_usage && codec_.name() == "openai_chat" &&
+        (r.source_dialect.empty() || r.source_dialect == "openai_chat")) {
+      bool has = std::any_of(r.extra.begin(), r.extra.end(), [](const auto& x) { return x.key == "stream_options"; });
+      if (!has) {
+        // Extra fields are written by a same-dialect encoder only.
+        r.source_dialect = "openai_chat";
+        r.extra.push_back({"stream_options", R"({"include_usage":true})"});
+      }
+    }
+    auto body = codec_.encode_request(r, warnings);
+    if (!body) return std::move(body).error();
+    transport::HttpRequest http;
+    http.method = "POST";
+    http.url = url_;
+    http.body = std::move(*body);
+    http.headers.add("content-type", "application/json");
+    http.headers.add("accept", stream ? "text/event-stream" : "application/json");
+    for (const auto& [k, v] : profile_.headers) http.headers.add(k, v);
+    for (const auto& [k, v] : secret_headers_) http.headers.add(k, v);
+    http.deadline = cfg_.deadline;
+    http.idle_timeout = cfg_.idle_timeout;
+    http.retry = cfg_.retry;
+    return http;
+  }
+
+  // A transport failure; the URL is named without credentials or query.
+  Error transport_error(Error e) const {
+    e.message = "upstream " + transport::redact_url(url_) + ": " + transport::scrub_secrets(e.message, secret_headers_);
+    return e;
+  }
+
+  // A non-2xx answer, translated from the dialect's error body.
+  Error upstream_error(int status, std::string_view body) const {
+    Error e = codec_.decode_error(status, body);
+    e.message = "upstream HTTP " + std::to_string(status) + ": " + transport::scrub_secrets(e.message, secret_headers_);
+    return e;
+  }
+
+  Profile profile_;
+  const codec::Codec& codec_;
+  ProviderConfig cfg_;
+  transport::HttpClient& client_;
+  std::string key_;
+  std::string url_;
+  transport::HttpHeaders secret_headers_;
+};
+
+}  // namespace
+
+Result<Profile> resolve_profile(const ProviderConfig& cfg) {
+  auto p = cfg.profile_file.empty() ? builtin_profile(cfg.profile) : load_profile_file(cfg.profile_file);
+  if (!p) return p;
+  if (!cfg.base_url.empty()) p->base_url = cfg.base_url;
+  if (!cfg.api_key_env.empty()) p->api_key_env = cfg.api_key_env;
+  if (!cfg.model.empty()) p->default_model = cfg.model;
+  return p;
+}
+
+Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const ProviderConfig& cfg,
+                                                     transport::HttpClient& client) {
+  const codec::Codec* codec = codec::find_codec(profile.dialect);
+  if (!codec)
+    return make_error(ErrorCode::not_found, "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",
+                      "$.dialect");
+  if (profile.base_url.empty())
+    return make_error(ErrorCode::invalid_argument,
+                      "provider '" + profile.name + "' needs a base URL (--base-url)", "$.base_url");
+  std::string key;
+  if (!profile.auth_header.empty() && !profile.api_key_env.empty()) {
+    const char* v = std::getenv(profile.api_key_env.c_str());
+    if (v) key = v;
+  }
+  // The variable's name is safe to show; its value never is.
+  if (key.empty() && profile.api_key_required)
+    return make_error(ErrorCode::unauthenticated, "environment variable " +
+                                                      (profile.api_key_env.empty() ? std::string("(none named)")
+                                                                                   : profile.api_key_env) +
+                                                      " is not set (API key for provider '" + profile.name + "')");
+  return std::unique_ptr<Provider>(std::make_unique<HttpProvider>(std::move(profile), *codec, cfg, client, std::move(key)));
+}
+
+Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpClient& client) {
+  auto p = resolve_profile(cfg);
+  if (!p) return std::move(p).error();
+  return make_http_provider(std::move(*p), cfg, client);
+}
+
+}  // namespace toolwire::provider
