@@ -324,9 +324,8 @@ void EventLoop::finish(uint64_t id, Status status) {
     t->in_multi = false;
   }
   t->stats.total_time = since(t->started);
+  active_.fetch_sub(1);  // first, so a caller woken by on_complete sees the count already down
   if (t->cb.on_complete) t->cb.on_complete(status, t->stats);
-  t.reset();
-  active_.fetch_sub(1);
 }
 
 }  // namespace toolwire::transport::detail
