@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Run {
+struct CliRun {
   int exit_code = -1;
   std::string out, err;
 };
@@ -27,14 +27,14 @@ std::string slurp(const std::string& path) {
 std::string fixture(const std::string& name) { return slurp(std::string(TOOLWIRE_TEST_DATA) + "/wire/" + name); }
 
 // Runs `toolwire convert <args>` with `input` on stdin.
-Run convert(const std::string& args, const std::string& input) {
+CliRun convert(const std::string& args, const std::string& input) {
   static int counter = 0;
   std::string base = ::testing::TempDir() + "/tw_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
   std::ofstream(base + ".in", std::ios::binary) << input;
   std::string cmd = std::string("'") + TOOLWIRE_BINARY + "' convert " + args + " < '" + base + ".in' > '" + base +
                     ".out' 2> '" + base + ".err'";
   int status = std::system(cmd.c_str());
-  Run r;
+  CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
   r.out = slurp(base + ".out");
   r.err = slurp(base + ".err");
@@ -70,7 +70,7 @@ std::vector<json> sse_data(const std::string& sse) {
 }
 
 TEST(ConvertCli, RequestOpenAIToAnthropic) {
-  Run r = convert("--from openai --to anthropic --kind request", fixture("openai-chat-tool-calls.request.json"));
+  CliRun r = convert("--from openai --to anthropic --kind request", fixture("openai-chat-tool-calls.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json out = json::parse(r.out);
   EXPECT_EQ(out["model"], "gpt-5.4");
@@ -82,7 +82,7 @@ TEST(ConvertCli, RequestOpenAIToAnthropic) {
 }
 
 TEST(ConvertCli, RequestAnthropicToOpenAI) {
-  Run r = convert("--from anthropic --to openai --kind request", fixture("anthropic-messages-tool-result.request.json"));
+  CliRun r = convert("--from anthropic --to openai --kind request", fixture("anthropic-messages-tool-result.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json out = json::parse(r.out);
   const json& msgs = out["messages"];
@@ -95,7 +95,7 @@ TEST(ConvertCli, RequestAnthropicToOpenAI) {
 }
 
 TEST(ConvertCli, ResponsesBothDirections) {
-  Run r = convert("--from openai --to anthropic --kind response", fixture("openai-chat-tool-calls.response.json"));
+  CliRun r = convert("--from openai --to anthropic --kind response", fixture("openai-chat-tool-calls.response.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json a = json::parse(r.out);
   EXPECT_EQ(a["stop_reason"], "tool_use");
@@ -111,7 +111,7 @@ TEST(ConvertCli, ResponsesBothDirections) {
 }
 
 TEST(ConvertCli, StreamAnthropicToOpenAI) {
-  Run r = convert("--from anthropic --to openai --kind stream", fixture("anthropic-messages-stream-tool-use.sse"));
+  CliRun r = convert("--from anthropic --to openai --kind stream", fixture("anthropic-messages-stream-tool-use.sse"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.ends_with("data: [DONE]\n\n")) << r.out;
   std::string args, id;
@@ -127,7 +127,7 @@ TEST(ConvertCli, StreamAnthropicToOpenAI) {
 }
 
 TEST(ConvertCli, StreamOpenAIToAnthropic) {
-  Run r = convert("--from openai --to anthropic --kind stream", openai_tool_call_sse());
+  CliRun r = convert("--from openai --to anthropic --kind stream", openai_tool_call_sse());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("event: message_start\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("event: message_stop\n"), std::string::npos) << r.out;
@@ -143,7 +143,7 @@ TEST(ConvertCli, StreamOpenAIToAnthropic) {
 }
 
 TEST(ConvertCli, SameDialectPassthrough) {
-  Run r = convert("--from anthropic --to anthropic --kind request", fixture("anthropic-messages-tool-use.request.json"));
+  CliRun r = convert("--from anthropic --to anthropic --kind request", fixture("anthropic-messages-tool-use.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["tools"], json::parse(fixture("anthropic-messages-tool-use.request.json"))["tools"]);
 }
@@ -169,7 +169,7 @@ TEST(ConvertCli, BadInputFailsWithThePathOnStderr) {
       {"--from openai --to anthropic --kind request", R"({"model":"m","messages":[)", "$"},
   };
   for (const Case& c : cases) {
-    Run r = convert(c.args, c.input);
+    CliRun r = convert(c.args, c.input);
     EXPECT_NE(r.exit_code, 0) << c.input;
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find(c.must_name), std::string::npos) << "stderr does not name " << c.must_name << ": " << r.err;
@@ -178,7 +178,7 @@ TEST(ConvertCli, BadInputFailsWithThePathOnStderr) {
 
 TEST(ConvertCli, TruncatedOrBrokenStreamsFail) {
   std::string sse = fixture("anthropic-messages-stream-tool-use.sse");
-  Run r = convert("--from anthropic --to openai --kind stream", sse.substr(0, sse.find("event: message_delta")));
+  CliRun r = convert("--from anthropic --to openai --kind stream", sse.substr(0, sse.find("event: message_delta")));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("message_stop"), std::string::npos) << r.err;
 
@@ -189,7 +189,7 @@ TEST(ConvertCli, TruncatedOrBrokenStreamsFail) {
 }
 
 TEST(ConvertCli, UnknownDialectIsAUsageError) {
-  Run r = convert("--from gemini --to openai --kind request", "{}");
+  CliRun r = convert("--from gemini --to openai --kind request", "{}");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("gemini"), std::string::npos) << r.err;
 }
