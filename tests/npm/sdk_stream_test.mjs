@@ -147,7 +147,7 @@ async function viaOpenAI(sse) {
 
 async function viaAnthropic(sse) {
   body = sse;
-  const msg = await anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+  const msg = await anthropic.messages.stream({ model: 'toolwire-test-model', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
   assert.equal(requests.at(-1).url, '/v1/messages');
   return msg;
 }
