@@ -31,6 +31,7 @@ EventLoop::EventLoop(HttpClientOptions options) : options_(std::move(options)) {
 
 EventLoop::~EventLoop() {
   stop();
+  for (CURL* e : easy_pool_) curl_easy_cleanup(e);
   if (multi_) curl_multi_cleanup(multi_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (wake_fd_ >= 0) close(wake_fd_);
@@ -133,13 +134,18 @@ int EventLoop::next_timeout_ms() const {
 void EventLoop::run() {
   std::vector<epoll_event> events(256);
   int running = 0;
+  bool woken = true;
   for (;;) {
+    // The inbox lock is taken only when another thread rang the eventfd.
+    if (woken && drain_inbox()) break;
+    woken = false;
     int n = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), next_timeout_ms());
     for (int i = 0; i < n; ++i) {
       int fd = events[i].data.fd;
       if (fd == wake_fd_) {
         uint64_t v;
-        while (read(wake_fd_, &v, sizeof v) > 0) {}
+        (void)!read(wake_fd_, &v, sizeof v);  // an eventfd read returns and clears the whole count
+        woken = true;
         continue;
       }
       uint32_t e = events[i].events;
@@ -153,13 +159,6 @@ void EventLoop::run() {
     }
     read_multi_info();
     fire_timers();
-    drain_inbox();
-    bool stop;
-    {
-      std::lock_guard<std::mutex> lock(inbox_mu_);
-      stop = stopping_;
-    }
-    if (stop) break;
   }
   // Shutting down: everything still running completes as cancelled.
   drain_inbox();
@@ -168,24 +167,31 @@ void EventLoop::run() {
   for (uint64_t id : ids) finish(id, make_error(ErrorCode::cancelled, "http client shut down"));
 }
 
-void EventLoop::drain_inbox() {
+bool EventLoop::drain_inbox() {
   std::vector<std::unique_ptr<Transfer>> starts;
   std::vector<uint64_t> cancels;
+  bool stopping;
   {
     std::lock_guard<std::mutex> lock(inbox_mu_);
     starts.swap(inbox_starts_);
     cancels.swap(inbox_cancels_);
+    stopping = stopping_;
   }
   for (auto& t : starts) begin(std::move(t));
   for (uint64_t id : cancels) {
     if (transfers_.count(id)) finish(id, make_error(ErrorCode::cancelled, "call cancelled"));
   }
+  return stopping;
 }
 
 void EventLoop::begin(std::unique_ptr<Transfer> owned) {
   Transfer& t = *owned;
   uint64_t id = t.id;
   transfers_.emplace(id, std::move(owned));
+  if (!easy_pool_.empty()) {
+    t.easy = easy_pool_.back();
+    easy_pool_.pop_back();
+  }
   Status s = setup_easy(t, options_);
   if (!s.ok()) {
     finish(id, make_error(s.error().code, describe(t.req) + ": " + s.error().message));
@@ -325,6 +331,11 @@ void EventLoop::finish(uint64_t id, Status status) {
   }
   t->stats.total_time = since(t->started);
   active_.fetch_sub(1);  // first, so a caller woken by on_complete sees the count already down
+  if (t->easy && easy_pool_.size() < 256) {
+    curl_easy_reset(t->easy);  // keeps nothing of this call; connections live in the multi handle
+    easy_pool_.push_back(t->easy);
+    t->easy = nullptr;
+  }
   if (t->cb.on_complete) t->cb.on_complete(status, t->stats);
 }
 

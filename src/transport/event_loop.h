@@ -49,7 +49,8 @@ class EventLoop {
   };
 
   void run();
-  void drain_inbox();
+  // Takes new calls and cancellations; true when the client is stopping.
+  bool drain_inbox();
   void fire_timers();
   void read_multi_info();
   int next_timeout_ms() const;
@@ -83,6 +84,7 @@ class EventLoop {
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> transfers_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
   Clock::time_point curl_timer_at_ = Clock::time_point::max();
+  std::vector<CURL*> easy_pool_;  // reset handles kept for reuse: saves an init per call
   std::mt19937_64 rng_;
 };
 

@@ -105,7 +105,7 @@ Status setup_easy(Transfer& t, const HttpClientOptions& options) {
     has_ct |= iequals(name, "content-type");
   }
 
-  t.easy = curl_easy_init();
+  if (!t.easy) t.easy = curl_easy_init();  // the loop may hand in a recycled, reset handle
   if (!t.easy) return make_error(ErrorCode::internal, "curl_easy_init failed");
   CURL* e = t.easy;
   curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
