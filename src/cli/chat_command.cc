@@ -1,0 +1,270 @@
+// `toolwire chat`: an interactive terminal agent. With no flags it runs
+// offline on the scripted provider (demo to-do list + read-only file tools);
+// with --provider it talks to a real upstream. --once runs one turn, --json
+// prints the agent's events as JSON lines.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cli/commands.h"
+#include "toolwire/agent/agent.h"
+#include "toolwire/agent/demo.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/provider/scripted.h"
+#include "toolwire/tools/builtin.h"
+
+namespace toolwire::cli {
+namespace {
+
+struct ChatOptions {
+  std::string provider = "scripted";
+  std::string base_url, model, api_key_env, profile_file, script_file, system;
+  std::string once;
+  bool once_given = false;
+  bool json = false;
+  bool yes = false;
+  bool no_stream = false;
+  std::string data_dir;
+  std::string dir = ".";
+  int max_rounds = 8;
+  int tool_timeout_s = 30;
+  std::vector<std::string> shell_allow;
+};
+
+std::mutex g_out;  // one writer at a time: event printer and confirmation prompts
+
+void out(std::string_view s) {
+  std::lock_guard<std::mutex> lock(g_out);
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+std::string one_line(std::string s, size_t max) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  if (s.size() > max) s = s.substr(0, max) + "…";
+  return s;
+}
+
+// Asks on the terminal before a tool that changes things runs.
+bool confirm(const std::string& tool, const nlohmann::json& args) {
+  if (!isatty(STDIN_FILENO)) return false;
+  std::lock_guard<std::mutex> lock(g_out);
+  std::fprintf(stdout, "\n  allow %s %s? [y/N] ", tool.c_str(), one_line(args.dump(), 160).c_str());
+  std::fflush(stdout);
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return !answer.empty() && (answer[0] == 'y' || answer[0] == 'Y');
+}
+
+tools::ToolSpec guarded(tools::ToolSpec spec) {
+  auto* inner = std::get_if<tools::SyncHandler>(&spec.handler);
+  if (!inner) return spec;  // built-ins are synchronous; anything else runs unguarded
+  tools::SyncHandler run = *inner;
+  std::string name = spec.name;
+  spec.handler = tools::SyncHandler([run, name](const nlohmann::json& args, tools::ToolContext& ctx) {
+    if (!confirm(name, args))
+      return tools::ToolOutput::error("the user did not allow " + name + " (run toolwire chat with --yes to allow it)");
+    return run(args, ctx);
+  });
+  spec.timeout = std::chrono::minutes(10);  // a person is answering
+  return spec;
+}
+
+Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg) {
+  tools::BuiltinOptions b;
+  b.workspace = o.dir;
+  b.enabled = {"read", "list", "glob", "grep"};
+  if (!offline) {
+    b.enabled.insert("write");
+    b.enabled.insert("edit");
+    if (!o.shell_allow.empty()) {
+      b.enabled.insert("shell");
+      b.shell_allow = o.shell_allow;
+    }
+  }
+  auto specs = tools::builtin_tool_specs(b);
+  if (!specs) return specs.error();
+  for (auto& s : *specs) {
+    bool risky = s.name == "write" || s.name == "edit" || s.name == "shell";
+    TW_TRY(reg.add(risky && !o.yes ? guarded(std::move(s)) : std::move(s)));
+  }
+  std::string data_dir = o.data_dir.empty() ? agent::default_data_dir() : o.data_dir;
+  auto store = agent::TodoStore::open(data_dir + "/todo.sqlite3");
+  if (!store) return store.error();
+  return agent::register_todo_tools(reg, *store);
+}
+
+Result<std::unique_ptr<provider::Provider>> build_provider(const ChatOptions& o,
+                                                           std::unique_ptr<transport::HttpClient>& client) {
+  if (o.provider == "scripted") {
+    std::string text(agent::demo_script_json());
+    if (!o.script_file.empty()) {
+      std::ifstream in(o.script_file, std::ios::binary);
+      if (!in) return make_error(ErrorCode::not_found, "cannot open script '" + o.script_file + "'");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
+    auto script = provider::parse_script(text);
+    if (!script) return std::move(script).error();
+    return std::unique_ptr<provider::Provider>(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+  }
+  client = std::make_unique<transport::HttpClient>();
+  provider::ProviderConfig cfg;
+  cfg.profile = o.provider;
+  cfg.profile_file = o.profile_file;
+  cfg.base_url = o.base_url;
+  cfg.model = o.model;
+  cfg.api_key_env = o.api_key_env;
+  return provider::make_provider(cfg, *client);
+}
+
+// Human-readable rendering: text as it streams, tool calls and results on one line each.
+class Printer {
+ public:
+  explicit Printer(bool json) : json_(json) {}
+  void operator()(const agent::Event& e) {
+    if (json_) return out(agent::to_json(e) + "\n");
+    if (auto* t = std::get_if<agent::TextDeltaEvent>(&e)) {
+      out(t->text);
+      at_line_start_ = !t->text.empty() && t->text.back() == '\n';
+    } else if (auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
+      newline();
+      out("  → " + c->call.name + " " + one_line(c->call.arguments, 120) + (c->remote ? " (remote)" : "") + "\n");
+    } else if (auto* r = std::get_if<agent::ToolResultEvent>(&e)) {
+      out(std::string(r->result.is_error ? "  ✗ " : "  ← ") + r->tool_name + ": " +
+          one_line(agent::result_text(r->result), 120) + "\n");
+      at_line_start_ = true;
+    } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {
+      newline();
+      std::lock_guard<std::mutex> lock(g_out);
+      std::cerr << "error: " << to_string(err->error.code) << ": " << err->error.to_string() << "\n";
+    } else if (auto* f = std::get_if<agent::FinalAnswerEvent>(&e)) {
+      if (f->reason == agent::StopReason::end_turn_tool) out(f->text);
+      newline();
+      if (f->reason == agent::StopReason::round_limit) out("[stopped: round limit]\n");
+      if (f->reason == agent::StopReason::cancelled) out("[cancelled]\n");
+      at_line_start_ = true;
+    }
+  }
+
+ private:
+  void newline() {
+    if (!at_line_start_) out("\n");
+    at_line_start_ = true;
+  }
+  bool json_;
+  bool at_line_start_ = true;
+};
+
+// Ctrl-C cancels the running turn; when idle it ends the program. A signal
+// handler may only write to a pipe: a watcher thread does the rest.
+int g_sig_pipe[2] = {-1, -1};
+void on_sigint(int) {
+  char c = 1;
+  [[maybe_unused]] auto n = write(g_sig_pipe[1], &c, 1);
+}
+
+int run_chat(const ChatOptions& o) {
+  bool offline = o.provider == "scripted";
+  tools::Registry reg;
+  if (Status st = build_tools(o, offline, reg); !st) {
+    std::cerr << "toolwire chat: " << st.error().to_string() << "\n";
+    return 2;
+  }
+  std::unique_ptr<transport::HttpClient> client;
+  auto model = build_provider(o, client);
+  if (!model) {
+    std::cerr << "toolwire chat: " << model.error().to_string() << "\n";
+    return 2;
+  }
+  agent::AgentOptions opt;
+  opt.max_rounds = o.max_rounds;
+  opt.tool_timeout = std::chrono::seconds(o.tool_timeout_s);
+  opt.stream = !o.no_stream;
+  opt.base.model = o.model;
+  opt.base.system.push_back(ir::SystemPart{
+      o.system.empty() ? "You are toolwire chat, a terminal assistant. File tools work inside the current directory. "
+                         "Keep answers short."
+                       : o.system,
+      false});
+  agent::Agent chat(**model, reg, opt);
+  Printer print(o.json);
+
+  std::atomic<bool> running{false};
+  if (pipe(g_sig_pipe) == 0) {
+    std::signal(SIGINT, on_sigint);
+    std::thread([&chat, &running] {
+      char c;
+      while (read(g_sig_pipe[0], &c, 1) == 1) {
+        if (running.load()) chat.cancel();
+        else std::_Exit(130);
+      }
+    }).detach();
+  }
+
+  auto turn = [&](const std::string& text) {
+    running = true;
+    agent::RunResult r = chat.run(text, [&](const agent::Event& e) { print(e); });
+    running = false;
+    return r;
+  };
+  if (o.once_given) {
+    agent::RunResult r = turn(o.once);
+    return r.reason == agent::StopReason::error ? 1 : 0;
+  }
+  bool tty = isatty(STDIN_FILENO);
+  if (tty && !o.json)
+    out(offline ? "toolwire chat — offline demo (scripted model). Type 'help', Ctrl-D to quit.\n"
+                : "toolwire chat — " + std::string((*model)->name()) + ". Ctrl-C cancels a turn, Ctrl-D quits.\n");
+  std::string line;
+  while (true) {
+    if (tty && !o.json) out("> ");
+    if (!std::getline(std::cin, line)) break;
+    if (line == "/exit" || line == "/quit") break;
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    turn(line);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_chat_command(CLI::App& app) {
+  auto o = std::make_shared<ChatOptions>();
+  CLI::App* cmd = app.add_subcommand("chat", "Interactive tool-calling agent in the terminal (offline demo by default)");
+  cmd->add_option("--provider", o->provider,
+                  "scripted (offline demo, default), openai, anthropic, openai_compatible, or a profile name");
+  cmd->add_option("--base-url", o->base_url, "Upstream base URL (e.g. http://127.0.0.1:11434/v1)");
+  cmd->add_option("--model", o->model, "Model name");
+  cmd->add_option("--api-key-env", o->api_key_env, "Environment variable that holds the API key");
+  cmd->add_option("--profile-file", o->profile_file, "Provider profile JSON (see profiles/README.md)");
+  cmd->add_option("--script", o->script_file, "Script JSON for the scripted provider");
+  cmd->add_option("--system", o->system, "System prompt");
+  auto* once = cmd->add_option("--once", o->once, "Run this one user turn and exit");
+  cmd->add_flag("--json", o->json, "Print the agent's events as JSON lines");
+  cmd->add_flag("--yes,-y", o->yes, "Allow write, edit and shell without asking");
+  cmd->add_flag("--no-stream", o->no_stream, "Ask the model for whole responses instead of streams");
+  cmd->add_option("--data-dir", o->data_dir, "Where the to-do database lives (default $XDG_DATA_HOME/toolwire)");
+  cmd->add_option("--dir", o->dir, "Workspace directory for the file tools (default: current directory)");
+  cmd->add_option("--max-rounds", o->max_rounds, "Model calls per turn (default 8)")->check(CLI::PositiveNumber);
+  cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")->check(CLI::PositiveNumber);
+  cmd->add_option("--allow-shell", o->shell_allow, "Enable the shell tool for these programs (real providers only)");
+  cmd->callback([o, once] {
+    o->once_given = once->count() > 0;
+    std::exit(run_chat(*o));
+  });
+}
+
+}  // namespace toolwire::cli
