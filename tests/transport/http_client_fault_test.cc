@@ -132,6 +132,34 @@ TEST(HttpRetry, RetryAfterBeyondTheDeadlineReturnsTheResponse) {
   EXPECT_LT(Clock::now() - t0, 1s);  // did not sleep towards the deadline
 }
 
+TEST(HttpRetry, RetryAfterAboveTheCapReturnsTheResponse) {
+  MockHttpServer server;
+  server.enqueue(MockResponse::json(429, R"({"error":"come back tomorrow"})").header("retry-after", "86400"));
+  HttpClient client;
+  HttpRequest req = get(server.url("/"));
+  req.retry.max_retry_after = 60s;
+  auto r = client.fetch(req);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 429);
+  EXPECT_EQ(r->stats.attempts, 1);
+  EXPECT_EQ(r->headers.get("retry-after"), "86400");  // for the caller to pass on
+}
+
+TEST(HttpRetry, RequestTimeoutAndConflictAreRetried) {
+  MockHttpServer server;
+  server.enqueue(MockResponse::json(408, "{}"));
+  server.enqueue(MockResponse::json(409, "{}"));
+  server.enqueue(MockResponse::json(200, R"({"ok":true})"));
+  HttpClient client;
+  HttpRequest req = get(server.url("/"));
+  req.retry = fast_retries(3);
+  auto r = client.fetch(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->stats.attempts, 3);
+  EXPECT_EQ(server.request_count(), 3u);
+}
+
 TEST(HttpRetry, ConnectionRefusedIsRetriedThenUnavailable) {
   HttpClient client;
   HttpRequest req = get(refused_url());

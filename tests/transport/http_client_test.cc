@@ -69,6 +69,29 @@ TEST(HttpClient, PostWithoutContentTypeSendsNoFormDefault) {
   EXPECT_FALSE(reqs[0].header("content-type").has_value());
 }
 
+TEST(HttpClient, HeadAndNoContentComplete) {
+  MockHttpServer server;
+  server.enqueue(MockResponse(204));
+  server.enqueue(MockResponse(200).header("Content-Length", "42"));  // HEAD: a length, no body
+  HttpClient client;
+  HttpRequest del = get(server.url("/v1/files/f1"));
+  del.method = "DELETE";
+  auto r1 = client.fetch(del);
+  ASSERT_TRUE(r1.ok()) << r1.error().message;
+  EXPECT_EQ(r1->status, 204);
+  EXPECT_TRUE(r1->body.empty());
+  HttpRequest head = get(server.url("/v1/files/f1"));
+  head.method = "HEAD";
+  auto r2 = client.fetch(head);
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  EXPECT_EQ(r2->status, 200);
+  EXPECT_EQ(r2->headers.get("content-length"), "42");
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[0].method, "DELETE");
+  EXPECT_EQ(reqs[1].method, "HEAD");
+}
+
 TEST(HttpClient, StreamedBodyArrivesBeforeTheResponseEnds) {
   MockHttpServer server;
   server.enqueue(MockResponse::sse_stream()
