@@ -10,10 +10,9 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
 jobs=$(nproc)
-werror=OFF; [ "${CI:-}" = "true" ] && werror=ON
 
 echo "== build (RelWithDebInfo)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_WERROR=$werror >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$jobs"
 echo "== test"
 ctest --test-dir build --output-on-failure -j "$jobs"
@@ -21,7 +20,7 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (ASan+UBSan)"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOOLWIRE_SANITIZE=ON \
-    -DTOOLWIRE_BENCH=OFF -DTOOLWIRE_WERROR=$werror >/dev/null
+    -DTOOLWIRE_BENCH=OFF >/dev/null
   cmake --build build-asan -j "$jobs"
   echo "== test (ASan+UBSan)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
