@@ -67,7 +67,7 @@ std::string openai_request() {
   messages.push_back({{"role", "system"}, {"content", "You are a meticulous analyst. " + prose(120, 1)}});
   int call = 0;
   for (int t = 0; t < 30; ++t) {
-    messages.push_back({{"role", "user"}, {"content", prose(30 + t % 7, t)}});
+    messages.push_back({{"role", "user"}, {"content", prose(40 + t % 7, t)}});
     json calls = json::array();
     int n_calls = 1 + t % 2;
     for (int c = 0; c < n_calls; ++c) {
@@ -77,11 +77,11 @@ std::string openai_request() {
                        {"type", "function"},
                        {"function", {{"name", "tool_" + std::to_string((t + c) % 20) + "_search"}, {"arguments", args.dump()}}}});
     }
-    messages.push_back({{"role", "assistant"}, {"content", prose(12, t)}, {"tool_calls", calls}});
+    messages.push_back({{"role", "assistant"}, {"content", prose(20, t)}, {"tool_calls", calls}});
     for (int c = 0; c < n_calls; ++c)
       messages.push_back({{"role", "tool"},
                           {"tool_call_id", calls[c]["id"]},
-                          {"content", json({{"rows", 3}, {"summary", prose(38, t * 3 + c)}}).dump()}});
+                          {"content", json({{"rows", 3}, {"summary", prose(70, t * 3 + c)}}).dump()}});
   }
   json req = {{"model", "gpt-4o"}, {"messages", messages}, {"tools", tools}, {"tool_choice", "auto"},
               {"max_completion_tokens", 2048}, {"temperature", 0.2}};
