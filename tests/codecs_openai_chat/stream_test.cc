@@ -254,17 +254,23 @@ TEST(OpenAiStreamEncode, DecodingTheEncoderOutputGivesTheEventsBack) {
 
 TEST(OpenAiStreamEncode, OutOfOrderIrIsRepairedWithWarnings) {
   Warnings w;
-  std::string out = encode_all({ir::TextDelta{"x"}, ir::ThinkingDelta{"", "sig", false},
+  std::string out = encode_all({ir::TextDelta{"x"}, ir::ThinkingDelta{"", "sig", false}, ir::ToolCallDelta{2, "{}"},
                                 ir::Finish{{ir::FinishReason::Kind::stop, ""}}, ir::TextDelta{"late"}},
                                &w);
   auto r = decode_stream(out);
-  ASSERT_TRUE(r.status.ok());
-  ASSERT_EQ(r.events.size(), 3u);
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  ASSERT_EQ(r.events.size(), 6u) << describe(r.events);
   EXPECT_EQ(std::get<ir::MessageStart>(r.events[0]).id.rfind("chatcmpl-toolwire-", 0), 0u);
   EXPECT_EQ(std::get<ir::TextDelta>(r.events[1]).text, "x");
+  const auto& start = std::get<ir::ToolCallStart>(r.events[2]);
+  EXPECT_EQ(start.index, 2);
+  EXPECT_EQ(start.id.rfind("call_toolwire_", 0), 0u);
+  EXPECT_EQ(r.events[3], ir::StreamEvent(ir::ToolCallDelta{2, "{}"}));
+  EXPECT_EQ(std::get<ir::Finish>(r.events[5]).reason.kind, ir::FinishReason::Kind::tool_calls);
   std::vector<std::string> codes;
   for (const auto& x : w) codes.push_back(x.code);
-  EXPECT_EQ(codes, (std::vector<std::string>{"synthesized_message_start", "dropped_thinking_signature", "event_after_end"}));
+  EXPECT_EQ(codes, (std::vector<std::string>{"synthesized_message_start", "dropped_thinking_signature",
+                                             "synthesized_tool_call_start", "synthesized_call_id", "event_after_end"}));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // IR events → OpenAI Chat Completions SSE, framed as the API does:
 // `data: {chat.completion.chunk}\n\n` per event and `data: [DONE]\n\n` last.
 #include <atomic>
+#include <vector>
 
 #include "codecs/openai_chat/wire.h"
 
@@ -68,18 +69,30 @@ class Encoder final : public StreamEncoder {
     chunk(out, [&](JsonWriter& w) { w.field("reasoning_content", e.text); });
   }
 
-  void on(const ir::ToolCallStart& e, std::string& out) {
+  void on(const ir::ToolCallStart& e, std::string& out) { start_call(e.index, e.id, e.name, out); }
+
+  void start_call(int index, std::string_view id, std::string_view name, std::string& out) {
     saw_calls_ = true;
+    if (index >= 0 && index < (1 << 16)) {
+      if (static_cast<size_t>(index) >= started_calls_.size()) started_calls_.resize(index + 1, 0);
+      started_calls_[index] = 1;
+    }
+    std::string made;
+    if (id.empty()) {  // clients match results by id: never send an empty one
+      warn(warnings_, "synthesized_call_id", {}, "a tool call had no id; one was generated");
+      made = "call_toolwire_" + std::to_string(++g_synthesized_ids);
+      id = made;
+    }
     chunk(out, [&](JsonWriter& w) {
       w.key("tool_calls");
       w.begin_array();
       w.begin_object();
-      w.field("index", e.index);
-      w.field("id", e.id);
+      w.field("index", index);
+      w.field("id", id);
       w.field("type", "function");
       w.key("function");
       w.begin_object();
-      w.field("name", e.name);
+      w.field("name", name);
       w.field("arguments", "");
       w.end_object();
       w.end_object();
@@ -89,6 +102,10 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ToolCallDelta& e, std::string& out) {
     if (e.fragment.empty()) return;
+    if (e.index < 0 || static_cast<size_t>(e.index) >= started_calls_.size() || !started_calls_[e.index]) {
+      warn(warnings_, "synthesized_tool_call_start", {}, "arguments arrived for a tool call that never started");
+      start_call(e.index, {}, {}, out);
+    }
     chunk(out, [&](JsonWriter& w) {
       w.key("tool_calls");
       w.begin_array();
@@ -185,6 +202,7 @@ class Encoder final : public StreamEncoder {
   std::string id_, model_;
   int64_t created_ = 0;
   ir::Usage usage_;
+  std::vector<uint8_t> started_calls_;  // by index: 1 once its start chunk went out
   bool started_ = false;
   bool ended_ = false;
   bool saw_calls_ = false;
