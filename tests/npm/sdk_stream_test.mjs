@@ -7,7 +7,9 @@
 //   node tests/npm/sdk_stream_test.mjs build/src/cli/toolwire
 //
 // Fails (never skips) when tests/npm/node_modules is missing: scripts/setup.sh
-// installs it.
+// installs it. openai 7.55.0 declares node >= 22, but what this test uses
+// (chat.completions.stream + finalChatCompletion) runs on Debian's node 20
+// (checked with v20.20.2), so package.json keeps it unpinned to 6.x.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
