@@ -222,6 +222,7 @@ int run_chat(const ChatOptions& o) {
   };
   if (o.once_given) {
     agent::RunResult r = turn(o.once);
+    std::signal(SIGINT, SIG_DFL);
     return r.reason == agent::StopReason::error ? 1 : 0;
   }
   bool tty = isatty(STDIN_FILENO);
@@ -236,6 +237,7 @@ int run_chat(const ChatOptions& o) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     turn(line);
   }
+  std::signal(SIGINT, SIG_DFL);  // the watcher thread must not touch `chat` after this returns
   return 0;
 }
 

@@ -290,7 +290,11 @@ struct Agent::Impl {
       ir::ToolResultPart r = executor.run_one(calls[i], bo);
       sh->push(LocalResultItem{i, std::move(r), std::chrono::duration_cast<microseconds>(Clock::now() - t0)});
     };
-    if (!local.empty()) {
+    if (local.size() == 1 && remote_index.empty()) {
+      // One local call and nothing else to wait for: run it on this thread
+      // (no hand-off); cancel() still reaches it through `token`.
+      post(local[0]);
+    } else if (!local.empty()) {
       if (opt.parallel_tool_calls) {
         for (size_t i : local) waiters.emplace_back([post, i] { post(i); });
       } else {
