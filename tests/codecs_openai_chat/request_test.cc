@@ -297,6 +297,19 @@ TEST(OpenAiRequestRules, NonFunctionToolsArePassedThroughRaw) {
   EXPECT_TRUE(has_warning(w, "dropped_unsupported_tool"));
 }
 
+TEST(OpenAiRequestRules, OpaqueJsonIsCapturedCompactAndExact) {
+  std::string params =
+      R"({"a":1.0,"b":-5,"c":18446744073709551615,"d":"x\"\n\u00e9\u0001","e":[true,false,null],"f":{},"g":[],"h":2.5e-7})";
+  std::string body = R"({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":)" +
+                     params + "}}]}";
+  ir::Request req = decode_ok(body);
+  const std::string& schema = req.tools.at(0).input_schema;
+  EXPECT_EQ(schema.substr(0, 49), R"({"a":1.0,"b":-5,"c":18446744073709551615,"d":"x\")");
+  EXPECT_NE(schema.find(R"(\u0001)"), std::string::npos);
+  EXPECT_EQ(json::parse(schema), json::parse(params));
+  EXPECT_EQ(encode_json(req), json::parse(body));
+}
+
 TEST(OpenAiRequestRules, EmptyTextDroppedAndNullsAreAbsent) {
   json body = {{"model", "m"},
                {"temperature", nullptr},

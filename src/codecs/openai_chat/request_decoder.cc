@@ -3,6 +3,7 @@
 // One pass over each object's fields (simdjson DOM), copying only the text the
 // IR keeps; opaque JSON (schemas, unknown fields) is captured minified.
 #include <unordered_set>
+#include <vector>
 
 #include "codecs/openai_chat/wire.h"
 
@@ -13,7 +14,25 @@ using json::Path;
 
 struct Ctx {
   Warnings& warnings;
-  std::unordered_set<std::string_view> call_ids;  // views into the DOM, alive for the call
+  // Call ids seen so far (views into the DOM, alive for the call): a short
+  // list scanned linearly, and a hash set once a hostile input makes it long.
+  std::vector<std::string_view> ids;
+  std::unordered_set<std::string_view> many;
+
+  void add_call(std::string_view id) {
+    if (ids.size() < 64) {
+      ids.push_back(id);
+      return;
+    }
+    if (many.empty()) many.insert(ids.begin(), ids.end());
+    many.insert(id);
+  }
+  bool has_call(std::string_view id) const {
+    if (!many.empty()) return many.count(id) > 0;
+    for (auto v : ids)
+      if (v == id) return true;
+    return false;
+  }
 };
 
 // A content array's parts: text, image_url, anything else as UnknownPart.
@@ -22,15 +41,15 @@ template <class Parts>
 Status decode_part(json::element e, const Path& path, bool text_only, Parts& out) {
   auto obj = json::as_object(e, path);
   if (!obj) return obj.error();
-  json::element type_el;
-  if (!json::get(*obj, "type", type_el)) return json::invalid(Path(path, "type"), "missing content part type");
-  auto type = json::as_string(type_el, Path(path, "type"));
+  static constexpr std::string_view kKeys[] = {"type", "text", "image_url"};
+  auto f = pick(*obj, kKeys);
+  if (!f.has[0]) return json::invalid(Path(path, "type"), "missing content part type");
+  auto type = json::as_string(f.e[0], Path(path, "type"));
   if (!type) return type.error();
   if (*type == "text") {
     Path tp(path, "text");
-    json::element text_el;
-    if (!json::get(*obj, "text", text_el)) return json::invalid(tp, "missing text");
-    auto text = json::as_string(text_el, tp);
+    if (!f.has[1]) return json::invalid(tp, "missing text");
+    auto text = json::as_string(f.e[1], tp);
     if (!text) return text.error();
     if (!text->empty()) out.push_back(ir::TextPart{std::string(*text)});
     return Status::Ok();
@@ -38,28 +57,28 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
   if (text_only) return json::invalid(Path(path, "type"), "expected a text part, got '" + std::string(*type) + "'");
   if (*type == "image_url") {
     Path ip(path, "image_url");
-    json::element img;
-    if (!json::get(*obj, "image_url", img)) return json::invalid(ip, "missing image_url");
-    if (img.is_string()) {  // older clients send the URL directly
-      out.push_back(image_from_url(img.get_string().value_unsafe(), {}));
+    if (!f.has[2]) return json::invalid(ip, "missing image_url");
+    if (f.e[2].is_string()) {  // older clients send the URL directly
+      out.push_back(image_from_url(f.e[2].get_string().value_unsafe(), {}));
       return Status::Ok();
     }
-    auto io = json::as_object(img, ip);
+    auto io = json::as_object(f.e[2], ip);
     if (!io) return io.error();
-    json::element url_el, detail_el;
-    if (!json::get(*io, "url", url_el)) return json::invalid(Path(ip, "url"), "missing url");
-    auto url = json::as_string(url_el, Path(ip, "url"));
+    static constexpr std::string_view kImgKeys[] = {"url", "detail"};
+    auto img = pick(*io, kImgKeys);
+    if (!img.has[0]) return json::invalid(Path(ip, "url"), "missing url");
+    auto url = json::as_string(img.e[0], Path(ip, "url"));
     if (!url) return url.error();
     std::string_view detail;
-    if (json::get(*io, "detail", detail_el)) {
-      auto d = json::as_string(detail_el, Path(ip, "detail"));
+    if (img.has[1]) {
+      auto d = json::as_string(img.e[1], Path(ip, "detail"));
       if (!d) return d.error();
       detail = *d;
     }
     out.push_back(image_from_url(*url, detail));
     return Status::Ok();
   }
-  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(*type), json::to_json(e)});
+  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(*type), raw_json(e)});
   return Status::Ok();
 }
 
@@ -81,18 +100,21 @@ Status decode_content(json::element e, const Path& path, bool text_only, Parts& 
   return Status::Ok();
 }
 
-Result<std::string_view> string_field(json::element e, const Path& path) { return json::as_string(e, path); }
+// The fields a message may carry, read in one pass.
+enum MsgField { kRole, kContent, kName, kToolCalls, kToolCallId, kReasoning, kRefusal, kFunctionCall, kMsgFields };
+constexpr std::string_view kMsgKeys[kMsgFields] = {"role",      "content",           "name",    "tool_calls",
+                                                   "tool_call_id", "reasoning_content", "refusal", "function_call"};
+using MsgFields = Fields<kMsgFields>;
 
-Status decode_assistant(json::object msg, const Path& path, ir::Message& m, Ctx& ctx) {
-  json::element content, reasoning, calls, refusal;
-  if (json::get(msg, "reasoning_content", reasoning)) {
-    auto r = string_field(reasoning, Path(path, "reasoning_content"));
+Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ctx& ctx) {
+  if (f.has[kReasoning]) {
+    auto r = json::as_string(f.e[kReasoning], Path(path, "reasoning_content"));
     if (!r) return r.error();
     if (!r->empty()) m.parts.push_back(ir::ThinkingPart{std::string(*r), {}, false, {}});
   }
-  if (json::get(msg, "content", content)) TW_TRY(decode_content(content, Path(path, "content"), false, m.parts));
-  if (json::get(msg, "refusal", refusal)) {
-    auto r = string_field(refusal, Path(path, "refusal"));
+  if (f.has[kContent]) TW_TRY(decode_content(f.e[kContent], Path(path, "content"), false, m.parts));
+  if (f.has[kRefusal]) {
+    auto r = json::as_string(f.e[kRefusal], Path(path, "refusal"));
     if (!r) return r.error();
     std::string raw;
     JsonWriter w(raw);
@@ -102,50 +124,39 @@ Status decode_assistant(json::object msg, const Path& path, ir::Message& m, Ctx&
     w.end_object();
     m.parts.push_back(ir::UnknownPart{std::string(kDialect), "refusal", std::move(raw)});
   }
-  if (json::get(msg, "tool_calls", calls)) {
+  if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
-    auto arr = json::as_array(calls, cp);
+    auto arr = json::as_array(f.e[kToolCalls], cp);
     if (!arr) return arr.error();
+    m.parts.reserve(m.parts.size() + arr->size());
     size_t i = 0;
     for (json::element c : *arr) {
-      Path ip(cp, i++);
-      auto obj = json::as_object(c, ip);
-      if (!obj) return obj.error();
-      json::element type;
-      if (json::get(*obj, "type", type) && !(type.is_string() && type.get_string().value_unsafe() == "function")) {
-        // A non-function call (e.g. "custom"): kept raw; its id can still be answered.
-        json::element id;
-        if (json::get(*obj, "id", id) && id.is_string()) ctx.call_ids.insert(id.get_string().value_unsafe());
-        m.parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(kUnknownToolCallType), json::to_json(c)});
-        continue;
-      }
-      auto call = decode_tool_call(*obj, ip);
-      if (!call) return call.error();
-      ctx.call_ids.insert(obj->at_key("id").get_string().value_unsafe());
-      m.parts.push_back(std::move(*call));
+      std::string_view id;
+      auto part = decode_tool_call(c, Path(cp, i++), id);
+      if (!part) return part.error();
+      if (!id.empty()) ctx.add_call(id);  // a non-function call's id can be answered too
+      m.parts.push_back(std::move(*part));
     }
   }
-  json::element fc;
-  if (json::get(msg, "function_call", fc))
+  if (f.has[kFunctionCall])
     warn(ctx.warnings, "dropped_legacy_function_call", Path(path, "function_call").str(),
          "the deprecated function_call field has no call id and is not translated");
   return Status::Ok();
 }
 
-Status decode_tool_message(json::object msg, const Path& path, ir::Request& req, Ctx& ctx) {
+Status decode_tool_message(const MsgFields& f, const Path& path, ir::Request& req, Ctx& ctx) {
   Path idp(path, "tool_call_id");
-  json::element id_el, content;
-  if (!json::get(msg, "tool_call_id", id_el)) return json::invalid(idp, "missing tool_call_id");
-  auto id = json::as_string(id_el, idp);
+  if (!f.has[kToolCallId]) return json::invalid(idp, "missing tool_call_id");
+  auto id = json::as_string(f.e[kToolCallId], idp);
   if (!id) return id.error();
   if (id->empty()) return json::invalid(idp, "empty tool_call_id");
-  if (!ctx.call_ids.count(*id))
+  if (!ctx.has_call(*id))
     return json::invalid(idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
   ir::ToolResultPart result;
   result.call_id = std::string(*id);
   Path cp(path, "content");
-  if (!json::get(msg, "content", content)) return json::invalid(cp, "missing content");
-  TW_TRY(decode_content(content, cp, false, result.content));
+  if (!f.has[kContent]) return json::invalid(cp, "missing content");
+  TW_TRY(decode_content(f.e[kContent], cp, false, result.content));
   // is_error convention: a leading "Error: " marks an error result (see README).
   if (!result.content.empty()) {
     if (auto* t = std::get_if<ir::TextPart>(&result.content.front());
@@ -164,26 +175,25 @@ Status decode_tool_message(json::object msg, const Path& path, ir::Request& req,
 Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& ctx) {
   auto msg = json::as_object(e, path);
   if (!msg) return msg.error();
+  const MsgFields f = pick(*msg, kMsgKeys);
   Path rp(path, "role");
-  json::element role_el;
-  if (!json::get(*msg, "role", role_el)) return json::invalid(rp, "missing role");
-  auto role = json::as_string(role_el, rp);
+  if (!f.has[kRole]) return json::invalid(rp, "missing role");
+  auto role = json::as_string(f.e[kRole], rp);
   if (!role) return role.error();
 
-  if (*role == "tool") return decode_tool_message(*msg, path, req, ctx);
+  if (*role == "tool") return decode_tool_message(f, path, req, ctx);
 
   ir::Message m;
-  json::element name, content;
-  if (json::get(*msg, "name", name)) {
-    auto n = json::as_string(name, Path(path, "name"));
+  if (f.has[kName]) {
+    auto n = json::as_string(f.e[kName], Path(path, "name"));
     if (!n) return n.error();
     m.name = std::string(*n);
   }
   Path cp(path, "content");
   if (*role == "system" || *role == "developer") {
-    if (!json::get(*msg, "content", content)) return json::invalid(cp, "missing content");
+    if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::system;
-    TW_TRY(decode_content(content, cp, true, m.parts));
+    TW_TRY(decode_content(f.e[kContent], cp, true, m.parts));
     if (req.messages.empty()) {  // leading system prompt
       if (!m.name.empty()) warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(), "a system message name is not kept");
       for (auto& p : m.parts) req.system.push_back(ir::SystemPart{std::move(std::get<ir::TextPart>(p).text), *role == "developer"});
@@ -192,12 +202,12 @@ Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& 
     if (*role == "developer")
       warn(ctx.warnings, "developer_as_system", rp.str(), "a mid-conversation developer message becomes a system message");
   } else if (*role == "user") {
-    if (!json::get(*msg, "content", content)) return json::invalid(cp, "missing content");
+    if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::user;
-    TW_TRY(decode_content(content, cp, false, m.parts));
+    TW_TRY(decode_content(f.e[kContent], cp, false, m.parts));
   } else if (*role == "assistant") {
     m.role = ir::Role::assistant;
-    TW_TRY(decode_assistant(*msg, path, m, ctx));
+    TW_TRY(decode_assistant(f, path, m, ctx));
   } else {
     return json::invalid(rp, "unknown role '" + std::string(*role) + "'");
   }
@@ -208,15 +218,15 @@ Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& 
 Status decode_tool(json::element e, const Path& path, ir::Request& req) {
   auto obj = json::as_object(e, path);
   if (!obj) return obj.error();
-  json::element type;
-  if (json::get(*obj, "type", type) && !(type.is_string() && type.get_string().value_unsafe() == "function")) {
-    req.extra.push_back(ir::ExtraField{std::string(kUnsupportedToolKey), json::to_json(e)});
+  static constexpr std::string_view kKeys[] = {"type", "function"};
+  auto tf = pick(*obj, kKeys);
+  if (tf.has[0] && !(tf.e[0].is_string() && tf.e[0].get_string().value_unsafe() == "function")) {
+    req.extra.push_back(ir::ExtraField{std::string(kUnsupportedToolKey), raw_json(e)});
     return Status::Ok();
   }
   Path fp(path, "function");
-  json::element fn;
-  if (!json::get(*obj, "function", fn)) return json::invalid(fp, "missing function");
-  auto f = json::as_object(fn, fp);
+  if (!tf.has[1]) return json::invalid(fp, "missing function");
+  auto f = json::as_object(tf.e[1], fp);
   if (!f) return f.error();
   ir::ToolDefinition def;
   for (auto [key, value] : *f) {
@@ -232,7 +242,7 @@ Status decode_tool(json::element e, const Path& path, ir::Request& req) {
       def.description = std::string(*s);
     } else if (key == "parameters") {
       if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
-      def.input_schema = json::to_json(value);
+      def.input_schema = raw_json(value);
     } else if (key == "strict") {
       auto b = json::as_bool(value, kp);
       if (!b) return b.error();
@@ -266,7 +276,7 @@ Status decode_tool_choice(json::element e, const Path& path, ir::Request& req) {
     return Status::Ok();
   }
   // allowed_tools, custom...: kept raw for a same-dialect passthrough.
-  req.extra.push_back(ir::ExtraField{"tool_choice", json::to_json(e)});
+  req.extra.push_back(ir::ExtraField{"tool_choice", raw_json(e)});
   return Status::Ok();
 }
 
@@ -298,7 +308,7 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
 
   ir::Request req;
   req.source_dialect = std::string(kDialect);
-  Ctx ctx{warnings, {}};
+  Ctx ctx{warnings, {}, {}};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
   for (auto [key, value] : *obj) {
@@ -342,11 +352,11 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
       req.stream = *b;
     } else if (key == "metadata") {
       if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
-      req.metadata = json::to_json(value);
+      req.metadata = raw_json(value);
     } else if (key == kUnsupportedToolKey) {  // reserved: our own extra key for non-function tools
       warn(warnings, "dropped_reserved_field", kp.str(), "this field name is reserved by toolwire");
     } else {
-      req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+      req.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
     }
   }
   if (!have_model) return json::invalid(path, "missing required field 'model'");

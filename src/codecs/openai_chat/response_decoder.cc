@@ -34,7 +34,7 @@ Status decode_message(json::element e, const Path& path, ir::Response& resp) {
           if (!t) return t.error();
           if (!t->empty()) resp.parts.push_back(ir::TextPart{std::string(*t)});
         } else {
-          resp.parts.push_back(ir::UnknownPart{std::string(kDialect), {}, json::to_json(part)});
+          resp.parts.push_back(ir::UnknownPart{std::string(kDialect), {}, raw_json(part)});
         }
       }
     }
@@ -56,15 +56,8 @@ Status decode_message(json::element e, const Path& path, ir::Response& resp) {
     if (!arr) return arr.error();
     size_t i = 0;
     for (json::element c : *arr) {
-      Path ip(tp, i++);
-      auto obj = json::as_object(c, ip);
-      if (!obj) return obj.error();
-      json::element type;
-      if (json::get(*obj, "type", type) && !(type.is_string() && type.get_string().value_unsafe() == "function")) {
-        resp.parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(kUnknownToolCallType), json::to_json(c)});
-        continue;
-      }
-      auto call = decode_tool_call(*obj, ip);
+      std::string_view id;
+      auto call = decode_tool_call(c, Path(tp, i++), id);
       if (!call) return call.error();
       resp.parts.push_back(std::move(*call));
     }
@@ -124,7 +117,7 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       if (!u) return u.error();
       resp.usage = *u;
     } else {
-      resp.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+      resp.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
     }
   }
   if (!have_choices) return json::invalid(path, "missing required field 'choices'");

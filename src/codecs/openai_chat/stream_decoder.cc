@@ -63,55 +63,58 @@ class Decoder final : public StreamDecoder {
     Path path;
     auto obj = json::as_object(*root, path);
     if (!obj) return obj.error();
-    json::element err;
-    if (json::get(*obj, "error", err) || ev.event == "error") return on_error(err, *root, out);
-    json::element e;
+    enum { kError, kId, kModel, kCreated, kChoices, kUsage };
+    static constexpr std::string_view kKeys[] = {"error", "id", "model", "created", "choices", "usage"};
+    const auto f = pick(*obj, kKeys);
+    if (f.has[kError] || ev.event == "error") return on_error(f.e[kError], f.has[kError], *root, out);
     if (!started_) {
       ir::MessageStart start;
-      if (json::get(*obj, "id", e)) {
-        auto s = json::as_string(e, Path(path, "id"));
+      if (f.has[kId]) {
+        auto s = json::as_string(f.e[kId], Path(path, "id"));
         if (!s) return s.error();
         start.id = std::string(*s);
       }
-      if (json::get(*obj, "model", e)) {
-        auto s = json::as_string(e, Path(path, "model"));
+      if (f.has[kModel]) {
+        auto s = json::as_string(f.e[kModel], Path(path, "model"));
         if (!s) return s.error();
         start.model = std::string(*s);
       }
-      if (json::get(*obj, "created", e)) {
-        auto n = json::as_int64(e, Path(path, "created"));
+      if (f.has[kCreated]) {
+        auto n = json::as_int64(f.e[kCreated], Path(path, "created"));
         if (!n) return n.error();
         start.created = *n;
       }
       out.push_back(std::move(start));
       started_ = true;
     }
-    if (json::get(*obj, "choices", e)) {
+    if (f.has[kChoices]) {
       Path cp(path, "choices");
-      auto arr = json::as_array(e, cp);
+      auto arr = json::as_array(f.e[kChoices], cp);
       if (!arr) return arr.error();
       size_t i = 0;
       for (json::element c : *arr) TW_TRY(on_choice(c, Path(cp, i++), out));
     }
-    if (json::get(*obj, "usage", e)) {
-      auto u = decode_usage(e, Path(path, "usage"));
+    if (f.has[kUsage]) {
+      auto u = decode_usage(f.e[kUsage], Path(path, "usage"));
       if (!u) return u.error();
       if (!u->empty()) out.push_back(ir::UsageEvent{*u});
     }
     return Status::Ok();
   }
 
-  Status on_error(json::element err, json::element root, std::vector<ir::StreamEvent>& out) {
+  Status on_error(json::element err, bool has_err, json::element root, std::vector<ir::StreamEvent>& out) {
     ir::ErrorEvent ev;
     json::element e;
-    if (err.is_object()) {
+    if (!has_err) {
+      ev.message = raw_json(root);  // an `event: error` of another shape
+    } else if (err.is_object()) {
       auto obj = err.get_object().value_unsafe();
       if (json::get(obj, "type", e) && e.is_string()) ev.type = std::string(e.get_string().value_unsafe());
       if (json::get(obj, "message", e) && e.is_string()) ev.message = std::string(e.get_string().value_unsafe());
     } else if (err.is_string()) {
       ev.message = std::string(err.get_string().value_unsafe());
     } else {
-      ev.message = json::to_json(root);  // an `event: error` of another shape
+      ev.message = raw_json(err);
     }
     if (ev.type.empty()) ev.type = "server_error";
     out.push_back(std::move(ev));
@@ -122,36 +125,39 @@ class Decoder final : public StreamDecoder {
   Status on_choice(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
     auto obj = json::as_object(c, path);
     if (!obj) return obj.error();
-    json::element e;
-    if (json::get(*obj, "index", e)) {
-      auto n = json::as_int64(e, Path(path, "index"));
+    static constexpr std::string_view kKeys[] = {"index", "delta", "finish_reason"};
+    const auto f = pick(*obj, kKeys);
+    if (f.has[0]) {
+      auto n = json::as_int64(f.e[0], Path(path, "index"));
       if (!n) return n.error();
       if (*n != 0) return Status::Ok();  // only choice 0 is translated (n > 1)
     }
-    if (json::get(*obj, "delta", e)) {
+    if (f.has[1]) {
       Path dp(path, "delta");
-      auto delta = json::as_object(e, dp);
+      auto delta = json::as_object(f.e[1], dp);
       if (!delta) return delta.error();
-      if (json::get(*delta, "reasoning_content", e)) {
-        auto s = json::as_string(e, Path(dp, "reasoning_content"));
+      static constexpr std::string_view kDeltaKeys[] = {"reasoning_content", "content", "tool_calls"};
+      const auto d = pick(*delta, kDeltaKeys);
+      if (d.has[0]) {
+        auto s = json::as_string(d.e[0], Path(dp, "reasoning_content"));
         if (!s) return s.error();
         if (!s->empty()) out.push_back(ir::ThinkingDelta{std::string(*s), {}, false});
       }
-      if (json::get(*delta, "content", e)) {
-        auto s = json::as_string(e, Path(dp, "content"));
+      if (d.has[1]) {
+        auto s = json::as_string(d.e[1], Path(dp, "content"));
         if (!s) return s.error();
         if (!s->empty()) out.push_back(ir::TextDelta{std::string(*s)});
       }
-      if (json::get(*delta, "tool_calls", e)) {
+      if (d.has[2]) {
         Path tp(dp, "tool_calls");
-        auto arr = json::as_array(e, tp);
+        auto arr = json::as_array(d.e[2], tp);
         if (!arr) return arr.error();
         size_t i = 0;
         for (json::element call : *arr) TW_TRY(on_tool_call(call, Path(tp, i++), out));
       }
     }
-    if (json::get(*obj, "finish_reason", e)) {
-      auto s = json::as_string(e, Path(path, "finish_reason"));
+    if (f.has[2]) {
+      auto s = json::as_string(f.e[2], Path(path, "finish_reason"));
       if (!s) return s.error();
       finish_ = std::string(*s);
     }
@@ -161,31 +167,34 @@ class Decoder final : public StreamDecoder {
   Status on_tool_call(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
     auto obj = json::as_object(c, path);
     if (!obj) return obj.error();
-    json::element e;
+    static constexpr std::string_view kKeys[] = {"index", "id", "function"};
+    const auto f = pick(*obj, kKeys);
     std::string_view id, name, args;
-    if (json::get(*obj, "id", e)) {
-      auto s = json::as_string(e, Path(path, "id"));
+    if (f.has[1]) {
+      auto s = json::as_string(f.e[1], Path(path, "id"));
       if (!s) return s.error();
       id = *s;
     }
-    if (json::get(*obj, "function", e)) {
+    if (f.has[2]) {
       Path fp(path, "function");
-      auto fn = json::as_object(e, fp);
+      auto fn = json::as_object(f.e[2], fp);
       if (!fn) return fn.error();
-      if (json::get(*fn, "name", e)) {
-        auto s = json::as_string(e, Path(fp, "name"));
+      static constexpr std::string_view kFnKeys[] = {"name", "arguments"};
+      const auto g = pick(*fn, kFnKeys);
+      if (g.has[0]) {
+        auto s = json::as_string(g.e[0], Path(fp, "name"));
         if (!s) return s.error();
         name = *s;
       }
-      if (json::get(*fn, "arguments", e)) {
-        auto s = json::as_string(e, Path(fp, "arguments"));
+      if (g.has[1]) {
+        auto s = json::as_string(g.e[1], Path(fp, "arguments"));
         if (!s) return s.error();
         args = *s;
       }
     }
     int64_t index;
-    if (json::get(*obj, "index", e)) {
-      auto n = json::as_int64(e, Path(path, "index"));
+    if (f.has[0]) {
+      auto n = json::as_int64(f.e[0], Path(path, "index"));
       if (!n) return n.error();
       if (*n < 0 || *n >= kMaxToolCalls) return json::invalid(Path(path, "index"), "tool call index out of range");
       index = *n;

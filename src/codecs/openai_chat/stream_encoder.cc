@@ -152,30 +152,35 @@ class Encoder final : public StreamEncoder {
     w.field("model", model_);
   }
 
-  template <class F>
-  void chunk(std::string& out, F&& delta, std::string_view finish = {}) {
-    out.append("data: ");
-    JsonWriter w(out);
+  // Every chunk repeats the same envelope: it is escaped once, at the start.
+  void make_envelope() {
+    envelope_ = "data: ";
+    JsonWriter w(envelope_);
     w.begin_object();
     header(w);
-    w.key("choices");
-    w.begin_array();
-    w.begin_object();
-    w.field("index", 0);
-    w.key("delta");
-    w.begin_object();
-    delta(w);
-    w.end_object();
-    w.field_null("logprobs");
-    if (finish.empty()) w.field_null("finish_reason");
-    else w.field("finish_reason", finish);
-    w.end_object();
-    w.end_array();
-    w.end_object();
-    out.append("\n\n");
+    envelope_.append(",\"choices\":[{\"index\":0,\"delta\":");
+  }
+
+  template <class F>
+  void chunk(std::string& out, F&& delta, std::string_view finish = {}) {
+    out.append(envelope_);
+    {
+      JsonWriter w(out);
+      w.begin_object();
+      delta(w);
+      w.end_object();
+    }
+    if (finish.empty()) {
+      out.append(",\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    } else {
+      out.append(",\"logprobs\":null,\"finish_reason\":");
+      JsonWriter::append_escaped(out, finish);
+      out.append("}]}\n\n");
+    }
   }
 
   void write_role_chunk(std::string& out) {
+    make_envelope();
     started_ = true;
     chunk(out, [](JsonWriter& w) {
       w.field("role", "assistant");
@@ -200,6 +205,7 @@ class Encoder final : public StreamEncoder {
 
   Warnings warnings_;
   std::string id_, model_;
+  std::string envelope_;  // `data: {"id":...,"choices":[{"index":0,"delta":`
   int64_t created_ = 0;
   ir::Usage usage_;
   std::vector<uint8_t> started_calls_;  // by index: 1 once its start chunk went out

@@ -1,6 +1,7 @@
 // Helpers shared by the OpenAI Chat request, response and stream codecs.
 #include "codecs/openai_chat/wire.h"
 
+#include <charconv>
 #include <cstdint>
 
 namespace toolwire::codec::openai_chat {
@@ -9,6 +10,60 @@ using ir::FinishReason;
 
 void warn(Warnings& warnings, std::string code, std::string path, std::string message) {
   warnings.push_back(Warning{std::move(code), std::move(path), std::move(message)});
+}
+
+void append_json(json::element e, std::string& out) {
+  switch (e.type()) {
+    case json::element_type::OBJECT: {
+      out.push_back('{');
+      bool first = true;
+      json::object obj = e.get_object().value_unsafe();
+      for (auto [key, value] : obj) {
+        if (!first) out.push_back(',');
+        first = false;
+        JsonWriter::append_escaped(out, key);
+        out.push_back(':');
+        append_json(value, out);  // depth is bounded by the parser's max depth
+      }
+      out.push_back('}');
+      return;
+    }
+    case json::element_type::ARRAY: {
+      out.push_back('[');
+      bool first = true;
+      json::array arr = e.get_array().value_unsafe();
+      for (json::element value : arr) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json(value, out);
+      }
+      out.push_back(']');
+      return;
+    }
+    case json::element_type::STRING: JsonWriter::append_escaped(out, e.get_string().value_unsafe()); return;
+    case json::element_type::INT64: {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, e.get_int64().value_unsafe());
+      out.append(buf, r.ptr);
+      return;
+    }
+    case json::element_type::UINT64: {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, e.get_uint64().value_unsafe());
+      out.append(buf, r.ptr);
+      return;
+    }
+    case json::element_type::DOUBLE: {
+      char buf[40];
+      auto r = std::to_chars(buf, buf + sizeof buf, e.get_double().value_unsafe());
+      out.append(buf, r.ptr);
+      // Keep a number that was written as a float one ("1.0", not "1").
+      if (std::string_view(buf, r.ptr - buf).find_first_of(".en") == std::string_view::npos) out.append(".0");
+      return;
+    }
+    case json::element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return;
+    case json::element_type::NULL_VALUE: out.append("null"); return;
+  }
 }
 
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
@@ -121,32 +176,40 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   w.end_object();
 }
 
-Result<ir::ToolCallPart> decode_tool_call(json::object call, const json::Path& path) {
+Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id) {
+  auto obj = json::as_object(entry, path);
+  if (!obj) return obj.error();
+  static constexpr std::string_view kKeys[] = {"id", "type", "function"};
+  auto f = pick(*obj, kKeys);
+  id = {};
+  if (f.has[0] && f.e[0].is_string()) id = f.e[0].get_string().value_unsafe();
+  if (f.has[1] && !(f.e[1].is_string() && f.e[1].get_string().value_unsafe() == "function"))
+    return ir::Part(ir::UnknownPart{std::string(kDialect), std::string(kUnknownToolCallType), raw_json(entry)});
   ir::ToolCallPart part;
-  json::element id, fn;
-  if (!json::get(call, "id", id)) return json::invalid(json::Path(path, "id"), "missing tool call id");
-  auto ids = json::as_string(id, json::Path(path, "id"));
-  if (!ids) return ids.error();
-  if (ids->empty()) return json::invalid(json::Path(path, "id"), "empty tool call id");
-  part.id = std::string(*ids);
+  json::Path ipath(path, "id");
+  if (!f.has[0]) return json::invalid(ipath, "missing tool call id");
+  if (!f.e[0].is_string()) return json::as_string(f.e[0], ipath).error();
+  if (id.empty()) return json::invalid(ipath, "empty tool call id");
+  part.id = std::string(id);
   json::Path fpath(path, "function");
-  if (!json::get(call, "function", fn)) return json::invalid(fpath, "missing 'function'");
-  auto fobj = json::as_object(fn, fpath);
+  if (!f.has[2]) return json::invalid(fpath, "missing 'function'");
+  auto fobj = json::as_object(f.e[2], fpath);
   if (!fobj) return fobj.error();
-  json::element name, args;
+  static constexpr std::string_view kFnKeys[] = {"name", "arguments"};
+  auto fn = pick(*fobj, kFnKeys);
   json::Path npath(fpath, "name");
-  if (!json::get(*fobj, "name", name)) return json::invalid(npath, "missing function name");
-  auto names = json::as_string(name, npath);
-  if (!names) return names.error();
-  part.name = std::string(*names);
-  if (json::get(*fobj, "arguments", args)) {
-    auto a = json::as_string(args, json::Path(fpath, "arguments"));
+  if (!fn.has[0]) return json::invalid(npath, "missing function name");
+  auto name = json::as_string(fn.e[0], npath);
+  if (!name) return name.error();
+  part.name = std::string(*name);
+  if (fn.has[1]) {
+    auto a = json::as_string(fn.e[1], json::Path(fpath, "arguments"));
     if (!a) return a.error();
     part.arguments = std::string(*a);
   }
   if (part.arguments.empty()) part.arguments = "{}";
   part.arguments_valid = json::is_valid_json(part.arguments);
-  return part;
+  return ir::Part(std::move(part));
 }
 
 void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call) {

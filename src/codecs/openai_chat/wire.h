@@ -4,6 +4,7 @@
 // them (finish reasons, images, usage, content parts) live in wire.cc.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,8 +52,42 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
 // Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
 void write_usage(JsonWriter& w, const ir::Usage& usage);
 
-// Decodes one `function` tool call entry {id, type, function:{name, arguments}}.
-Result<ir::ToolCallPart> decode_tool_call(json::object call, const json::Path& path);
+// The element as compact JSON text, appended to `out` (what json::to_json
+// gives, written straight into the string with JsonWriter's escaping).
+void append_json(json::element e, std::string& out);
+inline std::string raw_json(json::element e) {
+  std::string out;
+  append_json(e, out);
+  return out;
+}
+
+// Several fields of one object read in a single pass over it (json::get scans
+// the object once per key). Explicit nulls count as absent.
+template <size_t N>
+struct Fields {
+  json::element e[N];
+  bool has[N] = {};
+};
+template <size_t N>
+Fields<N> pick(json::object obj, const std::string_view (&keys)[N]) {
+  Fields<N> f;
+  for (auto [key, value] : obj) {
+    if (value.is_null()) continue;
+    for (size_t i = 0; i < N; ++i) {
+      if (key == keys[i]) {
+        f.e[i] = value;
+        f.has[i] = true;
+        break;
+      }
+    }
+  }
+  return f;
+}
+
+// Decodes one tool_calls entry: a `function` call {id, type, function:{name,
+// arguments}} becomes a ToolCallPart, another type an UnknownPart kept raw.
+// `id` receives the entry's id (a view into the DOM) when it has one.
+Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id);
 // Writes one tool_calls entry.
 void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call);
 
