@@ -30,8 +30,12 @@ Status SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
   }
   while (p < end) {
     // Find the next line end (CR or LF) without revisiting buffered bytes.
-    const char* q = p;
-    while (q < end && *q != '\n' && *q != '\r') ++q;
+    // memchr runs at vector speed; CR line ends are rare, so look for LF first
+    // and then for a CR only before it.
+    const char* lf = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    const char* line_end = lf ? lf : end;
+    const char* cr = static_cast<const char*>(std::memchr(p, '\r', line_end - p));
+    const char* q = cr ? cr : line_end;
     if (q == end) {
       line_.append(p, q);
       if (line_.size() > max_event_bytes_) {

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace toolwire {
 
@@ -14,6 +16,25 @@ constexpr auto kEscape = [] {
   t.v[static_cast<unsigned char>('\\')] = true;
   return t;
 }();
+
+// Position of the first byte in [p, end) that needs escaping, or end. Scans
+// eight bytes per step (SWAR): a word is skipped when it has no byte < 0x20,
+// no '"' and no '\\' — the common case for prose, code and JSON text.
+const char* find_escape(const char* p, const char* end) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  while (end - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t quote = w ^ (kOnes * '"');
+    const uint64_t slash = w ^ (kOnes * '\\');
+    const uint64_t hits = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
+    if (hits & kHigh) break;  // an escape is in this word: find it bytewise
+    p += 8;
+  }
+  while (p < end && !kEscape.v[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
 }  // namespace
 
 void JsonWriter::append_escaped(std::string& out, std::string_view s) {
@@ -23,7 +44,7 @@ void JsonWriter::append_escaped(std::string& out, std::string_view s) {
   const char* end = p + s.size();
   while (p < end) {
     const char* run = p;
-    while (p < end && !kEscape.v[static_cast<unsigned char>(*p)]) ++p;
+    p = find_escape(p, end);
     out.append(run, p);
     if (p == end) break;
     const unsigned char c = static_cast<unsigned char>(*p++);

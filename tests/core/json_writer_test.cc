@@ -33,6 +33,25 @@ TEST(JsonWriter, EscapesEverythingJsonRequires) {
   EXPECT_EQ(nlohmann::json::parse(out).get<std::string>(), s);
 }
 
+// The escaper skips eight bytes at a time: put every special byte at every
+// offset of a word, and compare with nlohmann's escaping.
+TEST(JsonWriter, EscapesAtEveryWordOffsetLikeNlohmann) {
+  const std::string specials = std::string("\"\\\n\r\t\b\f\x01\x1f\x7f", 10) + "\xc3\xa9";
+  for (size_t len = 0; len < 40; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (char c : specials) {
+        std::string s(len, 'a');
+        s[pos] = c;
+        if (static_cast<unsigned char>(c) >= 0x80) continue;  // lone UTF-8 byte: not valid input
+        std::string out;
+        JsonWriter::append_escaped(out, s);
+        ASSERT_EQ(nlohmann::json::parse(out).get<std::string>(), s) << "len " << len << " pos " << pos;
+        ASSERT_EQ(out, nlohmann::json(s).dump()) << "len " << len << " pos " << pos;
+      }
+    }
+  }
+}
+
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {
   std::string out;
   JsonWriter w(out);
