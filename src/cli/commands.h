@@ -7,6 +7,7 @@
 namespace toolwire::cli {
 
 void add_convert_command(CLI::App& app);
+void add_tools_command(CLI::App& app);
 void add_chat_command(CLI::App& app);
 
 }  // namespace toolwire::cli

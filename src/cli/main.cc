@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   CLI::App app{"toolwire: one IR and a codec per LLM wire dialect, tools, agent loop, gateway"};
   app.require_subcommand(1);
   toolwire::cli::add_convert_command(app);
+  toolwire::cli::add_tools_command(app);
   toolwire::cli::add_chat_command(app);
   try {
     app.parse(argc, argv);
