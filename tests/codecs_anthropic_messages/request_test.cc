@@ -273,7 +273,9 @@ TEST(AnthropicRequest, CrossDialectDefaultsAndWarnings) {
                            "dropped_tool_strict"})
     EXPECT_TRUE(has_warning(warnings, code)) << code;
   for (const auto& w : warnings) {
-    if (w.code == "dropped_unknown_field") EXPECT_EQ(w.path, "$.user");
+    if (w.code == "dropped_unknown_field") {
+      EXPECT_EQ(w.path, "$.user");
+    }
   }
 }
 

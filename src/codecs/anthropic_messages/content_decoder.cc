@@ -18,7 +18,7 @@ void decode_tool_input(json::element input, ir::ToolCallPart& call) {
       return;
     }
   }
-  call.arguments = json::to_json(input);
+  call.arguments = json::compact(input);
   call.arguments_valid = true;
 }
 
@@ -87,7 +87,7 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
   if (type == "tool_result" || type == "image")
     return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in assistant content");
   // server_tool_use, web_search_tool_result, document, ...: kept verbatim.
-  parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::to_json(block)});
+  parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::compact(block)});
   return Status::Ok();
 }
 

@@ -64,7 +64,7 @@ Result<bool> decode_plain_block(json::element block, json::object obj, std::stri
   } else if (type == "tool_use" || type == "tool_result" || type == "thinking" || type == "redacted_thinking") {
     return false;
   }
-  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::to_json(block)});
+  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::compact(block)});
   return true;
 }
 
@@ -211,7 +211,7 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
       const Path type_path(tpath, "type");
       TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
       if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
-        req.extra.push_back(ir::ExtraField{"x-unsupported-tool", json::to_json(t)});
+        req.extra.push_back(ir::ExtraField{"x-unsupported-tool", json::compact(t)});
         continue;
       }
     }
@@ -229,7 +229,7 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
     if (json::get(obj, "input_schema", el)) {
       const Path p(tpath, "input_schema");
       if (!el.is_object()) return json::as_object(el, p).error();
-      def.input_schema = json::to_json(el);
+      def.input_schema = json::compact(el);
     }
     if (json::get(obj, "strict", el)) {
       const Path p(tpath, "strict");
@@ -322,12 +322,12 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
       TWA_ASSIGN(req.stream, json::as_bool(value, fpath));
     } else if (key == "metadata") {
       if (!value.is_object()) return json::as_object(value, fpath).error();
-      req.metadata = json::to_json(value);
+      req.metadata = json::compact(value);
     } else if (key == "x-unsupported-tool") {
       // Reserved: the IR uses this key for server tools kept from `tools`.
       return json::invalid(fpath, "reserved field name");
     } else {
-      req.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+      req.extra.push_back(ir::ExtraField{std::string(key), json::compact(value)});
     }
   }
   if (!has_messages) return json::invalid(path, "missing required field 'messages'");

@@ -48,12 +48,12 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       // along as an extra (written back by a same-dialect encoder).
       if (!value.is_null()) {
         if (!value.is_string()) return json::as_string(value, fpath).error();
-        resp.extra.push_back(ir::ExtraField{"stop_sequence", json::to_json(value)});
+        resp.extra.push_back(ir::ExtraField{"stop_sequence", json::compact(value)});
       }
     } else if (key == "usage") {
       if (!value.is_null()) TW_TRY(decode_usage(value, fpath, resp.usage));
     } else {
-      resp.extra.push_back(ir::ExtraField{std::string(key), json::to_json(value)});
+      resp.extra.push_back(ir::ExtraField{std::string(key), json::compact(value)});
     }
   }
   if (!has_content) return json::invalid(path, "missing required field 'content'");

@@ -171,7 +171,7 @@ class Decoder final : public StreamDecoder {
       if (json::get(block, "input", el)) {
         const Path p(bpath, "input");
         TWA_ASSIGN(json::object input, json::as_object(el, p));
-        if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::to_json(el)});
+        if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::compact(el)});
       }
     } else {
       blocks_[index] = Block{Kind::other, -1};  // server tool blocks etc.: not in the IR

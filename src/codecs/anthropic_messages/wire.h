@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codecs/common/dom_json.h"
 #include "codecs/common/json_in.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
