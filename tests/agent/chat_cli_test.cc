@@ -145,6 +145,33 @@ TEST_P(ChatCli, OnceJsonTwoToolRoundsAgainstMockUpstream) {
   EXPECT_NE(next.output.find("#1 [ ] buy milk"), std::string::npos) << next.output;
 }
 
+TEST_P(ChatCli, WriteIsRefusedWithoutATerminalUnlessYes) {
+  Upstream up(GetParam().codec);
+  MockHttpServer server([&](const MockRequest& req) {
+    ir::Request r = up.decode(req);
+    if (!r.messages.empty() && r.messages.back().role == ir::Role::user)
+      return up.stream({ir::MessageStart{"msg", "mock-1", 0}, ir::ToolCallStart{0, "call_w", "write"},
+                        ir::ToolCallDelta{0, R"({"path":"note.txt","content":"hi"})"}, ir::ToolCallEnd{0},
+                        ir::Finish{ir::FinishReason{ir::FinishReason::Kind::tool_calls, ""}}});
+    return up.stream({ir::MessageStart{"msg", "mock-1", 0}, ir::TextDelta{"ok"},
+                      ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, ""}}});
+  });
+  std::string cmd = "TW_CHAT_TEST_KEY=" + std::string(kKey) + " " + base_cmd() + " --provider " +
+                    GetParam().provider + " --base-url " + server.url(GetParam().base_path) +
+                    " --api-key-env TW_CHAT_TEST_KEY --model mock-1 --json --once " + quote("write a note") +
+                    " < /dev/null 2>&1";
+  CommandResult denied = run_command(cmd);
+  ASSERT_EQ(denied.status, 0) << denied.output;
+  EXPECT_NE(denied.output.find("did not allow write"), std::string::npos) << denied.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "note.txt"));
+  CommandResult yes = run_command("TW_CHAT_TEST_KEY=" + std::string(kKey) + " " + base_cmd() + " --yes --provider " +
+                                  GetParam().provider + " --base-url " + server.url(GetParam().base_path) +
+                                  " --api-key-env TW_CHAT_TEST_KEY --model mock-1 --json --once " +
+                                  quote("write a note") + " < /dev/null 2>&1");
+  ASSERT_EQ(yes.status, 0) << yes.output;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "note.txt")) << yes.output;
+}
+
 INSTANTIATE_TEST_SUITE_P(Dialects, ChatCli,
                          ::testing::Values(ChatDialect{"openai_compatible", "openai_chat", "/v1"},
                                            ChatDialect{"anthropic", "anthropic_messages", ""}),

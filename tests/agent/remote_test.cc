@@ -93,7 +93,9 @@ TEST(RemoteTools, AnsweredInsideTheEventCallback) {
   opt.remote_tools = {remote("take_photo")};
   Agent agent(p, reg, opt);
   RunResult r = agent.run("x", [&](const Event& e) {
-    if (auto* c = std::get_if<ToolCallEvent>(&e)) EXPECT_TRUE(agent.submit_error(c->call.id, "camera busy").ok());
+    if (auto* c = std::get_if<ToolCallEvent>(&e)) {
+      EXPECT_TRUE(agent.submit_error(c->call.id, "camera busy").ok());
+    }
   });
   EXPECT_EQ(r.reason, StopReason::final_text);
   auto res = results_in(agent.history()[2]);
