@@ -1,6 +1,7 @@
 #include "gen.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace toolwire::testing {
@@ -46,6 +47,11 @@ const char* const kTools[][3] = {
 constexpr int kToolCount = sizeof(kTools) / sizeof(kTools[0]);
 
 }  // namespace
+
+uint64_t generated_seeds(uint64_t fallback) {
+  const char* env = std::getenv("TOOLWIRE_GEN_SEEDS");
+  return env && *env ? std::strtoull(env, nullptr, 10) : fallback;
+}
 
 std::string ConversationGen::text(int min_words, int max_words) {
   int n = uniform(min_words, max_words);

@@ -19,6 +19,10 @@
 
 namespace toolwire::testing {
 
+// How many seeds the generated tests run: `fallback`, or TOOLWIRE_GEN_SEEDS
+// from the environment for a deeper local run.
+uint64_t generated_seeds(uint64_t fallback);
+
 class ConversationGen {
  public:
   explicit ConversationGen(uint64_t seed) : rng_(seed) {}

@@ -224,7 +224,7 @@ struct Coverage {
 
 TEST(RoundTripGenerated, Requests) {
   Coverage from_anthropic, from_openai;
-  for (uint64_t seed = 1; seed <= 150; ++seed) {
+  for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
     for (const codec::Codec* src : {&openai(), &anthropic()}) {
       const codec::Codec& dst = src == &openai() ? anthropic() : openai();
       ConversationGen gen(seed);
@@ -256,7 +256,7 @@ TEST(RoundTripGenerated, Requests) {
 }
 
 TEST(RoundTripGenerated, Responses) {
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
+  for (uint64_t seed = 1; seed <= generated_seeds(200); ++seed) {
     for (const codec::Codec* src : {&openai(), &anthropic()}) {
       const codec::Codec& dst = src == &openai() ? anthropic() : openai();
       ConversationGen gen(seed);

@@ -93,7 +93,7 @@ TEST(StreamTranslate, ToolUseFixtureKeepsIdNameArgumentsAndFinish) {
 }
 
 TEST(StreamTranslate, GeneratedStreamsBothWays) {
-  for (uint64_t seed = 1; seed <= 150; ++seed) {
+  for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
     for (const codec::Codec* src : {&openai(), &anthropic()}) {
       ConversationGen gen(seed);
       ir::Response resp = gen.response();
