@@ -118,6 +118,7 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
   }
   TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
   ir::Message tool{ir::Role::tool, {}, {}};
+  user.parts.reserve(blocks.size());
   size_t i = 0;
   for (json::element block : blocks) {
     const Path path(content_path, i++);
@@ -162,6 +163,7 @@ Status decode_messages(json::element value, const Path& path, std::vector<ir::Me
         if (!text.empty()) msg.parts.push_back(ir::TextPart{std::string(text)});
       } else {
         TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+        msg.parts.reserve(blocks.size());
         size_t j = 0;
         for (json::element block : blocks) {
           const Path bpath(content_path, j++);

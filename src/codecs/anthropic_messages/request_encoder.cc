@@ -85,15 +85,18 @@ void encode_user_part(const ir::Part& part, const Path& path, JsonWriter& w, War
   }
 }
 
-// The group's only content when that is one text part (written as a string).
-const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, size_t j) {
+bool part_emits(const ir::Part& part, bool user) {
+  return user ? user_part_emits(part) : assistant_part_emits(part, /*in_request=*/true);
+}
+
+// The group's only block when that is one text part (written as a string).
+const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, size_t j, bool user) {
   const ir::TextPart* found = nullptr;
   for (size_t k = i; k < j; ++k) {
     if (msgs[k].role == Role::system) continue;
-    if (!msgs[k].name.empty()) return nullptr;  // let the warning path run
     for (const auto& p : msgs[k].parts) {
+      if (!part_emits(p, user)) continue;
       auto* t = std::get_if<ir::TextPart>(&p);
-      if (t && t->text.empty()) continue;
       if (!t || found) return nullptr;
       found = t;
     }
@@ -110,7 +113,7 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
   for (size_t k = i; k < j && !any; ++k) {
     if (msgs[k].role == Role::system) continue;
     for (const auto& p : msgs[k].parts)
-      if (user ? user_part_emits(p) : assistant_part_emits(p, true)) { any = true; break; }
+      if (part_emits(p, user)) { any = true; break; }
   }
   if (!any) {
     const Path p(msgs_path, i);
@@ -120,12 +123,9 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
-  if (const ir::TextPart* only = single_text(msgs, i, j)) {
-    w.string(only->text);  // Anthropic's shorthand for one text block
-    w.end_object();
-    return;
-  }
-  w.begin_array();
+  const ir::TextPart* only = single_text(msgs, i, j, user);
+  if (only) w.string(only->text);  // Anthropic's shorthand for one text block
+  else w.begin_array();
   for (int pass = user ? 0 : 1; pass < 2; ++pass) {
     for (size_t k = i; k < j; ++k) {
       const ir::Message& m = msgs[k];
@@ -136,6 +136,8 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
       const Path parts_path(mpath, "content");
       for (size_t n = 0; n < m.parts.size(); ++n) {
         const ir::Part& part = m.parts[n];
+        // With the shorthand, only parts that write nothing (but may warn) remain.
+        if (only && part_emits(part, user)) continue;
         const Path ppath(parts_path, n);
         const auto* result = std::get_if<ir::ToolResultPart>(&part);
         if (!user) encode_assistant_part(part, /*in_request=*/true, ppath, w, warnings);
@@ -144,7 +146,7 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
       }
     }
   }
-  w.end_array();
+  if (!only) w.end_array();
   w.end_object();
 }
 
