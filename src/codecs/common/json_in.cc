@@ -1,5 +1,7 @@
 #include "codecs/common/json_in.h"
 
+#include "codecs/common/dom_json.h"
+
 #include <charconv>
 
 namespace toolwire::codec::json {
@@ -109,7 +111,7 @@ Result<element> required(object obj, std::string_view key, const Path& path) {
   return r.value_unsafe();
 }
 
-std::string to_json(element e) { return simdjson::minify(e); }
+std::string to_json(element e) { return compact(e); }
 
 bool is_valid_json(std::string_view text) {
   thread_local simdjson::dom::parser parser;

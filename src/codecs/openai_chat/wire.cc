@@ -12,60 +12,6 @@ void warn(Warnings& warnings, std::string code, std::string path, std::string me
   warnings.push_back(Warning{std::move(code), std::move(path), std::move(message)});
 }
 
-void append_json(json::element e, std::string& out) {
-  switch (e.type()) {
-    case json::element_type::OBJECT: {
-      out.push_back('{');
-      bool first = true;
-      json::object obj = e.get_object().value_unsafe();
-      for (auto [key, value] : obj) {
-        if (!first) out.push_back(',');
-        first = false;
-        JsonWriter::append_escaped(out, key);
-        out.push_back(':');
-        append_json(value, out);  // depth is bounded by the parser's max depth
-      }
-      out.push_back('}');
-      return;
-    }
-    case json::element_type::ARRAY: {
-      out.push_back('[');
-      bool first = true;
-      json::array arr = e.get_array().value_unsafe();
-      for (json::element value : arr) {
-        if (!first) out.push_back(',');
-        first = false;
-        append_json(value, out);
-      }
-      out.push_back(']');
-      return;
-    }
-    case json::element_type::STRING: JsonWriter::append_escaped(out, e.get_string().value_unsafe()); return;
-    case json::element_type::INT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_int64().value_unsafe());
-      out.append(buf, r.ptr);
-      return;
-    }
-    case json::element_type::UINT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_uint64().value_unsafe());
-      out.append(buf, r.ptr);
-      return;
-    }
-    case json::element_type::DOUBLE: {
-      char buf[40];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_double().value_unsafe());
-      out.append(buf, r.ptr);
-      // Keep a number that was written as a float one ("1.0", not "1").
-      if (std::string_view(buf, r.ptr - buf).find_first_of(".en") == std::string_view::npos) out.append(".0");
-      return;
-    }
-    case json::element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return;
-    case json::element_type::NULL_VALUE: out.append("null"); return;
-  }
-}
-
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
   FinishReason r;
   r.raw = std::string(raw);

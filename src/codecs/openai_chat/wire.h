@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "codecs/common/dom_json.h"
 #include "codecs/common/json_in.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
@@ -52,9 +53,8 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
 // Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
 void write_usage(JsonWriter& w, const ir::Usage& usage);
 
-// The element as compact JSON text, appended to `out` (what json::to_json
-// gives, written straight into the string with JsonWriter's escaping).
-void append_json(json::element e, std::string& out);
+// The element as compact JSON text, appended to `out` (codecs/common/dom_json.h).
+inline void append_json(json::element e, std::string& out) { json::append_compact(out, e); }
 inline std::string raw_json(json::element e) {
   std::string out;
   append_json(e, out);
