@@ -213,7 +213,8 @@ TEST(AgentLoop, EndTurnToolEndsTheRun) {
   EXPECT_EQ(p.requests().size(), 2u);
   // The agent offered the tool, and every call (the end-turn one too) has a result.
   bool offered = false;
-  for (const auto& t : p.requests()[0].tools) offered |= t.name == "final_answer";
+  const auto requests = p.requests();  // a copy: ranging over a temporary's member would dangle
+  for (const auto& t : requests[0].tools) offered |= t.name == "final_answer";
   EXPECT_TRUE(offered);
   EXPECT_TRUE(check_history(agent.history()).ok());
   auto res = results_in(agent.history().back());
