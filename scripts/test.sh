@@ -30,7 +30,7 @@ fi
 if [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-20}s per target)"
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_FUZZ=ON >/dev/null
-  cmake --build build-fuzz -j "$jobs"
+  cmake --build build-fuzz -j "$jobs" --target fuzz_all
   ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-20}"
 fi
 echo "== all stages passed"
