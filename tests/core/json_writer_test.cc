@@ -52,6 +52,22 @@ TEST(JsonWriter, EscapesAtEveryWordOffsetLikeNlohmann) {
   }
 }
 
+// Escapes may grow the text sixfold: dense runs outgrow the writer's slack and
+// take several rounds; the text already in `out` stays untouched.
+TEST(JsonWriter, EscapesDenseRunsLongerThanItsSlack) {
+  const std::string dense[] = {std::string(1000, '"'), std::string(1000, '\x01'), std::string(999, '\n') + "x",
+                               [] {
+                                 std::string mixed;
+                                 for (int i = 0; i < 3000; ++i) mixed += static_cast<char>(i % 7 == 0 ? '\\' : (i % 5 == 0 ? 2 : 'a' + i % 26));
+                                 return mixed;
+                               }()};
+  for (const std::string& s : dense) {
+    std::string out = "prefix:";
+    JsonWriter::append_escaped(out, s);
+    ASSERT_EQ(out, "prefix:" + nlohmann::json(s).dump());
+  }
+}
+
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {
   std::string out;
   JsonWriter w(out);
