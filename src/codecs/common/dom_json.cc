@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "codecs/common/source_text.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::codec::json {
@@ -48,9 +49,7 @@ void append_double(std::string& out, double d) {
   if (integral_looking) out.append(".0");  // keep it a JSON double
 }
 
-}  // namespace
-
-void append_compact(std::string& out, simdjson::dom::element e) {
+void append_dom(std::string& out, simdjson::dom::element e) {
   using simdjson::dom::element_type;
   switch (e.type()) {
     case element_type::OBJECT: {
@@ -62,7 +61,7 @@ void append_compact(std::string& out, simdjson::dom::element e) {
         first = false;
         append_string(out, field.key);
         out.push_back(':');
-        append_compact(out, field.value);
+        append_dom(out, field.value);
       }
       out.push_back('}');
       return;
@@ -74,7 +73,7 @@ void append_compact(std::string& out, simdjson::dom::element e) {
       for (auto item : arr) {
         if (!first) out.push_back(',');
         first = false;
-        append_compact(out, item);
+        append_dom(out, item);
       }
       out.push_back(']');
       return;
@@ -86,6 +85,13 @@ void append_compact(std::string& out, simdjson::dom::element e) {
     case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return;
     case element_type::NULL_VALUE: out.append("null"); return;
   }
+}
+
+}  // namespace
+
+void append_compact(std::string& out, simdjson::dom::element e) {
+  if (append_source(out, e)) return;
+  append_dom(out, e);
 }
 
 }  // namespace toolwire::codec::json

@@ -1,16 +1,18 @@
 // dom_json.h — serializing a simdjson DOM element back to compact JSON text,
 // fast. Private to the codecs.
 //
-// simdjson 3.0.1 cannot hand back an element's source text, so opaque JSON
-// (tool inputs, schemas, unknown fields) is re-serialized from the DOM. This
-// writes straight into one std::string with JsonWriter's escaping, about 3x
-// faster than simdjson::minify(element) (which goes through a vector<char>).
+// An object or array of the document json::parse read last on this thread is
+// copied from its source text (source_text.h: spaces kept, line breaks
+// dropped). Anything else is re-serialized from the DOM straight into one
+// std::string with JsonWriter's escaping, about 3x faster than
+// simdjson::minify(element) (which goes through a vector<char>).
 //
 //   std::string raw = codec::json::compact(input_element);
 //   codec::json::append_compact(out, element);   // appends
 //
-// Numbers keep their kind: integers as integers, doubles with a '.' or an
-// exponent (1.0 stays "1.0"), shortest round-trip form.
+// Re-serialized numbers keep their kind: integers as integers, doubles with a
+// '.' or an exponent (1.0 stays "1.0"), shortest round-trip form; source
+// slices keep the source's spelling.
 #pragma once
 
 #include <simdjson.h>

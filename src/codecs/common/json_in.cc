@@ -1,6 +1,7 @@
 #include "codecs/common/json_in.h"
 
 #include "codecs/common/dom_json.h"
+#include "codecs/common/source_text.h"
 
 #include <charconv>
 
@@ -43,6 +44,7 @@ Result<element> parse(simdjson::dom::parser& parser, std::string_view json) {
     }
     return make_error(ErrorCode::parse_error, std::move(what), "$");
   }
+  remember_source(parser, json);
   return r.value_unsafe();
 }
 

@@ -1,0 +1,35 @@
+// source_text.h — the source bytes of a parsed object or array, without
+// re-serializing it. Private to the codecs.
+//
+// simdjson 3.0.1's DOM keeps no source positions and has no raw_json(). But
+// its stage 1 leaves the offset of every structural character in the parser,
+// and the tape lists the document's values in the same order. One branch-free
+// pass over the structurals (only on the first request for a document) maps
+// each tape entry to its source offset, so an opaque value (a tool schema, a tool input,
+// an unknown block) is copied as a slice of the source instead of being walked
+// and re-escaped.
+//
+//   json::parse(parser, text);                  // remembers text for parser.doc
+//   json::append_source(out, element);          // false: not available, re-serialize
+//
+// The slice is the source text with its insignificant whitespace: spaces stay,
+// line breaks (which valid JSON can only have between tokens) are removed so
+// the text can sit in an SSE data line. Only the last document parsed through
+// json::parse on this thread is remembered; any other element returns false.
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
+namespace toolwire::codec::json {
+
+// Called by json::parse after a successful parse of `text` into `parser`.
+void remember_source(const simdjson::dom::parser& parser, std::string_view text);
+
+// Appends the source text of an object or array element of the remembered
+// document; returns false (appending nothing) for other elements.
+bool append_source(std::string& out, simdjson::dom::element e);
+
+}  // namespace toolwire::codec::json
