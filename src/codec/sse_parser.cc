@@ -4,7 +4,27 @@
 
 namespace toolwire::codec {
 
+namespace {
+// The vector form of feed(): copies each event out.
+class CollectingSink final : public SseSink {
+ public:
+  explicit CollectingSink(std::vector<SseEvent>& out) : out_(out) {}
+  Status on_event(SseEvent& event) override {
+    out_.push_back(event);
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<SseEvent>& out_;
+};
+}  // namespace
+
 Status SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  CollectingSink sink(out);
+  return feed(bytes, sink);
+}
+
+Status SseParser::feed(std::string_view bytes, SseSink& sink) {
   if (failed_) return make_error(ErrorCode::parse_error, "SSE stream already failed");
   if (at_start_ && !bytes.empty()) {
     // Strip a UTF-8 BOM, which may itself arrive split across chunks.
@@ -44,12 +64,17 @@ Status SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
       }
       break;
     }
+    Status st;
     if (line_.empty()) {
-      process_line(std::string_view(p, q - p), out);
+      st = process_line(std::string_view(p, q - p), sink);
     } else {
       line_.append(p, q);
-      process_line(line_, out);
+      st = process_line(line_, sink);
       line_.clear();
+    }
+    if (!st) {
+      failed_ = true;
+      return st;
     }
     if (current_.data.size() > max_event_bytes_) {
       failed_ = true;
@@ -67,14 +92,16 @@ Status SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
   return Status::Ok();
 }
 
-void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
+Status SseParser::process_line(std::string_view line, SseSink& sink) {
   if (line.empty()) {  // dispatch
-    if (has_data_) out.push_back(std::move(current_));
-    current_ = SseEvent{};
+    Status st;
+    if (has_data_) st = sink.on_event(current_);
+    current_.event.clear();  // keeps the buffers' capacity for the next event
+    current_.data.clear();
     has_data_ = false;
-    return;
+    return st;
   }
-  if (line.front() == ':') return;  // comment
+  if (line.front() == ':') return Status::Ok();  // comment
   std::string_view field = line, value;
   if (size_t colon = line.find(':'); colon != std::string_view::npos) {
     field = line.substr(0, colon);
@@ -89,6 +116,7 @@ void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) 
     current_.event.assign(value);
   }
   // id, retry and unknown fields do not matter to toolwire's codecs.
+  return Status::Ok();
 }
 
 }  // namespace toolwire::codec

@@ -92,6 +92,24 @@ char* escape_into(const char*& p, const char* end, char* o, const char* olimit) 
 }  // namespace
 
 void JsonWriter::append_escaped(std::string& out, std::string_view s) {
+  // Short strings (keys, ids, stream fragments) that need no escape: one copy.
+  if (s.size() <= 32) {
+    bool clean = true;
+    for (unsigned char c : s) clean &= !kEscape.v[c];
+    if (clean) {
+      const size_t base = out.size();
+      const size_t total = base + s.size() + 2;
+      // The lambda ignores its size argument: GCC 12's libstdc++ passes the
+      // new capacity there, not the size asked for.
+      out.resize_and_overwrite(total, [&](char* buf, size_t) {
+        buf[base] = '"';
+        if (!s.empty()) std::memcpy(buf + base + 1, s.data(), s.size());
+        buf[total - 1] = '"';
+        return total;
+      });
+      return;
+    }
+  }
   out.push_back('"');
   const char* p = s.data();
   const char* end = p + s.size();
@@ -100,8 +118,8 @@ void JsonWriter::append_escaped(std::string& out, std::string_view s) {
     // outgrow it end this round and the loop asks for more.
     const size_t room = static_cast<size_t>(end - p) + 64;
     const size_t base = out.size();
-    out.resize_and_overwrite(base + room, [&](char* buf, size_t n) {
-      char* o = escape_into(p, end, buf + base, buf + n - 6);
+    out.resize_and_overwrite(base + room, [&](char* buf, size_t) {  // (size argument: see above)
+      char* o = escape_into(p, end, buf + base, buf + base + room - 6);
       return static_cast<size_t>(o - buf);
     });
   }

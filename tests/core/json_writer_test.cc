@@ -68,6 +68,22 @@ TEST(JsonWriter, EscapesDenseRunsLongerThanItsSlack) {
   }
 }
 
+// Many appends to one growing string, short and long, clean and escaped: the
+// string's reallocations must never misplace bytes (GCC 12's
+// resize_and_overwrite hands the callback the new capacity, not the size).
+TEST(JsonWriter, AppendsToAGrowingStringKeepEveryByte) {
+  std::string out, expected;
+  for (int i = 0; i < 3000; ++i) {
+    std::string s = "k" + std::to_string(i);
+    if (i % 3 == 1) s += std::string(static_cast<size_t>(i % 70), 'x');
+    if (i % 5 == 2) s += "\"q\"\n";
+    JsonWriter::append_escaped(out, s);
+    expected += nlohmann::json(s).dump();
+    ASSERT_EQ(out.size(), expected.size()) << "after append " << i;
+  }
+  EXPECT_EQ(out, expected);
+}
+
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {
   std::string out;
   JsonWriter w(out);

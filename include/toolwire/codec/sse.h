@@ -23,6 +23,17 @@ struct SseEvent {
   bool operator==(const SseEvent&) const = default;
 };
 
+// Receives events as they complete (SseParser::feed's streaming form). The
+// event is the parser's own buffer, cleared and reused for the next event, so
+// a stream costs no allocation per event: take what you need during the call.
+// The sink may modify it (reserve padding for an in-place parse). An error
+// stops the parser for good and is returned by feed().
+class SseSink {
+ public:
+  virtual ~SseSink() = default;
+  virtual Status on_event(SseEvent& event) = 0;
+};
+
 class SseParser {
  public:
   explicit SseParser(size_t max_event_bytes = 16u << 20) : max_event_bytes_(max_event_bytes) {}
@@ -30,12 +41,14 @@ class SseParser {
   // Appends every event completed by `bytes`. Fails (finally) when one event
   // grows past max_event_bytes.
   Status feed(std::string_view bytes, std::vector<SseEvent>& out);
+  // Hands every event completed by `bytes` to `sink` as it completes.
+  Status feed(std::string_view bytes, SseSink& sink);
 
   // True when bytes of an unfinished event are pending (a truncated stream).
   bool has_partial_event() const { return !line_.empty() || has_data_ || !current_.event.empty(); }
 
  private:
-  void process_line(std::string_view line, std::vector<SseEvent>& out);
+  Status process_line(std::string_view line, SseSink& sink);
 
   std::string line_;      // the incomplete last line, if a chunk ended mid-line
   SseEvent current_;

@@ -13,22 +13,14 @@ namespace {
 
 using json::Path;
 
-class Decoder final : public StreamDecoder {
+class Decoder final : public StreamDecoder, private SseSink {
  public:
   Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
     if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    Status sse = sse_.feed(bytes, pending_);
-    for (auto& ev : pending_) {
-      Status st = handle(ev, out);
-      if (!st) {
-        failed_ = true;
-        pending_.clear();
-        return st;
-      }
-    }
-    pending_.clear();
-    if (!sse) failed_ = true;
-    return sse;
+    out_ = &out;
+    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
+    if (!st) failed_ = true;
+    return st;
   }
 
   Status finish(std::vector<ir::StreamEvent>&) override {
@@ -46,6 +38,9 @@ class Decoder final : public StreamDecoder {
     Kind kind;
     int tool_index;
   };
+
+  // SseSink: each event as it completes (the parser's reused buffer).
+  Status on_event(SseEvent& ev) override { return handle(ev, *out_); }
 
   Status handle(SseEvent& ev, std::vector<ir::StreamEvent>& out) {
     if (done_ || ev.data.empty()) return Status::Ok();  // after message_stop / error: ignored
@@ -276,7 +271,7 @@ class Decoder final : public StreamDecoder {
 
   SseParser sse_;
   simdjson::dom::parser parser_;
-  std::vector<SseEvent> pending_;
+  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
   std::unordered_map<int64_t, Block> blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;

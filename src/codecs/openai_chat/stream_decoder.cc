@@ -14,19 +14,13 @@ using json::Path;
 // Bounds the per-index state a hostile stream can make us allocate.
 constexpr int64_t kMaxToolCalls = 4096;
 
-class Decoder final : public StreamDecoder {
+class Decoder final : public StreamDecoder, private SseSink {
  public:
   Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
     if (failed_) return error_;
     if (done_) return Status::Ok();  // bytes after [DONE] or an error event are ignored
-    sse_events_.clear();
-    Status st = sse_.feed(bytes, sse_events_);
-    for (const auto& ev : sse_events_) {
-      if (done_) break;
-      ++event_no_;
-      Status s = on_event(ev, out);
-      if (!s) return fail(s.error());
-    }
+    out_ = &out;
+    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
     if (!st) return fail(st.error());
     return Status::Ok();
   }
@@ -44,6 +38,13 @@ class Decoder final : public StreamDecoder {
     failed_ = true;
     error_ = e;
     return e;
+  }
+
+  // SseSink: each event as it completes (the parser's reused buffer).
+  Status on_event(SseEvent& ev) override {
+    if (done_) return Status::Ok();
+    ++event_no_;
+    return on_event(ev, *out_);
   }
 
   Status on_event(const SseEvent& ev, std::vector<ir::StreamEvent>& out) {
@@ -218,7 +219,7 @@ class Decoder final : public StreamDecoder {
   }
 
   SseParser sse_;
-  std::vector<SseEvent> sse_events_;
+  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
   simdjson::dom::parser parser_;
   std::vector<uint8_t> calls_;  // by index: 1 once started
   int64_t started_calls_ = 0;

@@ -1,6 +1,7 @@
 // IR events → OpenAI Chat Completions SSE, framed as the API does:
 // `data: {chat.completion.chunk}\n\n` per event and `data: [DONE]\n\n` last.
 #include <atomic>
+#include <charconv>
 #include <vector>
 
 #include "codecs/openai_chat/wire.h"
@@ -9,6 +10,9 @@ namespace toolwire::codec::openai_chat {
 namespace {
 
 std::atomic<uint64_t> g_synthesized_ids{0};
+
+// The end of every chunk that does not finish the stream.
+constexpr std::string_view kNoFinish = ",\"logprobs\":null,\"finish_reason\":null}]}\n\n";
 
 class Encoder final : public StreamEncoder {
  public:
@@ -53,7 +57,11 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::TextDelta& e, std::string& out) {
     if (e.text.empty()) return;
-    chunk(out, [&](JsonWriter& w) { w.field("content", e.text); });
+    out.append(envelope_);
+    out.append(R"({"content":)");
+    JsonWriter::append_escaped(out, e.text);
+    out.append("}");
+    out.append(kNoFinish);
   }
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
@@ -66,7 +74,11 @@ class Encoder final : public StreamEncoder {
       signature_warned_ = true;
     }
     if (e.text.empty()) return;
-    chunk(out, [&](JsonWriter& w) { w.field("reasoning_content", e.text); });
+    out.append(envelope_);
+    out.append(R"({"reasoning_content":)");
+    JsonWriter::append_escaped(out, e.text);
+    out.append("}");
+    out.append(kNoFinish);
   }
 
   void on(const ir::ToolCallStart& e, std::string& out) { start_call(e.index, e.id, e.name, out); }
@@ -106,18 +118,17 @@ class Encoder final : public StreamEncoder {
       warn(warnings_, "synthesized_tool_call_start", {}, "arguments arrived for a tool call that never started");
       start_call(e.index, {}, {}, out);
     }
-    chunk(out, [&](JsonWriter& w) {
-      w.key("tool_calls");
-      w.begin_array();
-      w.begin_object();
-      w.field("index", e.index);
-      w.key("function");
-      w.begin_object();
-      w.field("arguments", e.fragment);
-      w.end_object();
-      w.end_object();
-      w.end_array();
-    });
+    // The hot path of a tool-call stream: literal pieces around one escaped
+    // fragment (what JsonWriter would write, without its bookkeeping).
+    out.append(envelope_);
+    out.append(R"({"tool_calls":[{"index":)");
+    char digits[16];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, e.index);
+    out.append(digits, end);
+    out.append(R"(,"function":{"arguments":)");
+    JsonWriter::append_escaped(out, e.fragment);
+    out.append("}}]}");
+    out.append(kNoFinish);
   }
 
   void on(const ir::UsageEvent& e, std::string&) {
@@ -171,7 +182,7 @@ class Encoder final : public StreamEncoder {
       w.end_object();
     }
     if (finish.empty()) {
-      out.append(",\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+      out.append(kNoFinish);
     } else {
       out.append(",\"logprobs\":null,\"finish_reason\":");
       JsonWriter::append_escaped(out, finish);
