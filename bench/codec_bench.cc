@@ -97,25 +97,34 @@ std::string anthropic_request(const std::string& openai_json) {
 }
 
 // A long streamed turn: 200 text deltas, then one tool call whose arguments
-// arrive in 2,000 fragments (a large file write), in OpenAI SSE.
-std::string openai_stream() {
-  auto chunk = [](json delta, json finish = nullptr) {
-    json c = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
-              {"model", "gpt-4o"}, {"system_fingerprint", "fp_44709d6fcb"},
-              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+// arrive in 2,000 fragments (a large file write), in OpenAI SSE. Keys are in
+// the order OpenAI writes them (id, object, created, model,
+// system_fingerprint, choices[{index, delta, logprobs, finish_reason}], as in
+// the recorded streams of tests/data/wire); with `sorted_keys` they come
+// alphabetically, as nlohmann::json writes them, a layout no real server
+// sends that keeps the decoder off its fast path (see docs/benchmarks/codecs.md).
+template <class Json>
+std::string openai_stream_as() {
+  auto chunk = [](Json delta, Json finish = nullptr) {
+    Json choice = {{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}};
+    Json c = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+              {"model", "gpt-4o"}, {"system_fingerprint", "fp_44709d6fcb"}, {"choices", Json::array({choice})}};
     return "data: " + c.dump() + "\n\n";
   };
+  auto call_delta = [](Json call) { return Json{{"tool_calls", Json::array({call})}}; };
   std::string sse = chunk({{"role", "assistant"}, {"content", ""}});
   for (int i = 0; i < 200; ++i) sse += chunk({{"content", prose(2, i) + " "}});
-  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"id", "call_bench"}, {"type", "function"},
-                                             {"function", {{"name", "write_file"}, {"arguments", ""}}}}})}});
-  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", "{\"path\":\"out.md\",\"content\":\""}}}}})}});
+  sse += chunk(call_delta({{"index", 0}, {"id", "call_bench"}, {"type", "function"},
+                           {"function", {{"name", "write_file"}, {"arguments", ""}}}}));
+  sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", "{\"path\":\"out.md\",\"content\":\""}}}}));
   for (int i = 0; i < 2000; ++i)
-    sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", prose(2, i) + " "}}}}})}});
-  sse += chunk({{"tool_calls", json::array({{{"index", 0}, {"function", {{"arguments", "\"}"}}}}})}});
-  sse += chunk(json::object(), "tool_calls");
+    sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", prose(2, i) + " "}}}}));
+  sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", "\"}"}}}}));
+  sse += chunk(Json::object(), "tool_calls");
   return sse + "data: [DONE]\n\n";
 }
+std::string openai_stream() { return openai_stream_as<nlohmann::ordered_json>(); }
+std::string openai_stream_sorted() { return openai_stream_as<json>(); }
 
 std::string translate_stream(const codec::Codec& from, const codec::Codec& to, const std::string& bytes) {
   auto dec = from.make_stream_decoder();
@@ -132,6 +141,7 @@ struct Payloads {
   std::string anthropic_req = anthropic_request(openai_req);
   std::string openai_sse = openai_stream();
   std::string anthropic_sse = translate_stream(openai(), anthropic(), openai_sse);
+  std::string openai_sse_sorted = openai_stream_sorted();
 };
 const Payloads& payloads() {
   static const Payloads p;
@@ -139,13 +149,17 @@ const Payloads& payloads() {
 }
 
 const std::string& request_of(int dialect) { return dialect == 0 ? payloads().openai_req : payloads().anthropic_req; }
-const std::string& stream_of(int dialect) { return dialect == 0 ? payloads().openai_sse : payloads().anthropic_sse; }
-const codec::Codec& codec_of(int dialect) { return dialect == 0 ? openai() : anthropic(); }
+// Streams: 0 OpenAI, 1 Anthropic, 2 OpenAI with alphabetically sorted keys.
+const std::string& stream_of(int dialect) {
+  return dialect == 0 ? payloads().openai_sse : dialect == 1 ? payloads().anthropic_sse : payloads().openai_sse_sorted;
+}
+const codec::Codec& codec_of(int dialect) { return dialect == 1 ? anthropic() : openai(); }
+const codec::Codec& other_codec(int dialect) { return dialect == 1 ? openai() : anthropic(); }
 
 void label(benchmark::State& state, const std::string& bytes) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes.size()));
   state.counters["payload_bytes"] = static_cast<double>(bytes.size());
-  state.SetLabel(state.range(0) == 0 ? "openai" : "anthropic");
+  state.SetLabel(state.range(0) == 0 ? "openai" : state.range(0) == 1 ? "anthropic" : "openai, sorted keys");
 }
 
 // ---- requests ----------------------------------------------------------------
@@ -208,7 +222,7 @@ BENCHMARK(BM_Request_SimdjsonParseOnly)->Arg(0)->Arg(1);
 void BM_Stream_Translate(benchmark::State& state) {
   const std::string& bytes = stream_of(state.range(0));
   const codec::Codec& from = codec_of(state.range(0));
-  const codec::Codec& to = codec_of(1 - state.range(0));
+  const codec::Codec& to = other_codec(state.range(0));
   std::vector<toolwire::ir::StreamEvent> events;
   std::string out;
   for (auto _ : state) {
@@ -228,7 +242,7 @@ void BM_Stream_Translate(benchmark::State& state) {
   label(state, bytes);
   state.counters["events_out_bytes"] = static_cast<double>(out.size());
 }
-BENCHMARK(BM_Stream_Translate)->Arg(0)->Arg(1);
+BENCHMARK(BM_Stream_Translate)->Arg(0)->Arg(1)->Arg(2);
 
 // Baseline: every event's JSON parsed and re-serialized with nlohmann.
 void BM_Stream_NlohmannRoundTrip(benchmark::State& state) {
@@ -247,7 +261,7 @@ void BM_Stream_NlohmannRoundTrip(benchmark::State& state) {
   }
   label(state, bytes);
 }
-BENCHMARK(BM_Stream_NlohmannRoundTrip)->Arg(0)->Arg(1);
+BENCHMARK(BM_Stream_NlohmannRoundTrip)->Arg(0)->Arg(1)->Arg(2);
 
 }  // namespace
 

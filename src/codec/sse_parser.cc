@@ -2,9 +2,29 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace toolwire::codec {
 
 namespace {
+// The first CR or LF in [p, end), or end: one pass for both line ends, 16
+// bytes per step with SSE2.
+const char* find_line_end(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr))));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < end && *p != '\n' && *p != '\r') ++p;
+  return p;
+}
+
 // The vector form of feed(): copies each event out.
 class CollectingSink final : public SseSink {
  public:
@@ -50,12 +70,7 @@ Status SseParser::feed(std::string_view bytes, SseSink& sink) {
   }
   while (p < end) {
     // Find the next line end (CR or LF) without revisiting buffered bytes.
-    // memchr runs at vector speed; CR line ends are rare, so look for LF first
-    // and then for a CR only before it.
-    const char* lf = static_cast<const char*>(std::memchr(p, '\n', end - p));
-    const char* line_end = lf ? lf : end;
-    const char* cr = static_cast<const char*>(std::memchr(p, '\r', line_end - p));
-    const char* q = cr ? cr : line_end;
+    const char* q = find_line_end(p, end);
     if (q == end) {
       line_.append(p, q);
       if (line_.size() > max_event_bytes_) {

@@ -33,10 +33,37 @@ class Decoder final : public StreamDecoder, private SseSink {
   }
 
  private:
-  enum class Kind { text, thinking, redacted, tool, other };
+  enum class Kind { text, thinking, redacted, tool, other, none };
   struct Block {
     Kind kind;
     int tool_index;
+  };
+  // Blocks by index: a vector for the small indexes real streams use (one
+  // lookup per delta), a map for anything a hostile stream sends.
+  class BlockTable {
+   public:
+    const Block* find(int64_t index) const {
+      if (index >= 0 && index < kDense) {
+        const size_t i = static_cast<size_t>(index);
+        return i < dense_.size() && dense_[i].kind != Kind::none ? &dense_[i] : nullptr;
+      }
+      auto it = sparse_.find(index);
+      return it == sparse_.end() ? nullptr : &it->second;
+    }
+    void set(int64_t index, Block block) {
+      if (index >= 0 && index < kDense) {
+        const size_t i = static_cast<size_t>(index);
+        if (i >= dense_.size()) dense_.resize(i + 1, Block{Kind::none, -1});
+        dense_[i] = block;
+      } else {
+        sparse_[index] = block;
+      }
+    }
+
+   private:
+    static constexpr int64_t kDense = 256;
+    std::vector<Block> dense_;
+    std::unordered_map<int64_t, Block> sparse_;
   };
 
   // SseSink: each event as it completes (the parser's reused buffer).
@@ -44,6 +71,7 @@ class Decoder final : public StreamDecoder, private SseSink {
 
   Status handle(SseEvent& ev, std::vector<ir::StreamEvent>& out) {
     if (done_ || ev.data.empty()) return Status::Ok();  // after message_stop / error: ignored
+    if (fast_delta(ev.data, out)) return Status::Ok();
     // Parse in place: reserve simdjson's padding instead of copying the data.
     ev.data.reserve(ev.data.size() + simdjson::SIMDJSON_PADDING);
     json::element root;
@@ -70,6 +98,59 @@ class Decoder final : public StreamDecoder, private SseSink {
       return e;
     }
     return st;
+  }
+
+  // Most of a stream is content_block_delta events in the exact layout
+  // Anthropic (and toolwire's encoder) write:
+  //   {"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"..."}}
+  // One whose text has no escapes is decoded here, by comparing literal
+  // pieces, without building a DOM. Anything else (another key order,
+  // whitespace, an escape, an unknown block, a kind mismatch, invalid UTF-8)
+  // returns false and takes the full path, which also words every error.
+  bool fast_delta(std::string_view d, std::vector<ir::StreamEvent>& out) {
+    constexpr std::string_view kHead = R"({"type":"content_block_delta","index":)";
+    constexpr std::string_view kDelta = R"(,"delta":{"type":")";
+    constexpr std::string_view kTail = R"("}})";
+    struct Form {
+      std::string_view head;  // the delta type and the key of its text
+      Kind kind;
+    };
+    static constexpr Form kForms[] = {{R"(text_delta","text":")", Kind::text},
+                                      {R"(input_json_delta","partial_json":")", Kind::tool},
+                                      {R"(thinking_delta","thinking":")", Kind::thinking}};
+    if (!d.starts_with(kHead) || !d.ends_with(kTail)) return false;
+    size_t i = kHead.size();
+    int64_t index = 0;
+    const size_t first_digit = i;
+    while (i < d.size() && i - first_digit < 9 && d[i] >= '0' && d[i] <= '9') index = index * 10 + (d[i++] - '0');
+    if (i == first_digit || (d[first_digit] == '0' && i - first_digit > 1)) return false;  // none, or a leading zero
+    if (d.substr(i, kDelta.size()) != kDelta) return false;
+    i += kDelta.size();
+    const Form* form = nullptr;
+    for (const Form& f : kForms)
+      if (d.substr(i, f.head.size()) == f.head) {
+        form = &f;
+        break;
+      }
+    if (!form) return false;
+    i += form->head.size();
+    if (i > d.size() - kTail.size()) return false;
+    const std::string_view text = d.substr(i, d.size() - kTail.size() - i);
+    bool ascii = true;
+    for (unsigned char c : text) {
+      if (c == '"' || c == '\\' || c < 0x20) return false;
+      ascii &= c < 0x80;
+    }
+    if (!ascii && !simdjson::validate_utf8(text.data(), text.size())) return false;
+    const Block* block = blocks_.find(index);
+    if (!block || block->kind != form->kind) return false;
+    if (text.empty()) return true;
+    switch (form->kind) {
+      case Kind::text: out.push_back(ir::TextDelta{std::string(text)}); break;
+      case Kind::tool: out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)}); break;
+      default: out.push_back(ir::ThinkingDelta{std::string(text), {}, false}); break;
+    }
+    return true;
   }
 
   Status dispatch(std::string_view type, json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
@@ -127,7 +208,7 @@ class Decoder final : public StreamDecoder, private SseSink {
     const Path tpath(bpath, "type");
     TWA_ASSIGN(json::element type_el, json::required(block, "type", bpath));
     TWA_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
-    if (blocks_.count(index)) {
+    if (blocks_.find(index)) {
       const Path ipath(path, "index");
       return json::invalid(ipath, "content block " + std::to_string(index) + " started twice");
     }
@@ -139,19 +220,19 @@ class Decoder final : public StreamDecoder, private SseSink {
       return Status::Ok();
     };
     if (type == "text") {
-      blocks_[index] = Block{Kind::text, -1};
+      blocks_.set(index, Block{Kind::text, -1});
       std::string_view text;
       TW_TRY(text_field("text", text));
       if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
     } else if (type == "thinking") {
-      blocks_[index] = Block{Kind::thinking, -1};
+      blocks_.set(index, Block{Kind::thinking, -1});
       std::string_view text, signature;
       TW_TRY(text_field("thinking", text));
       TW_TRY(text_field("signature", signature));
       if (!text.empty() || !signature.empty())
         out.push_back(ir::ThinkingDelta{std::string(text), std::string(signature), false});
     } else if (type == "redacted_thinking") {
-      blocks_[index] = Block{Kind::redacted, -1};
+      blocks_.set(index, Block{Kind::redacted, -1});
       std::string_view data;
       TW_TRY(text_field("data", data));
       out.push_back(ir::ThinkingDelta{std::string(data), {}, true});
@@ -160,7 +241,7 @@ class Decoder final : public StreamDecoder, private SseSink {
       TW_TRY(text_field("id", id));
       TW_TRY(text_field("name", name));
       const int tool = next_tool_++;
-      blocks_[index] = Block{Kind::tool, tool};
+      blocks_.set(index, Block{Kind::tool, tool});
       saw_tool_ = true;
       out.push_back(ir::ToolCallStart{tool, call_id::from_anthropic(id), std::string(name)});
       if (json::get(block, "input", el)) {
@@ -169,19 +250,19 @@ class Decoder final : public StreamDecoder, private SseSink {
         if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::compact(el)});
       }
     } else {
-      blocks_[index] = Block{Kind::other, -1};  // server tool blocks etc.: not in the IR
+      blocks_.set(index, Block{Kind::other, -1});  // server tool blocks etc.: not in the IR
     }
     return Status::Ok();
   }
 
   Result<Block> find_block(json::object obj, const Path& path) {
     TWA_ASSIGN(int64_t index, block_index(obj, path));
-    auto it = blocks_.find(index);
-    if (it == blocks_.end()) {
+    const Block* block = blocks_.find(index);
+    if (!block) {
       const Path ipath(path, "index");
       return json::invalid(ipath, "content block " + std::to_string(index) + " was never started");
     }
-    return it->second;
+    return *block;
   }
 
   Status on_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
@@ -272,7 +353,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   SseParser sse_;
   simdjson::dom::parser parser_;
   std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
-  std::unordered_map<int64_t, Block> blocks_;
+  BlockTable blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;
   bool saw_tool_ = false;

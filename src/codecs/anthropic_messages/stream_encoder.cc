@@ -7,6 +7,7 @@
 // another kind of content starts. A ToolCallDelta for a call whose block was
 // already closed (interleaved parallel calls from OpenAI) is written with that
 // call's block index: SDKs accumulate deltas by index.
+#include <charconv>
 #include <unordered_map>
 
 #include "codecs/anthropic_messages/wire.h"
@@ -114,16 +115,22 @@ class Encoder final : public StreamEncoder {
     });
   }
 
-  template <class F>
-  void delta(int index, std::string_view type, std::string& out, F&& body) {
-    emit("content_block_delta", out, [&](JsonWriter& w) {
-      w.field("index", index);
-      w.key("delta");
-      w.begin_object();
-      w.field("type", type);
-      body(w);
-      w.end_object();
-    });
+  // The hot path of a stream: one content_block_delta per fragment, written
+  // as literal pieces around one escaped value (byte for byte what emit()
+  // and JsonWriter would write, without their bookkeeping).
+  //   `type` is the delta type, `key` the field holding the fragment.
+  void delta(int index, std::string_view type, std::string_view key, std::string_view value, std::string& out) {
+    out.append("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":");
+    char digits[16];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+    out.append(digits, end);
+    out.append(",\"delta\":{\"type\":\"");
+    out.append(type);
+    out.append("\",\"");
+    out.append(key);
+    out.append("\":");
+    JsonWriter::append_escaped(out, value);
+    out.append("}}\n\n");
   }
 
   void on(const ir::TextDelta& e, std::string& out) {
@@ -134,7 +141,7 @@ class Encoder final : public StreamEncoder {
         w.field("type", "text");
         w.field("text", "");
       });
-    delta(open_index_, "text_delta", out, [&](JsonWriter& w) { w.field("text", e.text); });
+    delta(open_index_, "text_delta", "text", e.text, out);
   }
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
@@ -153,9 +160,9 @@ class Encoder final : public StreamEncoder {
         w.field("signature", "");
       });
     if (!e.text.empty())
-      delta(open_index_, "thinking_delta", out, [&](JsonWriter& w) { w.field("thinking", e.text); });
+      delta(open_index_, "thinking_delta", "thinking", e.text, out);
     if (!e.signature.empty())
-      delta(open_index_, "signature_delta", out, [&](JsonWriter& w) { w.field("signature", e.signature); });
+      delta(open_index_, "signature_delta", "signature", e.signature, out);
   }
 
   void start_tool(int index, const std::string& id, const std::string& name, std::string& out) {
@@ -195,7 +202,7 @@ class Encoder final : public StreamEncoder {
       start_tool(e.index, "toolu_toolwire_" + std::to_string(e.index), "", out);
       block = open_index_;
     }
-    delta(block, "input_json_delta", out, [&](JsonWriter& w) { w.field("partial_json", e.fragment); });
+    delta(block, "input_json_delta", "partial_json", e.fragment, out);
   }
 
   void on(const ir::ToolCallEnd& e, std::string& out) {

@@ -94,7 +94,7 @@ void remember_source(const simdjson::dom::parser& parser, std::string_view text)
   tls_map.usable = false;
 }
 
-bool append_source(std::string& out, simdjson::dom::element e) {
+bool source_range(simdjson::dom::element e, size_t& begin, size_t& end) {
   const simdjson::internal::tape_ref& ref = e.*member(ElementTape{});
   SourceMap& map = tls_map;
   if (ref.doc != map.doc || map.doc == nullptr) return false;
@@ -106,11 +106,20 @@ bool append_source(std::string& out, simdjson::dom::element e) {
   if (!map.usable) return false;
   const size_t close = (tape[t] & 0xFFFFFFFFull) - 1;  // the '{' word points one past its '}'
   if (t == 0 || close >= map.offset.size() || close <= t) return false;
-  const uint32_t begin = map.offset[t], end = map.offset[close];
+  const uint32_t first = map.offset[t], last = map.offset[close];
   const char open_char = type == '{' ? '{' : '[';
   const char close_char = type == '{' ? '}' : ']';
-  if (end < begin || end >= map.text.size() || map.text[begin] != open_char || map.text[end] != close_char) return false;
-  append_without_line_breaks(out, map.text.substr(begin, end + 1 - begin));
+  if (last < first || last >= map.text.size() || map.text[first] != open_char || map.text[last] != close_char)
+    return false;
+  begin = first;
+  end = size_t{last} + 1;
+  return true;
+}
+
+bool append_source(std::string& out, simdjson::dom::element e) {
+  size_t begin, end;
+  if (!source_range(e, begin, end)) return false;
+  append_without_line_breaks(out, tls_map.text.substr(begin, end - begin));
   return true;
 }
 

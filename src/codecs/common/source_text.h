@@ -32,4 +32,8 @@ void remember_source(const simdjson::dom::parser& parser, std::string_view text)
 // document; returns false (appending nothing) for other elements.
 bool append_source(std::string& out, simdjson::dom::element e);
 
+// The byte range [begin, end) an object or array of the remembered document
+// occupies in its source text; false for other elements.
+bool source_range(simdjson::dom::element e, size_t& begin, size_t& end);
+
 }  // namespace toolwire::codec::json

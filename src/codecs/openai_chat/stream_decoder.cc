@@ -3,6 +3,7 @@
 // Each SSE event is parsed once and its deltas forwarded at once: argument
 // fragments are never buffered, so parallel calls whose deltas interleave keep
 // their own `index`.
+#include "codecs/common/source_text.h"
 #include "codecs/openai_chat/wire.h"
 #include "toolwire/codec/sse.h"
 
@@ -44,7 +45,101 @@ class Decoder final : public StreamDecoder, private SseSink {
   Status on_event(SseEvent& ev) override {
     if (done_) return Status::Ok();
     ++event_no_;
+    if (ev.event != "error" && fast_chunk(ev.data, *out_)) return Status::Ok();
     return on_event(ev, *out_);
+  }
+
+  // ---- the fast path ----
+  // Every chunk of a stream repeats one envelope around its delta:
+  //   {"id":..,"object":..,"created":..,"model":..,"choices":[{"index":0,"delta":  DELTA  ,"logprobs":null,"finish_reason":null}]}
+  // (in any key order).
+  // Once a chunk decoded by the full path shows that shape (learn_envelope),
+  // its bytes before and after DELTA are kept. A later chunk with exactly
+  // those bytes around a delta the fast matchers below recognise (one text or
+  // argument fragment without escapes) is decoded without building a DOM: the
+  // envelope is byte for byte one already validated and decoded, and
+  // replacing one JSON value by another keeps the document valid. Anything
+  // else takes the full path.
+  bool fast_chunk(std::string_view d, std::vector<ir::StreamEvent>& out) {
+    if (head_.empty() || d.size() <= head_.size() + tail_.size() || !d.starts_with(head_) || !d.ends_with(tail_))
+      return false;
+    const std::string_view delta = d.substr(head_.size(), d.size() - head_.size() - tail_.size());
+    std::string_view text;
+    if (match_string_field(delta, R"({"content":")", "\"}", text)) {
+      if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
+      return true;
+    }
+    if (match_string_field(delta, R"({"reasoning_content":")", "\"}", text)) {
+      if (!text.empty()) out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
+      return true;
+    }
+    constexpr std::string_view kCallHead = R"({"tool_calls":[{"index":)";
+    if (!delta.starts_with(kCallHead)) return false;
+    size_t i = kCallHead.size();
+    int64_t index = 0;
+    const size_t first_digit = i;
+    while (i < delta.size() && i - first_digit < 4 && delta[i] >= '0' && delta[i] <= '9')
+      index = index * 10 + (delta[i++] - '0');
+    if (i == first_digit || (delta[first_digit] == '0' && i - first_digit > 1)) return false;
+    if (index >= static_cast<int64_t>(calls_.size()) || !calls_[index]) return false;  // a start: full path
+    if (!match_string_field(delta.substr(i), R"(,"function":{"arguments":")", "\"}}]}", text)) return false;  // OpenAI's order
+    last_index_ = index;
+    if (!text.empty()) out.push_back(ir::ToolCallDelta{static_cast<int>(index), std::string(text)});
+    return true;
+  }
+
+  // `s` is head + a JSON string body without escapes + tail; the body goes to `text`.
+  static bool match_string_field(std::string_view s, std::string_view head, std::string_view tail, std::string_view& text) {
+    if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail)) return false;
+    text = s.substr(head.size(), s.size() - head.size() - tail.size());
+    bool ascii = true;
+    for (unsigned char c : text) {
+      if (c == '"' || c == '\\' || c < 0x20) return false;
+      ascii &= c < 0x80;
+    }
+    return ascii || simdjson::validate_utf8(text.data(), text.size());
+  }
+
+  // Called after the full path decoded `root` (the chunk `data`): keeps the
+  // bytes around choices[0].delta when the chunk has the plain shape above.
+  void learn_envelope(json::object root, std::string_view data) {
+    if (!head_.empty()) return;
+    static constexpr std::string_view kEnvelopeKeys[] = {"id", "object", "created", "model", "system_fingerprint",
+                                                         "service_tier"};
+    // Key order does not matter; each key at most once, nothing the full
+    // path would act on besides choices[0].delta.
+    json::element choices;
+    size_t n_choices = 0;
+    for (auto [key, value] : root) {
+      if (key == "choices") {
+        choices = value;
+        ++n_choices;
+        continue;
+      }
+      bool known = false;
+      for (auto k : kEnvelopeKeys) known |= key == k;
+      if (!known) return;
+    }
+    if (n_choices != 1 || !choices.is_array()) return;
+    json::array arr = choices.get_array().value_unsafe();
+    if (arr.size() != 1) return;
+    json::element choice = arr.at(0).value_unsafe();
+    if (!choice.is_object()) return;
+    json::element delta;
+    int seen_index = 0, seen_delta = 0, seen_logprobs = 0, seen_finish = 0;
+    const json::object choice_obj = choice.get_object().value_unsafe();  // a local: the result is a temporary
+    for (auto [key, value] : choice_obj) {
+      if (key == "index" && value.is_int64() && value.get_int64().value_unsafe() == 0) ++seen_index;
+      else if (key == "delta" && value.is_object()) delta = value, ++seen_delta;
+      else if (key == "logprobs" && value.is_null()) ++seen_logprobs;
+      else if (key == "finish_reason" && value.is_null()) ++seen_finish;
+      else return;
+    }
+    if (seen_delta != 1 || seen_index > 1 || seen_logprobs > 1 || seen_finish > 1) return;
+    size_t begin, end;
+    if (!json::source_range(delta, begin, end) || end > data.size()) return;
+    head_.assign(data.substr(0, begin));
+    tail_.assign(data.substr(end));
   }
 
   Status on_event(const SseEvent& ev, std::vector<ir::StreamEvent>& out) {
@@ -100,6 +195,7 @@ class Decoder final : public StreamDecoder, private SseSink {
       if (!u) return u.error();
       if (!u->empty()) out.push_back(ir::UsageEvent{*u});
     }
+    learn_envelope(*obj, ev.data);
     return Status::Ok();
   }
 
@@ -225,6 +321,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   int64_t started_calls_ = 0;
   int64_t last_index_ = -1;
   std::string finish_;
+  std::string head_, tail_;  // the learnt envelope around choices[0].delta (fast path)
   size_t event_no_ = 0;
   bool started_ = false;
   bool done_ = false;
