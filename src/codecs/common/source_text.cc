@@ -1,8 +1,6 @@
 #include "codecs/common/source_text.h"
 
-#include <cstdint>
 #include <cstring>
-#include <vector>
 
 namespace toolwire::codec::json {
 
@@ -23,7 +21,7 @@ template struct Expose<ElementTape, &simdjson::dom::element::tape>;
 
 constexpr uint64_t kPayload = 0x00FFFFFFFFFFFFFFull;
 
-// Tape words a structural character starts (see SourceMap::build).
+// Tape words a structural character starts (see SourceIndex::build).
 constexpr auto kStep = [] {
   struct T { unsigned char v[256]; } t{};
   for (auto& v : t.v) v = 1;
@@ -34,40 +32,7 @@ constexpr auto kStep = [] {
   return t;
 }();
 
-struct SourceMap {
-  const simdjson::dom::document* doc = nullptr;
-  const simdjson::dom::parser* parser = nullptr;
-  std::string_view text;
-  bool built = false;
-  bool usable = false;
-  std::vector<uint32_t> offset;  // tape index → source offset of the entry's first byte
-
-  // One pass over the structurals. ',' and ':' start no tape entry; a number
-  // starts one two words long; every other structural starts a one-word
-  // entry. The step comes from a table, so the loop has no branch and no
-  // dependency on what it loads.
-  void build() {
-    built = true;
-    const auto& impl = *parser->implementation;
-    const uint32_t* idx = impl.structural_indexes.get();
-    const size_t n = impl.n_structural_indexes;
-    const uint64_t* tape = doc->tape.get();
-    if (!idx || !tape) return;
-    const size_t root_end = (tape[0] & kPayload) - 1;  // the closing root word (tape[0] points past it)
-    offset.resize(root_end + 2);  // +2: a trailing number may write one word past its entry
-    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-    size_t t = 1;
-    for (size_t s = 0; s < n; ++s) {
-      const uint32_t off = idx[s];
-      if (off >= text.size() || t > root_end) return;
-      offset[t] = off;
-      t += kStep.v[bytes[off]];
-    }
-    usable = t == root_end;
-  }
-};
-
-thread_local SourceMap tls_map;
+thread_local SourceIndex tls_remembered;
 
 void append_without_line_breaks(std::string& out, std::string_view slice) {
   if (!std::memchr(slice.data(), '\n', slice.size()) && !std::memchr(slice.data(), '\r', slice.size())) {
@@ -86,40 +51,79 @@ void append_without_line_breaks(std::string& out, std::string_view slice) {
 
 }  // namespace
 
-void remember_source(const simdjson::dom::parser& parser, std::string_view text) {
-  tls_map.doc = &parser.doc;
-  tls_map.parser = &parser;
-  tls_map.text = text;
-  tls_map.built = false;
-  tls_map.usable = false;
+void SourceIndex::reset(const simdjson::dom::parser& parser, std::string_view text) {
+  doc_ = &parser.doc;
+  parser_ = &parser;
+  text_ = text;
+  built_ = false;
+  usable_ = false;
 }
 
-bool source_range(simdjson::dom::element e, size_t& begin, size_t& end) {
+// One pass over the structurals. ',' and ':' start no tape entry; a number
+// starts one two words long; every other structural starts a one-word entry.
+// The step comes from a table, so the loop has no branch and no dependency on
+// what it loads.
+void SourceIndex::build() {
+  built_ = true;
+  const auto& impl = *parser_->implementation;
+  const uint32_t* idx = impl.structural_indexes.get();
+  const size_t n = impl.n_structural_indexes;
+  const uint64_t* tape = doc_->tape.get();
+  if (!idx || !tape) return;
+  const size_t root_end = (tape[0] & kPayload) - 1;  // the closing root word (tape[0] points past it)
+  offset_.resize(root_end + 2);  // +2: a trailing number may write one word past its entry
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
+  size_t t = 1;
+  for (size_t s = 0; s < n; ++s) {
+    const uint32_t off = idx[s];
+    if (off >= text_.size() || t > root_end) return;
+    offset_[t] = off;
+    t += kStep.v[bytes[off]];
+  }
+  usable_ = t == root_end;
+}
+
+bool SourceIndex::index_of(simdjson::dom::element e, size_t& tape_index) {
   const simdjson::internal::tape_ref& ref = e.*member(ElementTape{});
-  SourceMap& map = tls_map;
-  if (ref.doc != map.doc || map.doc == nullptr) return false;
-  const uint64_t* tape = map.doc->tape.get();
-  const size_t t = ref.json_index;
-  const auto type = static_cast<unsigned char>(tape[t] >> 56);
+  if (ref.doc != doc_ || doc_ == nullptr) return false;
+  if (!built_) build();
+  if (!usable_) return false;
+  tape_index = ref.json_index;
+  return tape_index > 0 && tape_index < offset_.size();
+}
+
+bool SourceIndex::offset(simdjson::dom::element e, size_t& at) {
+  size_t t;
+  if (!index_of(e, t)) return false;
+  at = offset_[t];
+  return true;
+}
+
+bool SourceIndex::range(simdjson::dom::element e, size_t& begin, size_t& end) {
+  size_t t;
+  if (!index_of(e, t)) return false;
+  const uint64_t word = doc_->tape[t];
+  const auto type = static_cast<unsigned char>(word >> 56);
   if (type != '{' && type != '[') return false;
-  if (!map.built) map.build();
-  if (!map.usable) return false;
-  const size_t close = (tape[t] & 0xFFFFFFFFull) - 1;  // the '{' word points one past its '}'
-  if (t == 0 || close >= map.offset.size() || close <= t) return false;
-  const uint32_t first = map.offset[t], last = map.offset[close];
-  const char open_char = type == '{' ? '{' : '[';
+  const size_t close = (word & 0xFFFFFFFFull) - 1;  // the '{' word points one past its '}'
+  if (close >= offset_.size() || close <= t) return false;
+  const uint32_t first = offset_[t], last = offset_[close];
   const char close_char = type == '{' ? '}' : ']';
-  if (last < first || last >= map.text.size() || map.text[first] != open_char || map.text[last] != close_char)
+  if (last < first || last >= text_.size() || text_[first] != static_cast<char>(type) || text_[last] != close_char)
     return false;
   begin = first;
   end = size_t{last} + 1;
   return true;
 }
 
+void remember_source(const simdjson::dom::parser& parser, std::string_view text) { tls_remembered.reset(parser, text); }
+
+bool source_range(simdjson::dom::element e, size_t& begin, size_t& end) { return tls_remembered.range(e, begin, end); }
+
 bool append_source(std::string& out, simdjson::dom::element e) {
   size_t begin, end;
-  if (!source_range(e, begin, end)) return false;
-  append_without_line_breaks(out, tls_map.text.substr(begin, end - begin));
+  if (!tls_remembered.range(e, begin, end)) return false;
+  append_without_line_breaks(out, tls_remembered.text().substr(begin, end - begin));
   return true;
 }
 

@@ -29,8 +29,9 @@ struct Ctx {
   }
   bool has_call(std::string_view id) const {
     if (!many.empty()) return many.count(id) > 0;
-    for (auto v : ids)
-      if (v == id) return true;
+    // Newest first: a result nearly always answers one of the latest calls.
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+      if (*it == id) return true;
     return false;
   }
 };
@@ -327,6 +328,7 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     } else if (key == "tools") {
       auto arr = json::as_array(value, kp);
       if (!arr) return arr.error();
+      req.tools.reserve(arr->size());
       size_t i = 0;
       for (json::element t : *arr) TW_TRY(decode_tool(t, Path(kp, i++), req));
     } else if (key == "tool_choice") {
