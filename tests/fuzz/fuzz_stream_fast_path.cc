@@ -1,0 +1,89 @@
+// libFuzzer, differential: the stream decoders' fast paths (Anthropic
+// content_block_delta events, OpenAI chunks around a learnt envelope) against
+// their full paths. The first byte picks the dialect; the rest is SSE. The
+// stream is decoded as is and "respaced" (a space after every ':' and ','
+// outside strings on data lines, which no fast matcher accepts). When the
+// original decodes completely, every data line was valid JSON, so the
+// respaced stream means the same and must give the same events.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolwire/codec/codec.h"
+
+namespace toolwire::codec {
+const Codec& anthropic_messages_codec();
+const Codec& openai_chat_codec();
+}  // namespace toolwire::codec
+
+namespace {
+
+std::string respace(std::string_view sse) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < sse.size()) {
+    size_t eol = sse.find('\n', pos);
+    if (eol == std::string_view::npos) eol = sse.size();
+    const std::string_view line = sse.substr(pos, eol - pos);
+    if (line.starts_with("data:")) {
+      bool in_string = false, escaped = false;
+      for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        out.push_back(c);
+        if (i < 5) continue;  // the field name's own ':'
+        if (in_string) {
+          if (escaped) escaped = false;
+          else if (c == '\\') escaped = true;
+          else if (c == '"') in_string = false;
+        } else if (c == '"') {
+          in_string = true;
+        } else if (c == ':' || c == ',') {
+          out.push_back(' ');
+        }
+      }
+    } else {
+      out.append(line);
+    }
+    if (eol < sse.size()) out.push_back('\n');
+    pos = eol + 1;
+  }
+  return out;
+}
+
+bool decode(const toolwire::codec::Codec& c, std::string_view sse, std::vector<toolwire::ir::StreamEvent>& events) {
+  auto decoder = c.make_stream_decoder();
+  toolwire::Status st = decoder->feed(sse, events);
+  if (st) st = decoder->finish(events);
+  return static_cast<bool>(st);
+}
+
+// Error events may quote the event's raw JSON, whose spacing differs.
+bool same_events(const std::vector<toolwire::ir::StreamEvent>& a, const std::vector<toolwire::ir::StreamEvent>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto* ea = std::get_if<toolwire::ir::ErrorEvent>(&a[i]);
+    const auto* eb = std::get_if<toolwire::ir::ErrorEvent>(&b[i]);
+    if (ea && eb ? ea->type != eb->type : !(a[i] == b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace toolwire;
+  if (size == 0) return 0;
+  const codec::Codec& c = data[0] % 2 ? codec::openai_chat_codec() : codec::anthropic_messages_codec();
+  const std::string_view sse(reinterpret_cast<const char*>(data) + 1, size - 1);
+  std::vector<ir::StreamEvent> fast, full;
+  if (!decode(c, sse, fast)) return 0;
+  const std::string spaced = respace(sse);
+  if (!decode(c, spaced, full) || !same_events(fast, full)) {
+    std::fprintf(stderr, "fast and full paths disagree (%s)\n--- input\n%.*s\n--- respaced\n%s\n",
+                 std::string(c.name()).c_str(), static_cast<int>(sse.size()), sse.data(), spaced.c_str());
+    std::abort();
+  }
+  return 0;
+}
