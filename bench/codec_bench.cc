@@ -218,6 +218,25 @@ BENCHMARK(BM_Request_SimdjsonParseOnly)->Arg(0)->Arg(1);
 
 // ---- streams -----------------------------------------------------------------
 
+// Decode alone, fed in 16 KB reads.
+void BM_Stream_Decode(benchmark::State& state) {
+  const std::string& bytes = stream_of(state.range(0));
+  const codec::Codec& from = codec_of(state.range(0));
+  std::vector<toolwire::ir::StreamEvent> events;
+  for (auto _ : state) {
+    auto dec = from.make_stream_decoder();
+    for (size_t i = 0; i < bytes.size(); i += 16384) {
+      events.clear();
+      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events)) state.SkipWithError("feed failed");
+    }
+    events.clear();
+    if (!dec->finish(events)) state.SkipWithError("finish failed");
+    benchmark::DoNotOptimize(events);
+  }
+  label(state, bytes);
+}
+BENCHMARK(BM_Stream_Decode)->Arg(0)->Arg(1)->Arg(2);
+
 // Decode + translate + encode, fed in 16 KB reads like `toolwire convert`.
 void BM_Stream_Translate(benchmark::State& state) {
   const std::string& bytes = stream_of(state.range(0));
