@@ -1,7 +1,9 @@
 #include "toolwire/core/json_writer.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <random>
 
 namespace toolwire {
 namespace {
@@ -82,6 +84,23 @@ TEST(JsonWriter, AppendsToAGrowingStringKeepEveryByte) {
     ASSERT_EQ(out.size(), expected.size()) << "after append " << i;
   }
   EXPECT_EQ(out, expected);
+}
+
+// Random strings of every escape density, long enough for the 16-byte block
+// path with several escapes per block, compared with nlohmann's escaping.
+TEST(JsonWriter, EscapesRandomStringsOfEveryDensityLikeNlohmann) {
+  std::mt19937 rng(7);
+  const std::string specials = std::string("\"\\\n\r\t\b\f\x01\x1f", 9);
+  for (int round = 0; round < 3000; ++round) {
+    const size_t len = rng() % 300;
+    const unsigned density = rng() % 101;  // percent of special bytes
+    std::string s;
+    for (size_t i = 0; i < len; ++i)
+      s.push_back(rng() % 100 < density ? specials[rng() % specials.size()] : static_cast<char>('a' + rng() % 26));
+    std::string out = "x";
+    JsonWriter::append_escaped(out, s);
+    ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "round " << round;
+  }
 }
 
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {
