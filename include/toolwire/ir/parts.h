@@ -29,8 +29,9 @@ struct ImagePart {
 struct ToolCallPart {
   std::string id;
   std::string name;
-  // The arguments as raw JSON text exactly as the model produced them (OpenAI's
-  // `function.arguments` string, or Anthropic's `input` object serialized).
+  // The arguments as raw JSON text as the model produced them (OpenAI's
+  // `function.arguments` string, or the source text of Anthropic's `input`
+  // object with any line breaks removed). May contain insignificant spaces.
   std::string arguments;
   // False when `arguments` is not valid JSON (models do produce that). The
   // text is kept as is so nothing is lost; tools reject it with an error result.
