@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Summarizes a codec_bench JSON run: median CPU time per benchmark, input rate,
+each translation's speed-up over its nlohmann baseline from the same run, and
+request decoding's speed as a fraction of simdjson's bare DOM parse.
+
+    build/bench/codec_bench --benchmark_repetitions=12 --benchmark_enable_random_interleaving=true \\
+        --benchmark_min_time=0.2 --benchmark_format=json > run.json
+    python3 bench/codec_ratios.py run.json
+"""
+import collections
+import json
+import statistics
+import sys
+
+data = json.load(open(sys.argv[1]))
+runs = collections.defaultdict(list)
+size = {}
+for b in data["benchmarks"]:
+    if b.get("run_type") != "iteration":
+        continue
+    runs[b["run_name"]].append(b["cpu_time"] / 1000.0)  # µs
+    size[b["run_name"]] = b.get("payload_bytes", 0)
+
+med = {name: statistics.median(ts) for name, ts in runs.items()}
+print(f"{'benchmark':34s} {'median µs':>10s} {'min µs':>9s} {'GB/s':>6s}  speed-up vs nlohmann (medians)")
+for name in sorted(med):
+    gbps = size[name] / (med[name] * 1000.0) if size[name] else 0.0
+    kind, arg = name.rsplit("/", 1)
+    base = None
+    if kind == "BM_Request_Translate":
+        base = f"BM_Request_NlohmannRoundTrip/{arg}"
+    elif kind == "BM_Stream_Translate":
+        base = f"BM_Stream_NlohmannRoundTrip/{arg}"
+    elif kind == "BM_Request_Decode":
+        base = f"BM_Request_SimdjsonParseOnly/{arg}"  # printed as "x" of the bare parse's speed below
+    ratio = ""
+    if base in med:
+        r = med[base] / med[name]
+        ratio = f"{r:.2f}x the bare simdjson parse's speed" if kind == "BM_Request_Decode" else f"{r:.1f}x"
+    print(f"{name:34s} {med[name]:10.1f} {min(runs[name]):9.1f} {gbps:6.2f}  {ratio}")
