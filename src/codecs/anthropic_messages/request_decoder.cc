@@ -74,7 +74,7 @@ Status decode_tool_result(json::element block, json::object obj, const Path& pat
   TWA_ASSIGN(json::element id_el, json::required(obj, "tool_use_id", path));
   TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
   if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
-  if (!seen.count(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
+  if (!seen.contains(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
   out.call_id = call_id::from_anthropic(id);
   json::element content;
   if (json::get(obj, "content", content)) {

@@ -15,6 +15,7 @@
 
 #include "codecs/common/dom_json.h"
 #include "codecs/common/json_in.h"
+#include "codecs/common/seen_ids.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
 
@@ -52,7 +53,7 @@ Error decode_error(int http_status, std::string_view body);
 
 // Wire ids of the tool_use blocks seen so far (views into the parser's DOM),
 // against which tool_result.tool_use_id is checked.
-using SeenCallIds = std::unordered_set<std::string_view>;
+using SeenCallIds = SeenIds;
 
 // Appends an assistant content block (text, thinking, redacted_thinking,
 // tool_use; anything else as UnknownPart) to `parts`.

@@ -2,9 +2,9 @@
 //
 // One pass over each object's fields (simdjson DOM), copying only the text the
 // IR keeps; opaque JSON (schemas, unknown fields) is captured minified.
-#include <unordered_set>
 #include <vector>
 
+#include "codecs/common/seen_ids.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
@@ -14,26 +14,7 @@ using json::Path;
 
 struct Ctx {
   Warnings& warnings;
-  // Call ids seen so far (views into the DOM, alive for the call): a short
-  // list scanned linearly, and a hash set once a hostile input makes it long.
-  std::vector<std::string_view> ids;
-  std::unordered_set<std::string_view> many;
-
-  void add_call(std::string_view id) {
-    if (ids.size() < 64) {
-      ids.push_back(id);
-      return;
-    }
-    if (many.empty()) many.insert(ids.begin(), ids.end());
-    many.insert(id);
-  }
-  bool has_call(std::string_view id) const {
-    if (!many.empty()) return many.count(id) > 0;
-    // Newest first: a result nearly always answers one of the latest calls.
-    for (auto it = ids.rbegin(); it != ids.rend(); ++it)
-      if (*it == id) return true;
-    return false;
-  }
+  SeenIds calls;  // ids of the tool calls so far
 };
 
 // A content array's parts: text, image_url, anything else as UnknownPart.
@@ -135,7 +116,7 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
       std::string_view id;
       auto part = decode_tool_call(c, Path(cp, i++), id);
       if (!part) return part.error();
-      if (!id.empty()) ctx.add_call(id);  // a non-function call's id can be answered too
+      if (!id.empty()) ctx.calls.insert(id);  // a non-function call's id can be answered too
       m.parts.push_back(std::move(*part));
     }
   }
@@ -151,7 +132,7 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::Request& re
   auto id = json::as_string(f.e[kToolCallId], idp);
   if (!id) return id.error();
   if (id->empty()) return json::invalid(idp, "empty tool_call_id");
-  if (!ctx.has_call(*id))
+  if (!ctx.calls.contains(*id))
     return json::invalid(idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
   ir::ToolResultPart result;
   result.call_id = std::string(*id);
@@ -309,7 +290,7 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
 
   ir::Request req;
   req.source_dialect = std::string(kDialect);
-  Ctx ctx{warnings, {}, {}};
+  Ctx ctx{warnings, {}};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
   for (auto [key, value] : *obj) {
