@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/sse_respace.h"
 #include "toolwire/codec/codec.h"
 
 namespace toolwire::codec {
@@ -19,38 +20,6 @@ const Codec& openai_chat_codec();
 }  // namespace toolwire::codec
 
 namespace {
-
-std::string respace(std::string_view sse) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < sse.size()) {
-    size_t eol = sse.find('\n', pos);
-    if (eol == std::string_view::npos) eol = sse.size();
-    const std::string_view line = sse.substr(pos, eol - pos);
-    if (line.starts_with("data:")) {
-      bool in_string = false, escaped = false;
-      for (size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        out.push_back(c);
-        if (i < 5) continue;  // the field name's own ':'
-        if (in_string) {
-          if (escaped) escaped = false;
-          else if (c == '\\') escaped = true;
-          else if (c == '"') in_string = false;
-        } else if (c == '"') {
-          in_string = true;
-        } else if (c == ':' || c == ',') {
-          out.push_back(' ');
-        }
-      }
-    } else {
-      out.append(line);
-    }
-    if (eol < sse.size()) out.push_back('\n');
-    pos = eol + 1;
-  }
-  return out;
-}
 
 bool decode(const toolwire::codec::Codec& c, std::string_view sse, std::vector<toolwire::ir::StreamEvent>& events) {
   auto decoder = c.make_stream_decoder();
@@ -79,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view sse(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<ir::StreamEvent> fast, full;
   if (!decode(c, sse, fast)) return 0;
-  const std::string spaced = respace(sse);
+  const std::string spaced = toolwire::testing::respace(sse);
   if (!decode(c, spaced, full) || !same_events(fast, full)) {
     std::fprintf(stderr, "fast and full paths disagree (%s)\n--- input\n%.*s\n--- respaced\n%s\n",
                  std::string(c.name()).c_str(), static_cast<int>(sse.size()), sse.data(), spaced.c_str());

@@ -10,42 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/sse_respace.h"
 #include "ir_print.h"
 #include "wire.h"
 
 namespace toolwire::testing {
 namespace {
-
-// A space after each ':' and ',' outside JSON strings, on every `data:` line.
-std::string respace(const std::string& sse) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < sse.size()) {
-    size_t eol = sse.find('\n', pos);
-    if (eol == std::string::npos) eol = sse.size();
-    std::string_view line(sse.data() + pos, eol - pos);
-    if (line.starts_with("data: {")) {
-      bool in_string = false, escaped = false;
-      for (char c : line) {
-        out.push_back(c);
-        if (in_string) {
-          if (escaped) escaped = false;
-          else if (c == '\\') escaped = true;
-          else if (c == '"') in_string = false;
-        } else if (c == '"') {
-          in_string = true;
-        } else if ((c == ':' || c == ',') && out.size() > 5) {
-          out.push_back(' ');
-        }
-      }
-    } else {
-      out.append(line);
-    }
-    if (eol < sse.size()) out.push_back('\n');
-    pos = eol + 1;
-  }
-  return out;
-}
 
 // Texts that stress the matchers: escapes, non-ASCII, control characters.
 const std::vector<std::string>& tricky_texts() {

@@ -6,6 +6,7 @@
 
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
+#include "codecs/common/literal_match.h"
 #include "toolwire/codec/sse.h"
 
 namespace toolwire::codec::anthropic_messages {
@@ -120,10 +121,8 @@ class Decoder final : public StreamDecoder, private SseSink {
                                       {R"(thinking_delta","thinking":")", Kind::thinking}};
     if (!d.starts_with(kHead) || !d.ends_with(kTail)) return false;
     size_t i = kHead.size();
-    int64_t index = 0;
-    const size_t first_digit = i;
-    while (i < d.size() && i - first_digit < 9 && d[i] >= '0' && d[i] <= '9') index = index * 10 + (d[i++] - '0');
-    if (i == first_digit || (d[first_digit] == '0' && i - first_digit > 1)) return false;  // none, or a leading zero
+    int64_t index;
+    if (!json::small_index(d, i, 9, index)) return false;
     if (d.substr(i, kDelta.size()) != kDelta) return false;
     i += kDelta.size();
     const Form* form = nullptr;
@@ -136,12 +135,7 @@ class Decoder final : public StreamDecoder, private SseSink {
     i += form->head.size();
     if (i > d.size() - kTail.size()) return false;
     const std::string_view text = d.substr(i, d.size() - kTail.size() - i);
-    bool ascii = true;
-    for (unsigned char c : text) {
-      if (c == '"' || c == '\\' || c < 0x20) return false;
-      ascii &= c < 0x80;
-    }
-    if (!ascii && !simdjson::validate_utf8(text.data(), text.size())) return false;
+    if (!json::plain_string_body(text)) return false;
     const Block* block = blocks_.find(index);
     if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstring>
 
 #include "codecs/common/source_text.h"
 #include "toolwire/core/json_writer.h"
@@ -10,23 +9,6 @@
 namespace toolwire::codec::json {
 
 namespace {
-
-// Strings in the DOM are short and rarely need escaping: check first, then
-// copy in one append (JsonWriter's escaper handles the rest).
-void append_string(std::string& out, std::string_view s) {
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == '"' || c == '\\') {
-      JsonWriter::append_escaped(out, s);
-      return;
-    }
-  }
-  const size_t n = out.size();
-  out.resize(n + s.size() + 2);
-  char* p = out.data() + n;
-  *p = '"';
-  if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
-  p[s.size() + 1] = '"';
-}
 
 template <class N>
 void append_number(std::string& out, N n) {
@@ -59,7 +41,7 @@ void append_dom(std::string& out, simdjson::dom::element e) {
       for (auto field : obj) {
         if (!first) out.push_back(',');
         first = false;
-        append_string(out, field.key);
+        JsonWriter::append_escaped(out, field.key);
         out.push_back(':');
         append_dom(out, field.value);
       }
@@ -78,7 +60,7 @@ void append_dom(std::string& out, simdjson::dom::element e) {
       out.push_back(']');
       return;
     }
-    case element_type::STRING: append_string(out, e.get_string().value_unsafe()); return;
+    case element_type::STRING: JsonWriter::append_escaped(out, e.get_string().value_unsafe()); return;
     case element_type::INT64: append_number(out, e.get_int64().value_unsafe()); return;
     case element_type::UINT64: append_number(out, e.get_uint64().value_unsafe()); return;
     case element_type::DOUBLE: append_double(out, e.get_double().value_unsafe()); return;

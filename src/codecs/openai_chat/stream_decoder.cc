@@ -3,6 +3,7 @@
 // Each SSE event is parsed once and its deltas forwarded at once: argument
 // fragments are never buffered, so parallel calls whose deltas interleave keep
 // their own `index`.
+#include "codecs/common/literal_match.h"
 #include "codecs/common/source_text.h"
 #include "codecs/openai_chat/wire.h"
 #include "toolwire/codec/sse.h"
@@ -76,11 +77,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     constexpr std::string_view kCallHead = R"({"tool_calls":[{"index":)";
     if (!delta.starts_with(kCallHead)) return false;
     size_t i = kCallHead.size();
-    int64_t index = 0;
-    const size_t first_digit = i;
-    while (i < delta.size() && i - first_digit < 4 && delta[i] >= '0' && delta[i] <= '9')
-      index = index * 10 + (delta[i++] - '0');
-    if (i == first_digit || (delta[first_digit] == '0' && i - first_digit > 1)) return false;
+    int64_t index;
+    if (!json::small_index(delta, i, 4, index)) return false;
     if (index >= static_cast<int64_t>(calls_.size()) || !calls_[index]) return false;  // a start: full path
     if (!match_string_field(delta.substr(i), R"(,"function":{"arguments":")", "\"}}]}", text)) return false;  // OpenAI's order
     last_index_ = index;
@@ -92,12 +90,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   static bool match_string_field(std::string_view s, std::string_view head, std::string_view tail, std::string_view& text) {
     if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail)) return false;
     text = s.substr(head.size(), s.size() - head.size() - tail.size());
-    bool ascii = true;
-    for (unsigned char c : text) {
-      if (c == '"' || c == '\\' || c < 0x20) return false;
-      ascii &= c < 0x80;
-    }
-    return ascii || simdjson::validate_utf8(text.data(), text.size());
+    return json::plain_string_body(text);
   }
 
   // Called after the full path decoded `root` (the chunk `data`): keeps the

@@ -1,0 +1,45 @@
+// sse_respace.h — header-only test helper: an SSE stream with a space after
+// every ':' and ',' outside JSON strings on its data lines. For valid JSON
+// that means the same, and no stream decoder fast path accepts it, so each
+// event takes the full path (tests/translate/stream_fast_path_test.cc and
+// tests/fuzz/fuzz_stream_fast_path.cc compare the two).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace toolwire::testing {
+
+inline std::string respace(std::string_view sse) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < sse.size()) {
+    size_t eol = sse.find('\n', pos);
+    if (eol == std::string_view::npos) eol = sse.size();
+    const std::string_view line = sse.substr(pos, eol - pos);
+    if (line.starts_with("data:")) {
+      bool in_string = false, escaped = false;
+      for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        out.push_back(c);
+        if (i < 5) continue;  // the field name's own ':'
+        if (in_string) {
+          if (escaped) escaped = false;
+          else if (c == '\\') escaped = true;
+          else if (c == '"') in_string = false;
+        } else if (c == '"') {
+          in_string = true;
+        } else if (c == ':' || c == ',') {
+          out.push_back(' ');
+        }
+      }
+    } else {
+      out.append(line);
+    }
+    if (eol < sse.size()) out.push_back('\n');
+    pos = eol + 1;
+  }
+  return out;
+}
+
+}  // namespace toolwire::testing
