@@ -62,9 +62,7 @@ int run_convert(const ConvertOptions& opt) {
   std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
   Result<std::string> out = make_error(ErrorCode::internal, "unreachable");
   if (opt.kind == "request") {
-    auto req = from->decode_request(input, warnings);
-    if (!req) return fail(req.error());
-    out = to->encode_request(*req, warnings);
+    out = codec::translate_request(*from, *to, input, warnings);
   } else {
     auto resp = from->decode_response(input, warnings);
     if (!resp) return fail(resp.error());

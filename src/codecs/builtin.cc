@@ -11,6 +11,12 @@ std::vector<const Codec*> all_codecs() {
   return {&openai_chat_codec(), &anthropic_messages_codec()};
 }
 
+Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body, Warnings& warnings) {
+  auto req = from.decode_request(body, warnings);
+  if (!req) return req.error();
+  return to.encode_request(*req, warnings, EncodeOptions{.raw_json_verified = true});
+}
+
 const Codec* find_codec(std::string_view name) {
   // Short aliases accepted by the CLI and configuration.
   if (name == "openai") name = "openai_chat";

@@ -11,6 +11,9 @@
 //   if (!req) return to.encode_error(req.error());
 //   auto out = to.encode_request(*req, warnings);
 //
+// or, for a request, `translate_request(from, to, body, warnings)`, which does
+// the same and lets the encoder trust what the decoder already checked.
+//
 // Decoders validate and name the JSON path of anything wrong. Encoders accept
 // any valid IR; what the target cannot express becomes a Warning, never a
 // silent loss.
@@ -55,13 +58,24 @@ struct WireError {
   std::string body;
 };
 
+// How an encoder may treat the IR it is given.
+struct EncodeOptions {
+  // Every raw JSON field (tool schemas, metadata, and tool arguments flagged
+  // arguments_valid) comes from a toolwire decoder, unchanged since: the
+  // encoder splices them without parsing them again. Leave false for an IR
+  // built or edited by hand; then each is checked, and a bad one is an error
+  // naming its path. translate_request() sets it.
+  bool raw_json_verified = false;
+};
+
 class Codec {
  public:
   virtual ~Codec() = default;
   virtual std::string_view name() const = 0;  // "openai_chat", "anthropic_messages"
 
   virtual Result<ir::Request> decode_request(std::string_view json, Warnings& warnings) const = 0;
-  virtual Result<std::string> encode_request(const ir::Request& request, Warnings& warnings) const = 0;
+  virtual Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                             const EncodeOptions& options = {}) const = 0;
   virtual Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const = 0;
   virtual Result<std::string> encode_response(const ir::Response& response, Warnings& warnings) const = 0;
   virtual std::unique_ptr<StreamDecoder> make_stream_decoder() const = 0;
@@ -73,6 +87,11 @@ class Codec {
   // a body that is not this dialect's error shape gives its text verbatim).
   virtual Error decode_error(int http_status, std::string_view body) const = 0;
 };
+
+// A request body of `from`'s dialect as a request of `to`'s: decode, then
+// encode with raw_json_verified (the IR never leaves this call). An error is
+// the decoder's (bad input, with its JSON path) or the encoder's.
+Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body, Warnings& warnings);
 
 // The built-in codecs, registered explicitly in src/codecs/builtin.cc.
 const Codec* find_codec(std::string_view name);

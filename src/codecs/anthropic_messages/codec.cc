@@ -11,8 +11,9 @@ class AnthropicMessagesCodec final : public Codec {
   Result<ir::Request> decode_request(std::string_view json, Warnings& warnings) const override {
     return anthropic_messages::decode_request(json, warnings);
   }
-  Result<std::string> encode_request(const ir::Request& request, Warnings& warnings) const override {
-    return anthropic_messages::encode_request(request, warnings);
+  Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                     const EncodeOptions& options) const override {
+    return anthropic_messages::encode_request(request, warnings, options);
   }
   Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const override {
     return anthropic_messages::decode_response(json, warnings);

@@ -22,16 +22,22 @@ void decode_tool_input(json::element input, ir::ToolCallPart& call) {
   call.arguments_valid = true;
 }
 
+Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
+  TWA_ASSIGN(json::element type_el, f.need(kType, "type", path));
+  const Path type_path(path, "type");
+  return json::as_string(type_el, type_path);
+}
+
 Status decode_assistant_block(json::element block, const Path& path, std::vector<ir::Part>& parts,
                               SeenCallIds* seen) {
   TWA_ASSIGN(json::object obj, json::as_object(block, path));
-  TWA_ASSIGN(json::element type_el, json::required(obj, "type", path));
+  const BlockFields f = pick_block(obj);
   const Path type_path(path, "type");
-  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  TWA_ASSIGN(std::string_view type, block_type(f, path));
 
   if (type == "text") {
     const Path text_path(path, "text");
-    TWA_ASSIGN(json::element text_el, json::required(obj, "text", path));
+    TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) parts.push_back(ir::TextPart{std::string(text)});
     return Status::Ok();
@@ -39,17 +45,16 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
   if (type == "tool_use") {
     ir::ToolCallPart call;
     const Path id_path(path, "id");
-    TWA_ASSIGN(json::element id_el, json::required(obj, "id", path));
+    TWA_ASSIGN(json::element id_el, f.need(kId, "id", path));
     TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
     if (id.empty()) return json::invalid(id_path, "tool_use id must not be empty");
     const Path name_path(path, "name");
-    TWA_ASSIGN(json::element name_el, json::required(obj, "name", path));
+    TWA_ASSIGN(json::element name_el, f.need(kName, "name", path));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
-    json::element input;
-    if (json::get(obj, "input", input)) {
+    if (f.has[kInput]) {
       const Path input_path(path, "input");
-      if (!input.is_object()) return json::as_object(input, input_path).error();
-      decode_tool_input(input, call);
+      if (!f.e[kInput].is_object()) return json::as_object(f.e[kInput], input_path).error();
+      decode_tool_input(f.e[kInput], call);
     } else {
       call.arguments = "{}";
     }
@@ -62,13 +67,12 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
   if (type == "thinking") {
     ir::ThinkingPart thinking;
     const Path text_path(path, "thinking");
-    TWA_ASSIGN(json::element text_el, json::required(obj, "thinking", path));
+    TWA_ASSIGN(json::element text_el, f.need(kThinking, "thinking", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     thinking.text.assign(text);
-    json::element sig_el;
-    if (json::get(obj, "signature", sig_el)) {
+    if (f.has[kSignature]) {
       const Path sig_path(path, "signature");
-      TWA_ASSIGN(std::string_view sig, json::as_string(sig_el, sig_path));
+      TWA_ASSIGN(std::string_view sig, json::as_string(f.e[kSignature], sig_path));
       thinking.signature.assign(sig);
     }
     parts.push_back(std::move(thinking));
@@ -78,7 +82,7 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
     ir::ThinkingPart thinking;
     thinking.redacted = true;
     const Path data_path(path, "data");
-    TWA_ASSIGN(json::element data_el, json::required(obj, "data", path));
+    TWA_ASSIGN(json::element data_el, f.need(kData, "data", path));
     TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
     thinking.redacted_data.assign(data);
     parts.push_back(std::move(thinking));

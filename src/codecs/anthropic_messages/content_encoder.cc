@@ -52,7 +52,8 @@ void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter
     warn(warnings, "dropped_image_detail", path, "Anthropic images have no 'detail' setting");
 }
 
-void encode_tool_input(const ir::ToolCallPart& call, const json::Path& path, JsonWriter& w, Warnings& warnings) {
+void encode_tool_input(const ir::ToolCallPart& call, bool raw_verified, const json::Path& path, JsonWriter& w,
+                       Warnings& warnings) {
   std::string_view args = trim(call.arguments);
   if (call.arguments_valid && args.empty()) {
     w.raw("{}");
@@ -60,7 +61,7 @@ void encode_tool_input(const ir::ToolCallPart& call, const json::Path& path, Jso
   }
   // Anthropic takes only an object; anything else keeps its text in a wrapper
   // the decoder recognises, so nothing the model produced is lost.
-  if (call.arguments_valid && args.front() == '{' && json::is_valid_json(args)) {
+  if (call.arguments_valid && args.front() == '{' && (raw_verified || json::is_valid_json(args))) {
     w.raw(args);
     return;
   }
@@ -80,8 +81,8 @@ bool assistant_part_emits(const ir::Part& part, bool in_request) {
   return false;
 }
 
-void encode_assistant_part(const ir::Part& part, bool in_request, const json::Path& path, JsonWriter& w,
-                           Warnings& warnings) {
+void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verified, const json::Path& path,
+                           JsonWriter& w, Warnings& warnings) {
   if (auto* t = std::get_if<ir::TextPart>(&part)) {
     if (t->text.empty()) return;  // Anthropic rejects empty text blocks
     w.begin_object();
@@ -94,7 +95,7 @@ void encode_assistant_part(const ir::Part& part, bool in_request, const json::Pa
     w.field("id", call_id::to_anthropic(c->id));
     w.field("name", c->name);
     w.key("input");
-    encode_tool_input(*c, path, w, warnings);
+    encode_tool_input(*c, raw_verified, path, w, warnings);
     w.end_object();
   } else if (auto* t = std::get_if<ir::ThinkingPart>(&part)) {
     if (t->redacted) {

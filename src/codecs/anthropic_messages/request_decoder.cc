@@ -9,18 +9,20 @@ using json::Path;
 
 // Returns false (and leaves `out` alone) for source kinds the IR has no
 // image form for (e.g. "file"): the caller keeps those blocks verbatim.
-Result<bool> decode_image(json::object obj, const Path& path, ir::ImagePart& out) {
+Result<bool> decode_image(const BlockFields& f, const Path& path, ir::ImagePart& out) {
   const Path source_path(path, "source");
-  TWA_ASSIGN(json::element source_el, json::required(obj, "source", path));
+  TWA_ASSIGN(json::element source_el, f.need(kSource, "source", path));
   TWA_ASSIGN(json::object source, json::as_object(source_el, source_path));
-  TWA_ASSIGN(json::element type_el, json::required(source, "type", source_path));
+  static constexpr std::string_view kKeys[] = {"type", "media_type", "data", "url"};
+  const auto sf = json::pick(source, kKeys);
+  TWA_ASSIGN(json::element type_el, sf.need(0, "type", source_path));
   const Path type_path(source_path, "type");
   TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
   if (type == "base64") {
     const Path media_path(source_path, "media_type"), data_path(source_path, "data");
-    TWA_ASSIGN(json::element media_el, json::required(source, "media_type", source_path));
+    TWA_ASSIGN(json::element media_el, sf.need(1, "media_type", source_path));
     TWA_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
-    TWA_ASSIGN(json::element data_el, json::required(source, "data", source_path));
+    TWA_ASSIGN(json::element data_el, sf.need(2, "data", source_path));
     TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
     out.media_type.assign(media);
     out.data.assign(data);
@@ -28,7 +30,7 @@ Result<bool> decode_image(json::object obj, const Path& path, ir::ImagePart& out
   }
   if (type == "url") {
     const Path url_path(source_path, "url");
-    TWA_ASSIGN(json::element url_el, json::required(source, "url", source_path));
+    TWA_ASSIGN(json::element url_el, sf.need(3, "url", source_path));
     TWA_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
     out.url.assign(url);
     return true;
@@ -36,27 +38,21 @@ Result<bool> decode_image(json::object obj, const Path& path, ir::ImagePart& out
   return false;
 }
 
-Result<std::string_view> block_type(json::object obj, const Path& path) {
-  TWA_ASSIGN(json::element type_el, json::required(obj, "type", path));
-  const Path type_path(path, "type");
-  return json::as_string(type_el, type_path);
-}
-
 // Text, image or a verbatim unknown block: what user messages and tool
 // results share. Returns false for other known block types.
 template <class Content>
-Result<bool> decode_plain_block(json::element block, json::object obj, std::string_view type, const Path& path,
+Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::string_view type, const Path& path,
                                 std::vector<Content>& out) {
   if (type == "text") {
     const Path text_path(path, "text");
-    TWA_ASSIGN(json::element text_el, json::required(obj, "text", path));
+    TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) out.push_back(ir::TextPart{std::string(text)});
     return true;
   }
   if (type == "image") {
     ir::ImagePart image;
-    TWA_ASSIGN(bool decoded, decode_image(obj, path, image));
+    TWA_ASSIGN(bool decoded, decode_image(f, path, image));
     if (decoded) {
       out.push_back(std::move(image));
       return true;
@@ -68,16 +64,16 @@ Result<bool> decode_plain_block(json::element block, json::object obj, std::stri
   return true;
 }
 
-Status decode_tool_result(json::element block, json::object obj, const Path& path, const SeenCallIds& seen,
+Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCallIds& seen,
                           ir::ToolResultPart& out) {
   const Path id_path(path, "tool_use_id");
-  TWA_ASSIGN(json::element id_el, json::required(obj, "tool_use_id", path));
+  TWA_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
   TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
   if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
   if (!seen.contains(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
   out.call_id = call_id::from_anthropic(id);
-  json::element content;
-  if (json::get(obj, "content", content)) {
+  if (f.has[kContent]) {
+    const json::element content = f.e[kContent];
     const Path content_path(path, "content");
     if (content.is_string()) {
       std::string_view text = content.get_string().value_unsafe();
@@ -88,8 +84,9 @@ Status decode_tool_result(json::element block, json::object obj, const Path& pat
       for (json::element inner : blocks) {
         const Path inner_path(content_path, i++);
         TWA_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
-        TWA_ASSIGN(std::string_view type, block_type(inner_obj, inner_path));
-        TWA_ASSIGN(bool ok, decode_plain_block(inner, inner_obj, type, inner_path, out.content));
+        const BlockFields g = pick_block(inner_obj);
+        TWA_ASSIGN(std::string_view type, block_type(g, inner_path));
+        TWA_ASSIGN(bool ok, decode_plain_block(inner, g, type, inner_path, out.content));
         if (!ok) {
           const Path type_path(inner_path, "type");
           return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in tool_result content");
@@ -97,10 +94,9 @@ Status decode_tool_result(json::element block, json::object obj, const Path& pat
       }
     }
   }
-  json::element is_error;
-  if (json::get(obj, "is_error", is_error)) {
+  if (f.has[kIsError]) {
     const Path flag_path(path, "is_error");
-    TWA_ASSIGN(out.is_error, json::as_bool(is_error, flag_path));
+    TWA_ASSIGN(out.is_error, json::as_bool(f.e[kIsError], flag_path));
   }
   return Status::Ok();
 }
@@ -123,14 +119,15 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
   for (json::element block : blocks) {
     const Path path(content_path, i++);
     TWA_ASSIGN(json::object obj, json::as_object(block, path));
-    TWA_ASSIGN(std::string_view type, block_type(obj, path));
+    const BlockFields f = pick_block(obj);
+    TWA_ASSIGN(std::string_view type, block_type(f, path));
     if (type == "tool_result") {
       ir::ToolResultPart result;
-      TW_TRY(decode_tool_result(block, obj, path, seen, result));
+      TW_TRY(decode_tool_result(f, path, seen, result));
       tool.parts.push_back(std::move(result));
       continue;
     }
-    TWA_ASSIGN(bool ok, decode_plain_block(block, obj, type, path, user.parts));
+    TWA_ASSIGN(bool ok, decode_plain_block(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");
       return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in user content");
@@ -151,9 +148,11 @@ Status decode_messages(json::element value, const Path& path, std::vector<ir::Me
     const Path mpath(path, i++);
     TWA_ASSIGN(json::object obj, json::as_object(m, mpath));
     const Path role_path(mpath, "role"), content_path(mpath, "content");
-    TWA_ASSIGN(json::element role_el, json::required(obj, "role", mpath));
+    static constexpr std::string_view kKeys[] = {"role", "content"};
+    const auto f = json::pick(obj, kKeys);
+    TWA_ASSIGN(json::element role_el, f.need(0, "role", mpath));
     TWA_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
-    TWA_ASSIGN(json::element content, json::required(obj, "content", mpath));
+    TWA_ASSIGN(json::element content, f.need(1, "content", mpath));
     if (role == "user") {
       TW_TRY(decode_user(content, content_path, seen, out));
     } else if (role == "assistant") {
@@ -189,13 +188,14 @@ Status decode_system(json::element value, const Path& path, std::vector<ir::Syst
   for (json::element block : blocks) {
     const Path bpath(path, i++);
     TWA_ASSIGN(json::object obj, json::as_object(block, bpath));
-    TWA_ASSIGN(std::string_view type, block_type(obj, bpath));
+    const BlockFields f = pick_block(obj);
+    TWA_ASSIGN(std::string_view type, block_type(f, bpath));
     if (type != "text") {
       const Path type_path(bpath, "type");
       return json::invalid(type_path, "system blocks must be 'text', got '" + std::string(type) + "'");
     }
     const Path text_path(bpath, "text");
-    TWA_ASSIGN(json::element text_el, json::required(obj, "text", bpath));
+    TWA_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) out.push_back(ir::SystemPart{std::string(text), false});
   }
@@ -208,10 +208,11 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
   for (json::element t : tools) {
     const Path tpath(path, i++);
     TWA_ASSIGN(json::object obj, json::as_object(t, tpath));
-    json::element type_el;
-    if (json::get(obj, "type", type_el)) {
+    static constexpr std::string_view kKeys[] = {"type", "name", "description", "input_schema", "strict"};
+    const auto f = json::pick(obj, kKeys);
+    if (f.has[0]) {
       const Path type_path(tpath, "type");
-      TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+      TWA_ASSIGN(std::string_view type, json::as_string(f.e[0], type_path));
       if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
         req.extra.push_back(ir::ExtraField{"x-unsupported-tool", json::compact(t)});
         continue;
@@ -219,23 +220,22 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
     }
     ir::ToolDefinition def;
     const Path name_path(tpath, "name");
-    TWA_ASSIGN(json::element name_el, json::required(obj, "name", tpath));
+    TWA_ASSIGN(json::element name_el, f.need(1, "name", tpath));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     def.name.assign(name);
-    json::element el;
-    if (json::get(obj, "description", el)) {
+    if (f.has[2]) {
       const Path p(tpath, "description");
-      TWA_ASSIGN(std::string_view d, json::as_string(el, p));
+      TWA_ASSIGN(std::string_view d, json::as_string(f.e[2], p));
       def.description.assign(d);
     }
-    if (json::get(obj, "input_schema", el)) {
+    if (f.has[3]) {
       const Path p(tpath, "input_schema");
-      if (!el.is_object()) return json::as_object(el, p).error();
-      def.input_schema = json::compact(el);
+      if (!f.e[3].is_object()) return json::as_object(f.e[3], p).error();
+      def.input_schema = json::compact(f.e[3]);
     }
-    if (json::get(obj, "strict", el)) {
+    if (f.has[4]) {
       const Path p(tpath, "strict");
-      TWA_ASSIGN(def.strict, json::as_bool(el, p));
+      TWA_ASSIGN(def.strict, json::as_bool(f.e[4], p));
     }
     req.tools.push_back(std::move(def));
   }
@@ -244,7 +244,11 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
 
 Status decode_tool_choice(json::element value, const Path& path, ir::Request& req) {
   TWA_ASSIGN(json::object obj, json::as_object(value, path));
-  TWA_ASSIGN(std::string_view type, block_type(obj, path));
+  static constexpr std::string_view kKeys[] = {"type", "name", "disable_parallel_tool_use"};
+  const auto f = json::pick(obj, kKeys);
+  TWA_ASSIGN(json::element type_el, f.need(0, "type", path));
+  const Path type_path(path, "type");
+  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
   ir::ToolChoice choice;
   if (type == "auto") {
     choice.kind = ir::ToolChoice::Kind::auto_;
@@ -255,17 +259,15 @@ Status decode_tool_choice(json::element value, const Path& path, ir::Request& re
   } else if (type == "tool") {
     choice.kind = ir::ToolChoice::Kind::tool;
     const Path name_path(path, "name");
-    TWA_ASSIGN(json::element name_el, json::required(obj, "name", path));
+    TWA_ASSIGN(json::element name_el, f.need(1, "name", path));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     choice.name.assign(name);
   } else {
-    const Path type_path(path, "type");
     return json::invalid(type_path, "unknown tool_choice type '" + std::string(type) + "'");
   }
-  json::element el;
-  if (json::get(obj, "disable_parallel_tool_use", el)) {
+  if (f.has[2]) {
     const Path p(path, "disable_parallel_tool_use");
-    TWA_ASSIGN(bool disable, json::as_bool(el, p));
+    TWA_ASSIGN(bool disable, json::as_bool(f.e[2], p));
     req.parallel_tool_calls = !disable;
   }
   req.tool_choice = std::move(choice);

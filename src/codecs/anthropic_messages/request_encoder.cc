@@ -1,5 +1,6 @@
 // IR request → Anthropic Messages request JSON.
 #include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/request_size.h"
 #include "codecs/common/call_id.h"
 
 namespace toolwire::codec::anthropic_messages {
@@ -106,8 +107,8 @@ const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, 
 
 // Writes messages[i, j) — consecutive IR messages mapping to one Anthropic
 // role — as one message; tool_result blocks first, as Anthropic requires.
-void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, const Path& msgs_path, JsonWriter& w,
-                  Warnings& warnings) {
+void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, const Path& msgs_path,
+                  bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   bool any = false;
   for (size_t k = i; k < j && !any; ++k) {
@@ -140,7 +141,7 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
         if (only && part_emits(part, user)) continue;
         const Path ppath(parts_path, n);
         const auto* result = std::get_if<ir::ToolResultPart>(&part);
-        if (!user) encode_assistant_part(part, /*in_request=*/true, ppath, w, warnings);
+        if (!user) encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
         else if (pass == 0 && result) encode_tool_result(*result, ppath, w, warnings);
         else if (pass == 1 && !result) encode_user_part(part, ppath, w, warnings);
       }
@@ -150,7 +151,7 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
   w.end_object();
 }
 
-void encode_messages(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
+void encode_messages(const ir::Request& req, bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
   w.key("messages");
@@ -164,7 +165,7 @@ void encode_messages(const ir::Request& req, JsonWriter& w, Warnings& warnings) 
     const bool user = user_side(msgs[i].role);
     size_t j = i + 1;
     while (j < msgs.size() && (msgs[j].role == Role::system || user_side(msgs[j].role) == user)) ++j;
-    encode_group(msgs, i, j, path, w, warnings);
+    encode_group(msgs, i, j, path, raw_verified, w, warnings);
     i = j;
   }
   w.end_array();
@@ -201,7 +202,7 @@ void encode_system(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
   w.end_array();
 }
 
-Status encode_tools(const ir::Request& req, bool same, JsonWriter& w, Warnings& warnings) {
+Status encode_tools(const ir::Request& req, bool same, bool raw_verified, JsonWriter& w, Warnings& warnings) {
   size_t unsupported = 0;
   for (const auto& e : req.extra)
     if (e.key == "x-unsupported-tool" && same) ++unsupported;
@@ -215,7 +216,7 @@ Status encode_tools(const ir::Request& req, bool same, JsonWriter& w, Warnings& 
     const Path tpath(path, i);
     std::string_view schema = t.input_schema;
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (schema.front() != '{' || !json::is_valid_json(schema)) {
+    if (schema.front() != '{' || (!raw_verified && !json::is_valid_json(schema))) {
       const Path spath(tpath, "input_schema");
       return json::invalid(spath, "tool input schema is not a JSON object");
     }
@@ -267,29 +268,12 @@ void encode_tool_choice(const ir::Request& req, JsonWriter& w) {
   w.end_object();
 }
 
-size_t estimate_size(const ir::Request& req) {
-  size_t n = 256;
-  for (const auto& t : req.tools) n += t.name.size() + t.description.size() + t.input_schema.size() + 64;
-  for (const auto& m : req.messages)
-    for (const auto& p : m.parts) {
-      if (auto* t = std::get_if<ir::TextPart>(&p)) n += t->text.size() + 32;
-      else if (auto* c = std::get_if<ir::ToolCallPart>(&p)) n += c->arguments.size() + c->name.size() + 96;
-      else if (auto* r = std::get_if<ir::ToolResultPart>(&p)) {
-        n += 96;
-        for (const auto& rc : r->content)
-          if (auto* rt = std::get_if<ir::TextPart>(&rc)) n += rt->text.size() + 32;
-      } else n += 128;
-    }
-  for (const auto& s : req.system) n += s.text.size() + 32;
-  return n + n / 8;
-}
-
 }  // namespace
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
-  out.reserve(estimate_size(req));
+  out.reserve(estimate_request_json_size(req));
   JsonWriter w(out);
   w.begin_object();
   w.field("model", req.model);
@@ -301,8 +285,8 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
          "Anthropic requires max_tokens; defaulted to " + std::to_string(kDefaultMaxTokens));
   }
   encode_system(req, w, warnings);
-  encode_messages(req, w, warnings);
-  TW_TRY(encode_tools(req, same, w, warnings));
+  encode_messages(req, options.raw_json_verified, w, warnings);
+  TW_TRY(encode_tools(req, same, options.raw_json_verified, w, warnings));
   encode_tool_choice(req, w);
   if (!req.stop.empty()) {
     w.key("stop_sequences");
@@ -314,7 +298,7 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
   if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
   if (req.stream) w.field("stream", true);
   if (!req.metadata.empty()) {
-    if (req.metadata.front() != '{' || !json::is_valid_json(req.metadata))
+    if (req.metadata.front() != '{' || (!options.raw_json_verified && !json::is_valid_json(req.metadata)))
       return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
     w.field_raw("metadata", req.metadata);
   }

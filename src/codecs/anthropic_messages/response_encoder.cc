@@ -33,7 +33,7 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   const Path content_path(root, "content");
   for (size_t i = 0; i < resp.parts.size(); ++i) {
     const Path ppath(content_path, i);
-    encode_assistant_part(resp.parts[i], /*in_request=*/false, ppath, w, warnings);
+    encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w, warnings);
   }
   w.end_array();
   w.field("stop_reason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "codecs/common/dom_json.h"
+#include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
 #include "codecs/common/seen_ids.h"
 #include "toolwire/codec/codec.h"
@@ -41,7 +42,7 @@ inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arg
 inline constexpr int64_t kDefaultMaxTokens = 4096;
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
 Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
 Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
 std::unique_ptr<StreamDecoder> make_stream_decoder();
@@ -54,6 +55,20 @@ Error decode_error(int http_status, std::string_view body);
 // Wire ids of the tool_use blocks seen so far (views into the parser's DOM),
 // against which tool_result.tool_use_id is checked.
 using SeenCallIds = SeenIds;
+
+// The fields any content block may carry, read in one pass over the block
+// (codecs/common/fields.h) instead of one scan per field.
+enum BlockField {
+  kType, kText, kId, kName, kInput, kThinking, kSignature, kData, kToolUseId, kContent, kIsError, kSource,
+  kBlockFields
+};
+inline constexpr std::string_view kBlockKeys[kBlockFields] = {
+    "type", "text", "id", "name", "input", "thinking", "signature", "data", "tool_use_id", "content", "is_error",
+    "source"};
+using BlockFields = json::Fields<kBlockFields>;
+inline BlockFields pick_block(json::object obj) { return json::pick(obj, kBlockKeys); }
+// The block's required "type" string.
+Result<std::string_view> block_type(const BlockFields& f, const json::Path& path);
 
 // Appends an assistant content block (text, thinking, redacted_thinking,
 // tool_use; anything else as UnknownPart) to `parts`.
@@ -81,14 +96,17 @@ int64_t anthropic_input_tokens(const ir::Usage& usage);
 // thinking without a signature is dropped (Anthropic rejects it).
 bool assistant_part_emits(const ir::Part& part, bool in_request);
 // Writes one assistant part as a content block (nothing, plus a Warning, for
-// parts Anthropic cannot take). `path` names the part for warnings.
-void encode_assistant_part(const ir::Part& part, bool in_request, const json::Path& path, JsonWriter& w,
-                           Warnings& warnings);
+// parts Anthropic cannot take). `path` names the part for warnings;
+// `raw_verified`: see encode_tool_input.
+void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verified, const json::Path& path,
+                           JsonWriter& w, Warnings& warnings);
 // "msg_toolwire_<n>" for output that needs an id the IR did not carry.
 std::string synthesize_message_id();
 void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message);
-// Writes a tool_use block's `input` value (wrapping invalid arguments).
-void encode_tool_input(const ir::ToolCallPart& call, const json::Path& path, JsonWriter& w, Warnings& warnings);
+// Writes a tool_use block's `input` value (wrapping invalid arguments). With
+// `raw_verified` (EncodeOptions) arguments flagged valid are not parsed again.
+void encode_tool_input(const ir::ToolCallPart& call, bool raw_verified, const json::Path& path, JsonWriter& w,
+                       Warnings& warnings);
 void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter& w, Warnings& warnings);
 
 }  // namespace toolwire::codec::anthropic_messages

@@ -1,4 +1,5 @@
 // IR request → OpenAI Chat Completions request JSON.
+#include "codecs/common/request_size.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
@@ -197,13 +198,25 @@ struct Enc {
   }
 };
 
-void write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, Warnings& warnings) {
+// A raw JSON object field of a hand-built IR is checked before it is spliced
+// in (see EncodeOptions): a bad one would corrupt the whole request.
+bool is_json_object(std::string_view raw, bool verified) {
+  return !raw.empty() && raw.front() == '{' && (verified || json::is_valid_json(raw));
+}
+
+Status write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, bool raw_verified) {
   bool unsupported = false;
   for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
-  if (req.tools.empty() && !(unsupported && same_dialect)) return;
+  if (req.tools.empty() && !(unsupported && same_dialect)) return Status::Ok();
+  const json::Path root, tools_path(root, "tools");
   w.key("tools");
   w.begin_array();
-  for (const auto& t : req.tools) {
+  for (size_t i = 0; i < req.tools.size(); ++i) {
+    const ir::ToolDefinition& t = req.tools[i];
+    if (!t.input_schema.empty() && !is_json_object(t.input_schema, raw_verified)) {
+      const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
+      return json::invalid(ppath, "tool input schema is not a JSON object");
+    }
     w.begin_object();
     w.field("type", "function");
     w.key("function");
@@ -220,6 +233,7 @@ void write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, Warni
     for (const auto& x : req.extra)
       if (x.key == kUnsupportedToolKey) w.raw(x.raw_json);
   w.end_array();
+  return Status::Ok();
 }
 
 void write_tool_choice(JsonWriter& w, const ir::ToolChoice& c) {
@@ -242,10 +256,10 @@ void write_tool_choice(JsonWriter& w, const ir::ToolChoice& c) {
 
 }  // namespace
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
-  out.reserve(4096);
+  out.reserve(estimate_request_json_size(req));
   JsonWriter w(out);
   w.begin_object();
   w.field("model", req.model);
@@ -263,7 +277,7 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
     ++enc.index;
   }
   w.end_array();
-  write_tools(w, req, same, warnings);
+  TW_TRY(write_tools(w, req, same, options.raw_json_verified));
   if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
   if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
   if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
@@ -276,7 +290,11 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings) {
     w.end_array();
   }
   if (req.stream) w.field("stream", true);
-  if (!req.metadata.empty()) w.field_raw("metadata", req.metadata);
+  if (!req.metadata.empty()) {
+    const json::Path root, path(root, "metadata");
+    if (!is_json_object(req.metadata, options.raw_json_verified)) return json::invalid(path, "metadata is not a JSON object");
+    w.field_raw("metadata", req.metadata);
+  }
   for (const auto& x : req.extra) {
     if (x.key == kUnsupportedToolKey) {
       if (!same) warn(warnings, "dropped_unsupported_tool", "$.tools", "a tool of another dialect has no OpenAI form");

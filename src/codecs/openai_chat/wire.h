@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "codecs/common/dom_json.h"
+#include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
@@ -28,7 +29,7 @@ inline constexpr std::string_view kUnsupportedToolKey = "x-unsupported-tool";
 inline constexpr std::string_view kUnknownToolCallType = "tool_call";
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
 Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
 Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
 std::unique_ptr<StreamDecoder> make_stream_decoder();
@@ -61,30 +62,10 @@ inline std::string raw_json(json::element e) {
   return out;
 }
 
-// Several fields of one object read in a single pass over it (json::get scans
-// the object once per key). Explicit nulls count as absent.
-template <size_t N>
-struct Fields {
-  json::element e[N];
-  bool has[N] = {};
-};
-template <size_t N>
-Fields<N> pick(json::object obj, const std::string_view (&keys)[N]) {
-  Fields<N> f;
-  for (auto [key, value] : obj) {
-    if (value.is_null() || key.empty()) continue;
-    for (size_t i = 0; i < N; ++i) {
-      // Length and first byte first: most candidates differ there, and the
-      // memcmp call is skipped.
-      if (key.size() == keys[i].size() && key[0] == keys[i][0] && key == keys[i]) {
-        f.e[i] = value;
-        f.has[i] = true;
-        break;
-      }
-    }
-  }
-  return f;
-}
+// Several fields of one object in one pass (codecs/common/fields.h);
+// explicit nulls count as absent here (`has`).
+using json::Fields;
+using json::pick;
 
 // Decodes one tool_calls entry: a `function` call {id, type, function:{name,
 // arguments}} becomes a ToolCallPart, another type an UnknownPart kept raw.
