@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "core/json_escape.h"
+
 namespace toolwire {
 namespace {
 
@@ -101,6 +103,50 @@ TEST(JsonWriter, EscapesRandomStringsOfEveryDensityLikeNlohmann) {
     JsonWriter::append_escaped(out, s);
     ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "round " << round;
   }
+}
+
+// Every escaper variant this CPU can run (SSE2 always on x86-64, AVX2 when
+// present), not only the one append_escaped picked: special bytes at every
+// offset of two 32-byte blocks and random strings of every density and of
+// lengths across all block/tail boundaries, compared with nlohmann.
+TEST(JsonWriter, EveryEscaperVariantMatchesNlohmann) {
+  using detail::EscapeIsa;
+  // \x01 and \x1f need \u00XX (the AVX-512 path hands such blocks on);
+  // \x7f and UTF-8 need no escape.
+  const std::string specials[] = {"\"", "\\", "\n", "\r", "\t", "\b", "\f", "\x01", "\x1f", "\x7f", "\xc3\xa9"};
+  constexpr size_t kSpecials = sizeof(specials) / sizeof(specials[0]);
+  int variants = 0;
+  for (EscapeIsa isa : {EscapeIsa::portable, EscapeIsa::avx2, EscapeIsa::avx512}) {
+    if (!detail::escape_isa_available(isa)) continue;
+    ++variants;
+    SCOPED_TRACE(isa == EscapeIsa::avx512 ? "avx512" : isa == EscapeIsa::avx2 ? "avx2" : "portable");
+    for (size_t len = 0; len < 140; ++len)
+      for (size_t pos = 0; pos <= len; ++pos) {
+        const std::string s = std::string(pos, 'a') + specials[(len + pos) % kSpecials] + std::string(len - pos, 'b');
+        std::string out = "x";
+        detail::append_escaped_with(isa, out, s);
+        ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "len " << len << " pos " << pos;
+      }
+    std::mt19937 rng(11);
+    for (int round = 0; round < 3000; ++round) {
+      const size_t len = rng() % 700;
+      const unsigned density = rng() % 101;  // percent of special pieces
+      std::string s;
+      for (size_t i = 0; i < len; ++i) {
+        if (rng() % 100 < density) s += specials[rng() % kSpecials];
+        else s.push_back(static_cast<char>('a' + rng() % 26));
+      }
+      std::string out = "x";
+      detail::append_escaped_with(isa, out, s);
+      ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "round " << round;
+    }
+  }
+  EXPECT_GE(variants, 1);
+  // append_escaped itself uses the widest variant available.
+  const EscapeIsa widest = detail::escape_isa_available(EscapeIsa::avx512) ? EscapeIsa::avx512
+                           : detail::escape_isa_available(EscapeIsa::avx2) ? EscapeIsa::avx2
+                                                                           : EscapeIsa::portable;
+  EXPECT_EQ(detail::escape_isa_in_use(), widest);
 }
 
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {

@@ -114,7 +114,6 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
   }
   TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
   ir::Message tool{ir::Role::tool, {}, {}};
-  user.parts.reserve(blocks.size());
   size_t i = 0;
   for (json::element block : blocks) {
     const Path path(content_path, i++);
@@ -124,9 +123,11 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
     if (type == "tool_result") {
       ir::ToolResultPart result;
       TW_TRY(decode_tool_result(f, path, seen, result));
-      tool.parts.push_back(std::move(result));
+      if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
+      tool.parts.push_back(std::move(result));                   // messages hold one kind only
       continue;
     }
+    if (user.parts.empty()) user.parts.reserve(blocks.size());
     TWA_ASSIGN(bool ok, decode_plain_block(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");

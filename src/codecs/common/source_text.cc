@@ -1,5 +1,6 @@
 #include "codecs/common/source_text.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace toolwire::codec::json {
@@ -69,15 +70,20 @@ void SourceIndex::build() {
   const uint32_t* idx = impl.structural_indexes.get();
   const size_t n = impl.n_structural_indexes;
   const uint64_t* tape = doc_->tape.get();
-  if (!idx || !tape) return;
+  if (!idx || !tape || n == 0) return;
+  // Stage 1's offsets rise: checking the last one bounds them all.
+  if (idx[n - 1] >= text_.size()) return;
   const size_t root_end = (tape[0] & kPayload) - 1;  // the closing root word (tape[0] points past it)
-  offset_.resize(root_end + 2);  // +2: a trailing number may write one word past its entry
+  // Every structural moves t by at most 2, so 2n + 2 slots hold any walk and
+  // the loop needs no bounds check; a walk that does not end on the root's
+  // closing word means the layout was not the expected one.
+  offset_.resize(std::max(root_end + 2, 2 * n + 2));
   const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
+  uint32_t* out = offset_.data();
   size_t t = 1;
   for (size_t s = 0; s < n; ++s) {
     const uint32_t off = idx[s];
-    if (off >= text_.size() || t > root_end) return;
-    offset_[t] = off;
+    out[t] = off;
     t += kStep.v[bytes[off]];
   }
   usable_ = t == root_end;
