@@ -152,6 +152,37 @@ TEST(OpenAiRequestRules, ErrorResultWithoutTextGetsThePrefixAlone) {
   EXPECT_EQ(back.messages[1], req.messages[1]);
 }
 
+// Every shape of a tool message's content: one text is a string; several
+// texts, or kept raw parts, make an array with the error prefix on the first
+// text (or alone before the raw parts); another dialect's part is dropped
+// with one warning.
+TEST(OpenAiRequestRules, ToolResultContentShapes) {
+  auto encode_result = [](ir::ToolResultPart r, Warnings* w = nullptr) {
+    ir::Request req;
+    req.model = "m";
+    req.messages.push_back({ir::Role::assistant, {ir::ToolCallPart{"c1", "f", "{}", true}}, {}});
+    r.call_id = "c1";
+    req.messages.push_back({ir::Role::tool, {r}, {}});
+    return encode_json(req, w)["messages"][1]["content"];
+  };
+  const ir::UnknownPart own{"openai_chat", "file", R"({"type":"file","file":{"file_id":"f1"}})"};
+  const ir::UnknownPart other{"anthropic_messages", "document", R"({"type":"document"})"};
+  EXPECT_EQ(encode_result({"", {ir::TextPart{"a"}}, true}), "Error: a");
+  EXPECT_EQ(encode_result({"", {ir::TextPart{"a"}, ir::TextPart{"b"}}, true}),
+            json::parse(R"([{"type":"text","text":"Error: a"},{"type":"text","text":"b"}])"));
+  EXPECT_EQ(encode_result({"", {ir::TextPart{"a"}, ir::TextPart{"b"}}, false}),
+            json::parse(R"([{"type":"text","text":"a"},{"type":"text","text":"b"}])"));
+  EXPECT_EQ(encode_result({"", {own}, true}),
+            json::parse(R"([{"type":"text","text":"Error: "},{"type":"file","file":{"file_id":"f1"}}])"));
+  EXPECT_EQ(encode_result({"", {own, ir::TextPart{"a"}}, false}),
+            json::parse(R"([{"type":"text","text":"a"},{"type":"file","file":{"file_id":"f1"}}])"));
+  Warnings w;
+  EXPECT_EQ(encode_result({"", {ir::TextPart{"a"}, other}, false}, &w), "a");
+  size_t dropped = 0;
+  for (const auto& x : w) dropped += x.code == "dropped_unknown_part";
+  EXPECT_EQ(dropped, 1u);
+}
+
 TEST(OpenAiRequestRules, ReasoningContentIsThinking) {
   json body = {{"model", "deepseek"},
                {"messages",

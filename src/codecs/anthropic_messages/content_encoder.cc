@@ -92,7 +92,8 @@ void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verif
   } else if (auto* c = std::get_if<ir::ToolCallPart>(&part)) {
     w.begin_object();
     w.field("type", "tool_use");
-    w.field("id", call_id::to_anthropic(c->id));
+    std::string scratch;
+    w.field("id", call_id::to_anthropic(c->id, scratch));
     w.field("name", c->name);
     w.key("input");
     encode_tool_input(*c, raw_verified, path, w, warnings);

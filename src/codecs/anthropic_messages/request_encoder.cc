@@ -29,7 +29,8 @@ bool result_content_emits(const ir::ResultContent& c) {
 void encode_tool_result(const ir::ToolResultPart& r, const Path& path, JsonWriter& w, Warnings& warnings) {
   w.begin_object();
   w.field("type", "tool_result");
-  w.field("tool_use_id", call_id::to_anthropic(r.call_id));
+  std::string scratch;
+  w.field("tool_use_id", call_id::to_anthropic(r.call_id, scratch));
   size_t emitted = 0;
   const ir::TextPart* only_text = nullptr;
   for (const auto& c : r.content) {

@@ -29,6 +29,12 @@ bool needs_mapping(std::string_view id) {
   return !is_anthropic_valid(id) || id.substr(0, kPrefix.size()) == kPrefix;
 }
 
+std::string_view to_anthropic(std::string_view id, std::string& scratch) {
+  if (!needs_mapping(id)) return id;
+  scratch = to_anthropic(id);
+  return scratch;
+}
+
 std::string to_anthropic(std::string_view id) {
   if (!needs_mapping(id)) return std::string(id);
   static constexpr char hex[] = "0123456789abcdef";

@@ -28,6 +28,9 @@ bool is_anthropic_valid(std::string_view id);
 bool needs_mapping(std::string_view id);
 
 std::string to_anthropic(std::string_view id);
+// The same without a copy for the common id that needs no mapping: returns
+// `id` itself, or the mapped id written into `scratch`.
+std::string_view to_anthropic(std::string_view id, std::string& scratch);
 std::string from_anthropic(std::string_view id);
 
 }  // namespace toolwire::codec::call_id

@@ -17,6 +17,7 @@ class SeenIds {
  public:
   void insert(std::string_view id) {
     if (set_.empty() && list_.size() < kListMax) {
+      if (list_.empty()) list_.reserve(kListMax);  // one allocation, not seven doublings
       list_.push_back(id);
       return;
     }

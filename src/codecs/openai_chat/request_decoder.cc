@@ -89,6 +89,10 @@ constexpr std::string_view kMsgKeys[kMsgFields] = {"role",      "content",      
 using MsgFields = Fields<kMsgFields>;
 
 Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ctx& ctx) {
+  // Room for every part up front: reasoning, text, refusal, then the calls.
+  size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal];
+  if (f.has[kToolCalls] && f.e[kToolCalls].is_array()) parts += f.e[kToolCalls].get_array().value_unsafe().size();
+  m.parts.reserve(parts);
   if (f.has[kReasoning]) {
     auto r = json::as_string(f.e[kReasoning], Path(path, "reasoning_content"));
     if (!r) return r.error();
@@ -110,7 +114,6 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
     Path cp(path, "tool_calls");
     auto arr = json::as_array(f.e[kToolCalls], cp);
     if (!arr) return arr.error();
-    m.parts.reserve(m.parts.size() + arr->size());
     size_t i = 0;
     for (json::element c : *arr) {
       std::string_view id;

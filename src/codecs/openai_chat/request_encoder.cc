@@ -139,41 +139,53 @@ struct Enc {
         drop_part("non-tool-result part");
         continue;
       }
-      std::vector<std::string_view> texts;
-      std::vector<const ir::UnknownPart*> raws;
-      bool images = false;
+      // One pass to classify; the common result (one text) needs no list.
+      size_t n_texts = 0;
+      std::string_view first_text;
+      bool images = false, raws = false;
       for (const auto& c : r->content) {
         if (auto* t = std::get_if<ir::TextPart>(&c)) {
-          if (!t->text.empty()) texts.push_back(t->text);
+          if (!t->text.empty() && n_texts++ == 0) first_text = t->text;
         } else if (std::holds_alternative<ir::ImagePart>(c)) {
           images = true;
         } else if (auto* u = std::get_if<ir::UnknownPart>(&c); unknown_ok(*u)) {
-          raws.push_back(u);
+          raws = true;
         }
       }
       if (images) with_images.push_back(r);
-      std::string first;  // the error prefix goes on the first text
+      const bool had_text = n_texts > 0;
+      std::string prefixed;  // the error prefix goes on the first text (or stands alone)
       if (r->is_error) {
-        first.append(kErrorPrefix);
-        if (!texts.empty()) first.append(texts.front());
-        if (texts.empty()) texts.push_back(first);
-        else texts.front() = first;
+        prefixed.append(kErrorPrefix).append(first_text);
+        first_text = prefixed;
+        if (!had_text) n_texts = 1;
       }
       w.begin_object();
       w.field("role", "tool");
       w.field("tool_call_id", r->call_id);
       w.key("content");
-      if (raws.empty() && texts.size() <= 1) {
-        w.string(texts.empty() ? std::string_view() : texts.front());
+      if (!raws && n_texts <= 1) {
+        w.string(first_text);
       } else {
         w.begin_array();
-        for (auto t : texts) {
+        auto text_part = [&](std::string_view t) {
           w.begin_object();
           w.field("type", "text");
           w.field("text", t);
           w.end_object();
+        };
+        bool first = true;
+        if (r->is_error && !had_text) {
+          text_part(first_text);  // an error with no text of its own: the prefix alone
+          first = false;
         }
-        for (auto* u : raws) w.raw(u->raw_json);
+        for (const auto& c : r->content)
+          if (auto* t = std::get_if<ir::TextPart>(&c); t && !t->text.empty()) {
+            text_part(first ? first_text : std::string_view(t->text));
+            first = false;
+          }
+        for (const auto& c : r->content)  // (their warnings were given in the first pass)
+          if (auto* u = std::get_if<ir::UnknownPart>(&c); u && u->dialect == kDialect) w.raw(u->raw_json);
         w.end_array();
       }
       w.end_object();
