@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cassert>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,7 +57,7 @@ template <class T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}   // NOLINT: implicit by design
-  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+  Result(Error error) : v_(std::in_place_index<1>, std::make_shared<Error>(std::move(error))) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -70,27 +71,29 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const& { assert(!ok()); return std::get<1>(v_); }
-  Error&& error() && { assert(!ok()); return std::get<1>(std::move(v_)); }
+  const Error& error() const& { assert(!ok()); return *std::get<1>(v_); }
+  Error&& error() && { assert(!ok()); return std::move(*std::get<1>(v_)); }
 
  private:
-  std::variant<T, Error> v_;
+  // The error lives on the heap: a success (the hot path, returned by every
+  // decoder step) carries one pointer, not two empty strings to build and
+  // destroy.
+  std::variant<T, std::shared_ptr<Error>> v_;
 };
 
 // Result<void>: success or an Error.
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+  Status(Error error) : error_(std::make_shared<const Error>(std::move(error))) {}  // NOLINT
   static Status Ok() { return Status(); }
 
-  bool ok() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const { assert(!ok_); return error_; }
+  bool ok() const { return error_ == nullptr; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { assert(error_); return *error_; }
 
  private:
-  Error error_;
-  bool ok_ = true;
+  std::shared_ptr<const Error> error_;  // null: success (see Result)
 };
 
 }  // namespace toolwire
