@@ -66,24 +66,10 @@ std::string_view type_name(element_type type) {
   return "unknown";
 }
 
-namespace {
 Error wrong_type(element e, const Path& path, std::string_view expected) {
   return invalid(path, "expected " + std::string(expected) + ", got " + std::string(type_name(e.type())));
 }
-}  // namespace
 
-Result<object> as_object(element e, const Path& path) {
-  if (!e.is_object()) return wrong_type(e, path, "object");
-  return e.get_object().value_unsafe();
-}
-Result<array> as_array(element e, const Path& path) {
-  if (!e.is_array()) return wrong_type(e, path, "array");
-  return e.get_array().value_unsafe();
-}
-Result<std::string_view> as_string(element e, const Path& path) {
-  if (!e.is_string()) return wrong_type(e, path, "string");
-  return e.get_string().value_unsafe();
-}
 Result<int64_t> as_int64(element e, const Path& path) {
   auto r = e.get_int64();
   if (r.error()) {
