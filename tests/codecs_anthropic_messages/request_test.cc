@@ -200,6 +200,25 @@ TEST(AnthropicRequest, UnsignedThinkingIsDroppedWithWarning) {
   EXPECT_TRUE(has_warning(warnings, "dropped_unsigned_thinking"));
 }
 
+// Found by fuzz_anthropic_messages_request: an assistant turn holding only an
+// unsigned thinking block writes nothing, so its user neighbours must become
+// one message on the first encode, not only after a decode/encode round.
+TEST(AnthropicRequest, DroppedEmptyMessageMergesItsNeighbours) {
+  ir::Request req;
+  req.model = "m";
+  req.max_tokens = 5;
+  req.messages.push_back({ir::Role::user, {ir::TextPart{"q"}}, {}});
+  req.messages.push_back({ir::Role::assistant, {ir::ThinkingPart{"hmm", "", false, ""}}, {}});
+  req.messages.push_back({ir::Role::user, {ir::TextPart{"more"}}, {}});
+  Warnings warnings;
+  const std::string out = encode_ok(req, &warnings);
+  json j = parse(out);
+  ASSERT_EQ(j["messages"].size(), 1u) << out;
+  EXPECT_EQ(j["messages"][0]["content"], json::parse(R"([{"type":"text","text":"q"},{"type":"text","text":"more"}])"));
+  EXPECT_TRUE(has_warning(warnings, "dropped_empty_message"));
+  EXPECT_EQ(encode_ok(decode_ok(out)), out);  // a fixed point after one pass
+}
+
 TEST(AnthropicRequest, InvalidArgumentsAreWrappedAndRestored) {
   ir::Request req;
   req.model = "m";

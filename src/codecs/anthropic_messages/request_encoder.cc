@@ -91,11 +91,26 @@ bool part_emits(const ir::Part& part, bool user) {
   return user ? user_part_emits(part) : assistant_part_emits(part, /*in_request=*/true);
 }
 
+// Whether a message writes at least one block; one that writes none is
+// dropped (Anthropic rejects empty content).
+bool message_emits(const ir::Message& m) {
+  if (m.role == Role::system) return false;
+  const bool user = user_side(m.role);
+  for (const auto& p : m.parts)
+    if (part_emits(p, user)) return true;
+  return false;
+}
+
+// Whether msgs[k] of a group of side `user` contributes to it: a group spans
+// system messages (moved to the top level) and dropped empty messages of the
+// other side, which contribute nothing.
+bool in_group(const ir::Message& m, bool user) { return m.role != Role::system && user_side(m.role) == user; }
+
 // The group's only block when that is one text part (written as a string).
 const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, size_t j, bool user) {
   const ir::TextPart* found = nullptr;
   for (size_t k = i; k < j; ++k) {
-    if (msgs[k].role == Role::system) continue;
+    if (!in_group(msgs[k], user)) continue;
     for (const auto& p : msgs[k].parts) {
       if (!part_emits(p, user)) continue;
       auto* t = std::get_if<ir::TextPart>(&p);
@@ -111,17 +126,6 @@ const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, 
 void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, const Path& msgs_path,
                   bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
-  bool any = false;
-  for (size_t k = i; k < j && !any; ++k) {
-    if (msgs[k].role == Role::system) continue;
-    for (const auto& p : msgs[k].parts)
-      if (part_emits(p, user)) { any = true; break; }
-  }
-  if (!any) {
-    const Path p(msgs_path, i);
-    warn(warnings, "dropped_empty_message", p, "a message with no content Anthropic accepts was dropped");
-    return;
-  }
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
@@ -131,7 +135,7 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
   for (int pass = user ? 0 : 1; pass < 2; ++pass) {
     for (size_t k = i; k < j; ++k) {
       const ir::Message& m = msgs[k];
-      if (m.role == Role::system) continue;
+      if (!in_group(m, user)) continue;
       const Path mpath(msgs_path, k);
       if (pass == (user ? 0 : 1) && !m.name.empty())
         warn(warnings, "dropped_message_name", mpath, "Anthropic messages have no participant name");
@@ -163,9 +167,22 @@ void encode_messages(const ir::Request& req, bool raw_verified, JsonWriter& w, W
       ++i;
       continue;
     }
+    if (!message_emits(msgs[i])) {
+      warn(warnings, "dropped_empty_message", Path(path, i), "a message with no content Anthropic accepts was dropped");
+      ++i;
+      continue;
+    }
+    // The group runs to the next message of the other side that writes
+    // something: dropping an empty message first makes its neighbours one
+    // message, as decoding this output and encoding it again would.
     const bool user = user_side(msgs[i].role);
     size_t j = i + 1;
-    while (j < msgs.size() && (msgs[j].role == Role::system || user_side(msgs[j].role) == user)) ++j;
+    for (; j < msgs.size(); ++j) {
+      const ir::Message& m = msgs[j];
+      if (m.role == Role::system || user_side(m.role) == user) continue;
+      if (message_emits(m)) break;
+      warn(warnings, "dropped_empty_message", Path(path, j), "a message with no content Anthropic accepts was dropped");
+    }
     encode_group(msgs, i, j, path, raw_verified, w, warnings);
     i = j;
   }
