@@ -29,6 +29,57 @@ TEST(JsonWriter, WritesNestedObjectsWithCommas) {
   EXPECT_EQ(out, R"({"a":"x","b":[1,2.5,true,null,{}],"c":{"k":[1,2]}})");
 }
 
+// Literal keys and values take a path without an escape scan; runtime
+// strings (string_view, std::string, const char*) take the escaping one. Both
+// must write the same JSON, commas included, at every nesting level.
+TEST(JsonWriter, LiteralAndRuntimeKeysWriteTheSameJson) {
+  const std::string k_type = "type", v_text = "text", k_quote = "q\"uote", v_esc = "line\nbreak";
+  const char* k_ptr = "n";
+  std::string lit, run;
+  {
+    JsonWriter w(lit);
+    w.begin_object();
+    w.field("type", "text");
+    w.field("text", v_esc);
+    w.field(k_quote, v_esc);  // a runtime key that needs escaping
+    w.field("n", int64_t{7});
+    w.field("i", 3);
+    w.field("b", false);
+    w.key("arr");
+    w.begin_array();
+    w.begin_object();
+    w.field("type", "text");
+    w.end_object();
+    w.begin_object();
+    w.end_object();
+    w.end_array();
+    w.end_object();
+  }
+  {
+    JsonWriter w(run);
+    w.begin_object();
+    w.field(std::string_view(k_type), std::string_view(v_text));
+    w.field(std::string_view("text"), std::string_view(v_esc));
+    w.field(std::string_view(k_quote), std::string_view(v_esc));
+    w.field(std::string_view(k_ptr), int64_t{7});
+    w.field(std::string_view("i"), 3);
+    w.field(std::string_view("b"), false);
+    w.key(std::string_view("arr"));
+    w.begin_array();
+    w.begin_object();
+    w.field(std::string_view("type"), std::string_view("text"));
+    w.end_object();
+    w.begin_object();
+    w.end_object();
+    w.end_array();
+    w.end_object();
+  }
+  EXPECT_EQ(lit, run);
+  EXPECT_EQ(nlohmann::json::parse(lit),
+            nlohmann::json::parse(R"({"type":"text","text":"line\nbreak","q\"uote":"line\nbreak","n":7,"i":3,"b":false,"arr":[{"type":"text"},{}]})"));
+  static_assert(JsonWriter::is_plain("content") && !JsonWriter::is_plain("a\"b") && !JsonWriter::is_plain("\n"));
+}
+
 TEST(JsonWriter, EscapesEverythingJsonRequires) {
   std::string s = "q\"b\\n\n r\r t\t \x01 \x1f é 🙂";
   std::string out;

@@ -11,7 +11,10 @@
 //   w.end_object();
 #pragma once
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -32,6 +35,14 @@ class JsonWriter {
     out_.push_back(':');
     after_key_ = true;
   }
+  // A key written as a string literal: codecs write a thousand of them per
+  // request, so `,"key":` goes out in one append with no escape scan. (A
+  // literal holding a quote, backslash or control byte would be a bug; debug
+  // builds check.)
+  template <size_t N>
+  void key(const char (&k)[N]) {
+    literal_key(std::string_view(k, std::char_traits<char>::length(k)));
+  }
 
   void string(std::string_view s) { value_prefix(); append_escaped(out_, s); }
   void raw(std::string_view json) { value_prefix(); out_.append(json); }  // caller guarantees valid JSON
@@ -41,6 +52,17 @@ class JsonWriter {
   void number(double d);
 
   // Convenience: key + value.
+  template <size_t N, class V>
+  void field(const char (&k)[N], const V& v) {
+    key(k);
+    value(v);
+  }
+  // `"key":"value"` with both literals (`"type":"text"`): one append.
+  template <size_t N, size_t M>
+  void field(const char (&k)[N], const char (&v)[M]) {
+    literal_key(std::string_view(k, std::char_traits<char>::length(k)));
+    literal_string(std::string_view(v, std::char_traits<char>::length(v)));
+  }
   void field(std::string_view k, std::string_view s) { key(k); string(s); }
   void field(std::string_view k, const char* s) { key(k); string(s); }
   void field_raw(std::string_view k, std::string_view json) { key(k); raw(json); }
@@ -52,7 +74,61 @@ class JsonWriter {
   // Appends `s` as a quoted, escaped JSON string.
   static void append_escaped(std::string& out, std::string_view s);
 
+  // True when `s` can sit inside a JSON string as is (no quote, backslash or
+  // control byte).
+  static constexpr bool is_plain(std::string_view s) {
+    for (char c : s)
+      if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') return false;
+    return true;
+  }
+
  private:
+  void value(std::string_view s) { string(s); }
+  void value(const char* s) { string(s); }
+  void value(int64_t n) { number(n); }
+  void value(int n) { number(static_cast<int64_t>(n)); }
+  void value(bool b) { boolean(b); }
+
+  // `[,]"k":` in one append; `k` needs no escaping. Inline, so that a
+  // literal's length is a constant and its copy a store or two.
+  void literal_key(std::string_view k) {
+    assert(is_plain(k));
+    bool comma = false;
+    if (depth_ < kMaxDepth) {
+      comma = !first_[depth_];
+      first_[depth_] = false;
+    }
+    const size_t base = out_.size();
+    const size_t total = base + comma + k.size() + 3;
+    // The lambda ignores its size argument: GCC 12's libstdc++ passes the
+    // new capacity there, not the size asked for.
+    out_.resize_and_overwrite(total, [&](char* buf, size_t) {
+      char* o = buf + base;
+      *o = ',';
+      o += comma;
+      *o++ = '"';
+      std::memcpy(o, k.data(), k.size());
+      o += k.size();
+      o[0] = '"';
+      o[1] = ':';
+      return total;
+    });
+    after_key_ = true;
+  }
+  // `"s"` as a value; `s` needs no escaping.
+  void literal_string(std::string_view s) {
+    assert(is_plain(s));
+    value_prefix();
+    const size_t base = out_.size();
+    const size_t total = base + s.size() + 2;
+    out_.resize_and_overwrite(total, [&](char* buf, size_t) {
+      buf[base] = '"';
+      std::memcpy(buf + base + 1, s.data(), s.size());
+      buf[total - 1] = '"';
+      return total;
+    });
+  }
+
   // Depth is bounded by the IR's shape (codecs never recurse on user data:
   // user JSON is spliced with raw()), so 64 levels of "first" flags suffice.
   static constexpr int kMaxDepth = 64;

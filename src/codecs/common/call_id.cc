@@ -5,9 +5,17 @@ namespace {
 
 constexpr std::string_view kPrefix = "tw-";
 
-bool is_word(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+// Bytes of ^[a-zA-Z0-9_-]+$: 1 for word characters, 2 for '-'. A table,
+// because every call id of a translated request is checked.
+constexpr auto kIdByte = [] {
+  struct T { unsigned char v[256]; } t{};
+  for (int c = 0; c < 256; ++c)
+    t.v[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  t.v[static_cast<unsigned char>('-')] = 2;
+  return t;
+}();
+
+bool is_word(unsigned char c) { return kIdByte.v[c] == 1; }
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -19,9 +27,9 @@ int hex_value(char c) {
 
 bool is_anthropic_valid(std::string_view id) {
   if (id.empty()) return false;
-  for (unsigned char c : id)
-    if (!is_word(c) && c != '-') return false;
-  return true;
+  bool ok = true;
+  for (unsigned char c : id) ok &= kIdByte.v[c] != 0;  // no early exit: ids are short and usually valid
+  return ok;
 }
 
 bool needs_mapping(std::string_view id) {

@@ -2,6 +2,7 @@
 //
 // One pass over each object's fields (simdjson DOM), copying only the text the
 // IR keeps; opaque JSON (schemas, unknown fields) is captured minified.
+#include <algorithm>
 #include <vector>
 
 #include "codecs/common/seen_ids.h"
@@ -14,7 +15,8 @@ using json::Path;
 
 struct Ctx {
   Warnings& warnings;
-  SeenIds calls;  // ids of the tool calls so far
+  SeenIds calls;            // ids of the tool calls so far
+  size_t last_turn_calls = 0;  // calls in the latest assistant message: room for their results
 };
 
 // A content array's parts: text, image_url, anything else as UnknownPart.
@@ -114,6 +116,7 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
     Path cp(path, "tool_calls");
     auto arr = json::as_array(f.e[kToolCalls], cp);
     if (!arr) return arr.error();
+    ctx.last_turn_calls = arr->size();
     size_t i = 0;
     for (json::element c : *arr) {
       std::string_view id;
@@ -152,7 +155,10 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::Request& re
     }
   }
   // Consecutive tool messages form one IR tool message.
-  if (req.messages.empty() || req.messages.back().role != ir::Role::tool) req.messages.push_back(ir::Message{ir::Role::tool, {}, {}});
+  if (req.messages.empty() || req.messages.back().role != ir::Role::tool) {
+    req.messages.push_back(ir::Message{ir::Role::tool, {}, {}});
+    req.messages.back().parts.reserve(std::max<size_t>(ctx.last_turn_calls, 1));
+  }
   req.messages.back().parts.push_back(std::move(result));
   return Status::Ok();
 }
@@ -293,7 +299,7 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
 
   ir::Request req;
   req.source_dialect = std::string(kDialect);
-  Ctx ctx{warnings, {}};
+  Ctx ctx{warnings, {}, 0};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
   for (auto [key, value] : *obj) {
