@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+#include <cstdint>
 #include <random>
 
 #include "core/json_escape.h"
@@ -199,6 +203,44 @@ TEST(JsonWriter, EveryEscaperVariantMatchesNlohmann) {
                                                                            : EscapeIsa::portable;
   EXPECT_EQ(detail::escape_isa_in_use(), widest);
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// XINUSE (XGETBV with ECX=1): which register state components are not in
+// their initial state. Bit 2: upper halves of ymm0-15; bit 6: upper halves of
+// zmm0-15. Supported when CPUID.(EAX=0DH,ECX=1):EAX bit 2 is set.
+bool xinuse_readable() {
+  unsigned a, b, c, d;
+  return __get_cpuid_count(0xD, 1, &a, &b, &c, &d) && (a & (1u << 2));
+}
+uint64_t xinuse() {
+  uint32_t lo, hi;
+  asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+  return (uint64_t{hi} << 32) | lo;
+}
+
+// The AVX2 / AVX-512 escapers must leave the upper vector state clean: GCC 12
+// emits no vzeroupper on leaving target("avx…") functions, and on Intel cores
+// a dirty upper state slows every later legacy-SSE instruction (the Anthropic
+// stream encoder ran 7x slower; docs/benchmarks/codecs.md, session 4).
+TEST(JsonWriter, WideEscapersLeaveTheUpperVectorStateClean) {
+  if (!xinuse_readable()) GTEST_SKIP() << "this CPU cannot report XINUSE";
+  constexpr uint64_t kDirtyUpper = (1u << 2) | (1u << 6);
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "{\"key\":\"value\"}\n";  // long, with escapes: the block paths
+  int checked = 0;
+  for (auto isa : {detail::EscapeIsa::avx2, detail::EscapeIsa::avx512}) {
+    if (!detail::escape_isa_available(isa)) continue;
+    if (xinuse() & kDirtyUpper) continue;  // already dirty before the call: nothing to learn
+    std::string out;
+    detail::append_escaped_with(isa, out, text);
+    const uint64_t after = xinuse();  // nothing between the call and this read uses AVX
+    EXPECT_EQ(after & kDirtyUpper, 0u) << "isa " << static_cast<int>(isa) << ", XINUSE " << after;
+    EXPECT_EQ(out, nlohmann::json(text).dump());
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no wide escaper on this CPU";
+}
+#endif
 
 TEST(JsonWriter, NonFiniteDoublesBecomeNull) {
   std::string out;
