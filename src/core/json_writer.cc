@@ -336,19 +336,8 @@ EscapeFn escaper_for(detail::EscapeIsa isa) {
 void append_escaped_using(EscapeFn escape, std::string& out, std::string_view s) {
   // Short strings (keys, ids, stream fragments) that need no escape: one copy.
   if (s.size() <= 32 && short_is_clean(s.data(), s.size())) {
-    {
-      const size_t base = out.size();
-      const size_t total = base + s.size() + 2;
-      // The lambda ignores its size argument: GCC 12's libstdc++ passes the
-      // new capacity there, not the size asked for.
-      out.resize_and_overwrite(total, [&](char* buf, size_t) {
-        buf[base] = '"';
-        if (!s.empty()) std::memcpy(buf + base + 1, s.data(), s.size());
-        buf[total - 1] = '"';
-        return total;
-      });
-      return;
-    }
+    JsonWriter::append_quoted_plain(out, s);
+    return;
   }
   out.push_back('"');
   const char* p = s.data();
@@ -359,7 +348,7 @@ void append_escaped_using(EscapeFn escape, std::string& out, std::string_view s)
     const size_t left = static_cast<size_t>(end - p);
     const size_t room = left + left / 2 + 256;
     const size_t base = out.size();
-    out.resize_and_overwrite(base + room, [&](char* buf, size_t) {  // (size argument: see above)
+    out.resize_and_overwrite(base + room, [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
       char* o = escape(p, end, buf + base, buf + base + room - 6);
       return static_cast<size_t>(o - buf);
     });

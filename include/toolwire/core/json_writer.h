@@ -74,6 +74,21 @@ class JsonWriter {
   // Appends `s` as a quoted, escaped JSON string.
   static void append_escaped(std::string& out, std::string_view s);
 
+  // Appends `s` in quotes as is; `s` must be plain (see is_plain).
+  static void append_quoted_plain(std::string& out, std::string_view s) {
+    assert(is_plain(s));
+    const size_t base = out.size();
+    const size_t total = base + s.size() + 2;
+    // The lambda ignores its size argument: GCC 12's libstdc++ passes the
+    // new capacity there, not the size asked for.
+    out.resize_and_overwrite(total, [&](char* buf, size_t) {
+      buf[base] = '"';
+      if (!s.empty()) std::memcpy(buf + base + 1, s.data(), s.size());
+      buf[total - 1] = '"';
+      return total;
+    });
+  }
+
   // True when `s` can sit inside a JSON string as is (no quote, backslash or
   // control byte).
   static constexpr bool is_plain(std::string_view s) {
@@ -93,16 +108,10 @@ class JsonWriter {
   // literal's length is a constant and its copy a store or two.
   void literal_key(std::string_view k) {
     assert(is_plain(k));
-    bool comma = false;
-    if (depth_ < kMaxDepth) {
-      comma = !first_[depth_];
-      first_[depth_] = false;
-    }
+    const bool comma = take_comma();
     const size_t base = out_.size();
     const size_t total = base + comma + k.size() + 3;
-    // The lambda ignores its size argument: GCC 12's libstdc++ passes the
-    // new capacity there, not the size asked for.
-    out_.resize_and_overwrite(total, [&](char* buf, size_t) {
+    out_.resize_and_overwrite(total, [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
       char* o = buf + base;
       *o = ',';
       o += comma;
@@ -117,16 +126,8 @@ class JsonWriter {
   }
   // `"s"` as a value; `s` needs no escaping.
   void literal_string(std::string_view s) {
-    assert(is_plain(s));
     value_prefix();
-    const size_t base = out_.size();
-    const size_t total = base + s.size() + 2;
-    out_.resize_and_overwrite(total, [&](char* buf, size_t) {
-      buf[base] = '"';
-      std::memcpy(buf + base + 1, s.data(), s.size());
-      buf[total - 1] = '"';
-      return total;
-    });
+    append_quoted_plain(out_, s);
   }
 
   // Depth is bounded by the IR's shape (codecs never recurse on user data:
@@ -134,11 +135,16 @@ class JsonWriter {
   static constexpr int kMaxDepth = 64;
   void push() { ++depth_; if (depth_ < kMaxDepth) first_[depth_] = true; }
   void pop() { --depth_; }
+  // Whether the next member or element needs a comma before it; marks the
+  // current level as no longer empty.
+  bool take_comma() {
+    if (depth_ >= kMaxDepth) return false;
+    const bool needed = !first_[depth_];
+    first_[depth_] = false;
+    return needed;
+  }
   void comma() {
-    if (depth_ < kMaxDepth) {
-      if (!first_[depth_]) out_.push_back(',');
-      first_[depth_] = false;
-    }
+    if (take_comma()) out_.push_back(',');
   }
   void value_prefix() {
     if (after_key_) { after_key_ = false; return; }
