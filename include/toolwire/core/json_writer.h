@@ -106,8 +106,8 @@ class JsonWriter {
 
   // `[,]"k":` in one append; `k` needs no escaping. Always inline, so that a
   // literal's length is a constant and its copy a store or two: GCC 12 kept it
-  // out of line at its ~200 call sites, and inlining it took 1.5 µs (2 %) off
-  // each 64 KB request translation (docs/benchmarks/codecs.md).
+  // out of line at its ~200 call sites, and inlining it took 1.1–1.7 µs (2–3 %)
+  // off each 64 KB request translation (docs/benchmarks/codecs.md).
   [[gnu::always_inline]] void literal_key(std::string_view k) {
     assert(is_plain(k));
     const bool comma = take_comma();
