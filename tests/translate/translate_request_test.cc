@@ -34,19 +34,94 @@ void expect_same_translation(const codec::Codec& from, const codec::Codec& to, c
   EXPECT_EQ(codes(w2), codes(w1));
 }
 
+// translate_request runs on the borrowed IR (string views, arena lists) when
+// both codecs are built in; decode + encode runs on the owning IR. Every
+// direction, same-dialect passthrough included, must give the same bytes.
+void expect_same_in_every_direction(const std::string& body, bool from_openai) {
+  const codec::Codec& from = from_openai ? openai() : anthropic();
+  {
+    SCOPED_TRACE("to openai");
+    expect_same_translation(from, openai(), body);
+  }
+  {
+    SCOPED_TRACE("to anthropic");
+    expect_same_translation(from, anthropic(), body);
+  }
+}
+
 TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForEveryFixture) {
   int n = 0;
   for (const auto& name : fixtures_matching("openai-chat", ".request.json")) {
     SCOPED_TRACE(name);
-    expect_same_translation(openai(), anthropic(), read_fixture(name));
+    expect_same_in_every_direction(read_fixture(name), true);
     ++n;
   }
   for (const auto& name : fixtures_matching("anthropic-messages", ".request.json")) {
     SCOPED_TRACE(name);
-    expect_same_translation(anthropic(), openai(), read_fixture(name));
+    expect_same_in_every_direction(read_fixture(name), false);
     ++n;
   }
   EXPECT_GE(n, 4);
+}
+
+// Text the borrowed IR cannot take as a view of the input: a schema and an
+// unknown field with line breaks (minified), an OpenAI error result (prefix
+// cut), a refusal (rebuilt JSON), a data: URL (split), an Anthropic id that
+// was mapped ("tw-..."), invalid arguments (wrapped, then unwrapped).
+TEST(TranslateRequest, BorrowedPathHandlesTextItHasToBuild) {
+  const std::string from_openai = R"({"model":"m","x_extra":{
+      "a": [1, 2]},
+    "tools":[{"type":"function","function":{"name":"get","description":"d","parameters":{
+      "type": "object",
+      "properties": {"q": {"type": "string"}}}}}],
+    "messages":[
+      {"role":"system","content":"sys"},
+      {"role":"user","content":[{"type":"text","text":"look"},
+        {"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo=","detail":"low"}}]},
+      {"role":"assistant","content":null,"refusal":"no \"way\"","tool_calls":[
+        {"id":"call:1/x","type":"function","function":{"name":"get","arguments":"{\"q\": \"a\\nb\"}"}},
+        {"id":"call_2","type":"function","function":{"name":"get","arguments":"not json"}}]},
+      {"role":"tool","tool_call_id":"call:1/x","content":"Error: it broke"},
+      {"role":"tool","tool_call_id":"call_2","content":[{"type":"text","text":"Error: "},{"type":"text","text":"x"}]}]})";
+  expect_same_in_every_direction(from_openai, true);
+
+  Warnings w;
+  auto as_anthropic = codec::translate_request(openai(), anthropic(), from_openai, w);
+  ASSERT_TRUE(as_anthropic) << as_anthropic.error().to_string();
+  json a = json::parse(*as_anthropic);  // (non-const: a missing key reads as null)
+  EXPECT_EQ(a["tools"][0]["input_schema"], json::parse(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
+  EXPECT_EQ(a["messages"][0]["content"][1]["source"]["data"], "iVBORw0KGgo=");
+  EXPECT_EQ(a["messages"][1]["content"][0]["id"], "tw-call-3a1-2fx");
+  EXPECT_EQ(a["messages"][1]["content"][0]["input"]["q"], "a\nb");
+  EXPECT_EQ(a["messages"][1]["content"][1]["input"]["__toolwire_invalid_arguments"], "not json");
+  EXPECT_EQ(a["messages"][2]["content"][0]["tool_use_id"], "tw-call-3a1-2fx");
+  EXPECT_EQ(a["messages"][2]["content"][0]["content"], "it broke");
+  EXPECT_EQ(a["messages"][2]["content"][0]["is_error"], true);
+
+  // And back: the mapped id, the wrapped arguments, the error flag.
+  expect_same_in_every_direction(*as_anthropic, false);
+  auto back = codec::translate_request(anthropic(), openai(), *as_anthropic, w);
+  ASSERT_TRUE(back) << back.error().to_string();
+  json o = json::parse(*back);
+  EXPECT_EQ(o["messages"][0]["content"], "sys");
+  EXPECT_EQ(o["messages"][2]["tool_calls"][0]["id"], "call:1/x");
+  EXPECT_EQ(o["messages"][2]["tool_calls"][1]["function"]["arguments"], "not json");
+  EXPECT_EQ(o["messages"][3]["tool_call_id"], "call:1/x");
+  EXPECT_EQ(o["messages"][3]["content"], "Error: it broke");
+}
+
+// A request far bigger than the arena's first block, then small ones: the
+// arena grows, is merged and reused, and every output is still right.
+TEST(TranslateRequest, ArenaGrowsForABigRequestAndIsReusedAfter) {
+  ConversationGen gen(7);
+  Warnings w;
+  for (int turns : {400, 3, 400, 1}) {
+    SCOPED_TRACE("turns " + std::to_string(turns));
+    ir::Request req = gen.request(turns);
+    auto body = openai().encode_request(req, w);
+    ASSERT_TRUE(body) << body.error().to_string();
+    expect_same_in_every_direction(*body, true);
+  }
 }
 
 TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForGeneratedConversations) {
@@ -60,10 +135,10 @@ TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForGeneratedConversations) {
     Warnings w;
     auto as_openai = openai().encode_request(req, w);
     ASSERT_TRUE(as_openai) << as_openai.error().to_string();
-    expect_same_translation(openai(), anthropic(), *as_openai);
+    expect_same_in_every_direction(*as_openai, true);
     auto as_anthropic = anthropic().encode_request(req, w);
     ASSERT_TRUE(as_anthropic) << as_anthropic.error().to_string();
-    expect_same_translation(anthropic(), openai(), *as_anthropic);
+    expect_same_in_every_direction(*as_anthropic, false);
   }
 }
 

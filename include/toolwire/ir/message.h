@@ -10,9 +10,7 @@
 // message; decoders reject a result with no matching call.
 #pragma once
 
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "toolwire/ir/parts.h"
 
@@ -22,11 +20,14 @@ enum class Role { system, user, assistant, tool };
 
 std::string_view to_string(Role role);
 
-struct Message {
+template <class S>
+struct BasicMessage {
   Role role = Role::user;
-  std::vector<Part> parts;
-  std::string name;  // OpenAI participant name; empty if none
-  bool operator==(const Message&) const = default;
+  typename S::template Vector<BasicPart<S>> parts;
+  typename S::String name;  // OpenAI participant name; empty if none
+  bool operator==(const BasicMessage&) const = default;
 };
+
+using Message = BasicMessage<Owning>;
 
 }  // namespace toolwire::ir

@@ -3,8 +3,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <vector>
 
 #include "toolwire/ir/message.h"
 #include "toolwire/ir/tool.h"
@@ -13,34 +11,43 @@ namespace toolwire::ir {
 
 // A top-level field the IR does not model, kept as raw JSON. A same-dialect
 // encoder writes it back; another dialect drops it with a Warning.
-struct ExtraField {
-  std::string key;
-  std::string raw_json;
-  bool operator==(const ExtraField&) const = default;
+template <class S>
+struct BasicExtraField {
+  typename S::String key;
+  typename S::String raw_json;
+  bool operator==(const BasicExtraField&) const = default;
 };
 
-struct SystemPart {
-  std::string text;
+template <class S>
+struct BasicSystemPart {
+  typename S::String text;
   bool developer = false;  // OpenAI "developer" role rather than "system"
-  bool operator==(const SystemPart&) const = default;
+  bool operator==(const BasicSystemPart&) const = default;
 };
 
-struct Request {
-  std::string model;
-  std::vector<SystemPart> system;  // leading system prompt(s)
-  std::vector<Message> messages;
-  std::vector<ToolDefinition> tools;
-  std::optional<ToolChoice> tool_choice;
+template <class S>
+struct BasicRequest {
+  template <class T>
+  using Vector = typename S::template Vector<T>;
+  typename S::String model;
+  Vector<BasicSystemPart<S>> system;  // leading system prompt(s)
+  Vector<BasicMessage<S>> messages;
+  Vector<BasicToolDefinition<S>> tools;
+  std::optional<BasicToolChoice<S>> tool_choice;
   std::optional<bool> parallel_tool_calls;  // false = at most one call per turn
   std::optional<int64_t> max_tokens;
   std::optional<double> temperature;
   std::optional<double> top_p;
-  std::vector<std::string> stop;
+  Vector<typename S::String> stop;
   bool stream = false;
-  std::string metadata;  // raw JSON object, empty if none
-  std::string source_dialect;  // dialect `extra` came from
-  std::vector<ExtraField> extra;
-  bool operator==(const Request&) const = default;
+  typename S::String metadata;        // raw JSON object, empty if none
+  typename S::String source_dialect;  // dialect `extra` came from
+  Vector<BasicExtraField<S>> extra;
+  bool operator==(const BasicRequest&) const = default;
 };
+
+using ExtraField = BasicExtraField<Owning>;
+using SystemPart = BasicSystemPart<Owning>;
+using Request = BasicRequest<Owning>;
 
 }  // namespace toolwire::ir

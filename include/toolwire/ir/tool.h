@@ -2,23 +2,31 @@
 #pragma once
 
 #include <optional>
-#include <string>
+
+#include "toolwire/ir/storage.h"
 
 namespace toolwire::ir {
 
-struct ToolDefinition {
-  std::string name;
-  std::string description;
-  std::string input_schema = R"({"type":"object","properties":{}})";  // raw JSON Schema
+template <class S>
+struct BasicToolDefinition {
+  typename S::String name;
+  typename S::String description;
+  typename S::String input_schema = R"({"type":"object","properties":{}})";  // raw JSON Schema
   std::optional<bool> strict;  // OpenAI structured-outputs flag
-  bool operator==(const ToolDefinition&) const = default;
+  bool operator==(const BasicToolDefinition&) const = default;
 };
 
-struct ToolChoice {
-  enum class Kind { auto_, none, required, tool };
+enum class ToolChoiceKind { auto_, none, required, tool };
+
+template <class S>
+struct BasicToolChoice {
+  using Kind = ToolChoiceKind;
   Kind kind = Kind::auto_;
-  std::string name;  // when kind == tool
-  bool operator==(const ToolChoice&) const = default;
+  typename S::String name;  // when kind == tool
+  bool operator==(const BasicToolChoice&) const = default;
 };
+
+using ToolDefinition = BasicToolDefinition<Owning>;
+using ToolChoice = BasicToolChoice<Owning>;
 
 }  // namespace toolwire::ir

@@ -7,18 +7,19 @@ namespace toolwire::codec::anthropic_messages {
 
 using json::Path;
 
-void decode_tool_input(json::element input, ir::ToolCallPart& call) {
+template <class S>
+void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call) {
   json::object obj;
   if (!input.get_object().get(obj) && obj.size() == 1) {
     auto field = *obj.begin();
     std::string_view raw;
     if (field.key == kInvalidArgumentsKey && !field.value.get_string().get(raw)) {
-      call.arguments.assign(raw);  // the model's text, kept verbatim
+      call.arguments = IrText<S>::keep(raw);  // the model's text, kept verbatim
       call.arguments_valid = false;
       return;
     }
   }
-  call.arguments = json::compact(input);
+  call.arguments = IrText<S>::raw_json(input);
   call.arguments_valid = true;
 }
 
@@ -28,8 +29,9 @@ Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
   return json::as_string(type_el, type_path);
 }
 
-Status decode_assistant_block(json::element block, const Path& path, std::vector<ir::Part>& parts,
-                              SeenCallIds* seen) {
+template <class S, class Parts>
+Status decode_assistant_block(json::element block, const Path& path, Parts& parts, SeenCallIds* seen) {
+  using T = IrText<S>;
   TWA_ASSIGN(json::object obj, json::as_object(block, path));
   const BlockFields f = pick_block(obj);
   const Path type_path(path, "type");
@@ -39,11 +41,11 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
     const Path text_path(path, "text");
     TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    if (!text.empty()) parts.push_back(ir::TextPart{std::string(text)});
+    if (!text.empty()) parts.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return Status::Ok();
   }
   if (type == "tool_use") {
-    ir::ToolCallPart call;
+    ir::BasicToolCallPart<S> call;
     const Path id_path(path, "id");
     TWA_ASSIGN(json::element id_el, f.need(kId, "id", path));
     TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
@@ -54,46 +56,55 @@ Status decode_assistant_block(json::element block, const Path& path, std::vector
     if (f.has[kInput]) {
       const Path input_path(path, "input");
       if (!f.e[kInput].is_object()) return json::as_object(f.e[kInput], input_path).error();
-      decode_tool_input(f.e[kInput], call);
+      decode_tool_input<S>(f.e[kInput], call);
     } else {
       call.arguments = "{}";
     }
-    call.id = call_id::from_anthropic(id);
-    call.name.assign(name);
+    std::string scratch;
+    const std::string_view native = call_id::from_anthropic(id, scratch);
+    call.id = native.data() == id.data() ? T::keep(id) : T::made(std::move(scratch));
+    call.name = T::keep(name);
     if (seen) seen->insert(id);
     parts.push_back(std::move(call));
     return Status::Ok();
   }
   if (type == "thinking") {
-    ir::ThinkingPart thinking;
+    ir::BasicThinkingPart<S> thinking;
     const Path text_path(path, "thinking");
     TWA_ASSIGN(json::element text_el, f.need(kThinking, "thinking", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    thinking.text.assign(text);
+    thinking.text = T::keep(text);
     if (f.has[kSignature]) {
       const Path sig_path(path, "signature");
       TWA_ASSIGN(std::string_view sig, json::as_string(f.e[kSignature], sig_path));
-      thinking.signature.assign(sig);
+      thinking.signature = T::keep(sig);
     }
     parts.push_back(std::move(thinking));
     return Status::Ok();
   }
   if (type == "redacted_thinking") {
-    ir::ThinkingPart thinking;
+    ir::BasicThinkingPart<S> thinking;
     thinking.redacted = true;
     const Path data_path(path, "data");
     TWA_ASSIGN(json::element data_el, f.need(kData, "data", path));
     TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
-    thinking.redacted_data.assign(data);
+    thinking.redacted_data = T::keep(data);
     parts.push_back(std::move(thinking));
     return Status::Ok();
   }
   if (type == "tool_result" || type == "image")
     return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in assistant content");
   // server_tool_use, web_search_tool_result, document, ...: kept verbatim.
-  parts.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::compact(block)});
+  parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
   return Status::Ok();
 }
+
+template void decode_tool_input<ir::Owning>(json::element, ir::ToolCallPart&);
+template void decode_tool_input<Borrowed>(json::element, ir::BasicToolCallPart<Borrowed>&);
+template Status decode_assistant_block<ir::Owning>(json::element, const Path&, ir::Owning::Vector<ir::Part>&,
+                                                   SeenCallIds*);
+template Status decode_assistant_block<Borrowed>(json::element, const Path&,
+                                                 Borrowed::Vector<ir::BasicPart<Borrowed>>&, SeenCallIds*);
 
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
   using Kind = ir::FinishReason::Kind;

@@ -32,7 +32,8 @@ bool split_data_url(std::string_view url, std::string_view& media, std::string_v
 
 }  // namespace
 
-void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter& w, Warnings& warnings) {
+template <class S>
+void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w, Warnings& warnings) {
   std::string_view media = image.media_type, data = image.data;
   w.begin_object();
   w.field("type", "image");
@@ -52,7 +53,8 @@ void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter
     warn(warnings, "dropped_image_detail", path, "Anthropic images have no 'detail' setting");
 }
 
-void encode_tool_input(const ir::ToolCallPart& call, bool raw_verified, const json::Path& path, JsonWriter& w,
+template <class S>
+void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, const json::Path& path, JsonWriter& w,
                        Warnings& warnings) {
   std::string_view args = trim(call.arguments);
   if (call.arguments_valid && args.empty()) {
@@ -73,23 +75,25 @@ void encode_tool_input(const ir::ToolCallPart& call, bool raw_verified, const js
            "\": <text>}");
 }
 
-bool assistant_part_emits(const ir::Part& part, bool in_request) {
-  if (auto* t = std::get_if<ir::TextPart>(&part)) return !t->text.empty();
-  if (std::holds_alternative<ir::ToolCallPart>(part)) return true;
-  if (auto* t = std::get_if<ir::ThinkingPart>(&part)) return t->redacted || !in_request || !t->signature.empty();
-  if (auto* u = std::get_if<ir::UnknownPart>(&part)) return u->dialect == kDialect;
+template <class S>
+bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
+  if (std::holds_alternative<ir::BasicToolCallPart<S>>(part)) return true;
+  if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) return t->redacted || !in_request || !t->signature.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
   return false;
 }
 
-void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verified, const json::Path& path,
+template <class S>
+void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified, const json::Path& path,
                            JsonWriter& w, Warnings& warnings) {
-  if (auto* t = std::get_if<ir::TextPart>(&part)) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;  // Anthropic rejects empty text blocks
     w.begin_object();
     w.field("type", "text");
     w.field("text", t->text);
     w.end_object();
-  } else if (auto* c = std::get_if<ir::ToolCallPart>(&part)) {
+  } else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&part)) {
     w.begin_object();
     w.field("type", "tool_use");
     std::string scratch;
@@ -98,7 +102,7 @@ void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verif
     w.key("input");
     encode_tool_input(*c, raw_verified, path, w, warnings);
     w.end_object();
-  } else if (auto* t = std::get_if<ir::ThinkingPart>(&part)) {
+  } else if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) {
     if (t->redacted) {
       w.begin_object();
       w.field("type", "redacted_thinking");
@@ -114,18 +118,30 @@ void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verif
       w.field("signature", t->signature);
       w.end_object();
     }
-  } else if (auto* u = std::get_if<ir::UnknownPart>(&part)) {
+  } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
     if (u->dialect == kDialect) {
       w.raw(u->raw_json);
     } else {
       warn(warnings, "dropped_unknown_part", path,
-           "'" + u->type + "' content from " + u->dialect + " has no Anthropic equivalent");
+           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) + " has no Anthropic equivalent");
     }
-  } else if (std::holds_alternative<ir::ImagePart>(part)) {
+  } else if (std::holds_alternative<ir::BasicImagePart<S>>(part)) {
     warn(warnings, "dropped_assistant_image", path, "Anthropic assistant messages cannot hold images");
   } else {
     warn(warnings, "dropped_misplaced_part", path, "this part cannot appear in assistant content");
   }
 }
+
+// Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
+#define TOOLWIRE_INSTANTIATE(S)                                                                                 \
+  template void encode_image<S>(const ir::BasicImagePart<S>&, const json::Path&, JsonWriter&, Warnings&);        \
+  template void encode_tool_input<S>(const ir::BasicToolCallPart<S>&, bool, const json::Path&, JsonWriter&,      \
+                                     Warnings&);                                                                \
+  template bool assistant_part_emits<S>(const ir::BasicPart<S>&, bool);                                         \
+  template void encode_assistant_part<S>(const ir::BasicPart<S>&, bool, bool, const json::Path&, JsonWriter&, \
+                                         Warnings&);
+TOOLWIRE_INSTANTIATE(ir::Owning)
+TOOLWIRE_INSTANTIATE(Borrowed)
+#undef TOOLWIRE_INSTANTIATE
 
 }  // namespace toolwire::codec::anthropic_messages

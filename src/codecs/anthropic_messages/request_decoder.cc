@@ -9,7 +9,9 @@ using json::Path;
 
 // Returns false (and leaves `out` alone) for source kinds the IR has no
 // image form for (e.g. "file"): the caller keeps those blocks verbatim.
-Result<bool> decode_image(const BlockFields& f, const Path& path, ir::ImagePart& out) {
+template <class S>
+Result<bool> decode_image(const BlockFields& f, const Path& path, ir::BasicImagePart<S>& out) {
+  using T = IrText<S>;
   const Path source_path(path, "source");
   TWA_ASSIGN(json::element source_el, f.need(kSource, "source", path));
   TWA_ASSIGN(json::object source, json::as_object(source_el, source_path));
@@ -24,15 +26,15 @@ Result<bool> decode_image(const BlockFields& f, const Path& path, ir::ImagePart&
     TWA_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
     TWA_ASSIGN(json::element data_el, sf.need(2, "data", source_path));
     TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
-    out.media_type.assign(media);
-    out.data.assign(data);
+    out.media_type = T::keep(media);
+    out.data = T::keep(data);
     return true;
   }
   if (type == "url") {
     const Path url_path(source_path, "url");
     TWA_ASSIGN(json::element url_el, sf.need(3, "url", source_path));
     TWA_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
-    out.url.assign(url);
+    out.url = T::keep(url);
     return true;
   }
   return false;
@@ -40,19 +42,20 @@ Result<bool> decode_image(const BlockFields& f, const Path& path, ir::ImagePart&
 
 // Text, image or a verbatim unknown block: what user messages and tool
 // results share. Returns false for other known block types.
-template <class Content>
+template <class S, class Contents>
 Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::string_view type, const Path& path,
-                                std::vector<Content>& out) {
+                                Contents& out) {
+  using T = IrText<S>;
   if (type == "text") {
     const Path text_path(path, "text");
     TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    if (!text.empty()) out.push_back(ir::TextPart{std::string(text)});
+    if (!text.empty()) out.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return true;
   }
   if (type == "image") {
-    ir::ImagePart image;
-    TWA_ASSIGN(bool decoded, decode_image(f, path, image));
+    ir::BasicImagePart<S> image;
+    TWA_ASSIGN(bool decoded, decode_image<S>(f, path, image));
     if (decoded) {
       out.push_back(std::move(image));
       return true;
@@ -60,24 +63,28 @@ Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::
   } else if (type == "tool_use" || type == "tool_result" || type == "thinking" || type == "redacted_thinking") {
     return false;
   }
-  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(type), json::compact(block)});
+  out.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
   return true;
 }
 
+template <class S>
 Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCallIds& seen,
-                          ir::ToolResultPart& out) {
+                          ir::BasicToolResultPart<S>& out) {
+  using T = IrText<S>;
   const Path id_path(path, "tool_use_id");
   TWA_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
   TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
   if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
   if (!seen.contains(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
-  out.call_id = call_id::from_anthropic(id);
+  std::string scratch;
+  const std::string_view native = call_id::from_anthropic(id, scratch);
+  out.call_id = native.data() == id.data() ? T::keep(id) : T::made(std::move(scratch));
   if (f.has[kContent]) {
     const json::element content = f.e[kContent];
     const Path content_path(path, "content");
     if (content.is_string()) {
       std::string_view text = content.get_string().value_unsafe();
-      if (!text.empty()) out.content.push_back(ir::TextPart{std::string(text)});
+      if (!text.empty()) out.content.push_back(ir::BasicTextPart<S>{T::keep(text)});
     } else {
       TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
       size_t i = 0;
@@ -86,7 +93,7 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
         TWA_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
         const BlockFields g = pick_block(inner_obj);
         TWA_ASSIGN(std::string_view type, block_type(g, inner_path));
-        TWA_ASSIGN(bool ok, decode_plain_block(inner, g, type, inner_path, out.content));
+        TWA_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
         if (!ok) {
           const Path type_path(inner_path, "type");
           return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in tool_result content");
@@ -103,17 +110,18 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
 
 // A user message: its tool_result blocks become one IR tool message, the rest
 // an IR user message after it.
+template <class S>
 Status decode_user(json::element content, const Path& content_path, SeenCallIds& seen,
-                   std::vector<ir::Message>& out) {
-  ir::Message user{ir::Role::user, {}, {}};
+                   typename S::template Vector<ir::BasicMessage<S>>& out) {
+  ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   if (content.is_string()) {
     std::string_view text = content.get_string().value_unsafe();
-    if (!text.empty()) user.parts.push_back(ir::TextPart{std::string(text)});
+    if (!text.empty()) user.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
     out.push_back(std::move(user));
     return Status::Ok();
   }
   TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
-  ir::Message tool{ir::Role::tool, {}, {}};
+  ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
   size_t i = 0;
   for (json::element block : blocks) {
     const Path path(content_path, i++);
@@ -121,14 +129,14 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
     const BlockFields f = pick_block(obj);
     TWA_ASSIGN(std::string_view type, block_type(f, path));
     if (type == "tool_result") {
-      ir::ToolResultPart result;
-      TW_TRY(decode_tool_result(f, path, seen, result));
+      ir::BasicToolResultPart<S> result;
+      TW_TRY(decode_tool_result<S>(f, path, seen, result));
       if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
       tool.parts.push_back(std::move(result));                   // messages hold one kind only
       continue;
     }
     if (user.parts.empty()) user.parts.reserve(blocks.size());
-    TWA_ASSIGN(bool ok, decode_plain_block(block, f, type, path, user.parts));
+    TWA_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");
       return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in user content");
@@ -140,7 +148,8 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
   return Status::Ok();
 }
 
-Status decode_messages(json::element value, const Path& path, std::vector<ir::Message>& out) {
+template <class S>
+Status decode_messages(json::element value, const Path& path, typename S::template Vector<ir::BasicMessage<S>>& out) {
   TWA_ASSIGN(json::array messages, json::as_array(value, path));
   SeenCallIds seen;
   out.reserve(messages.size());
@@ -155,19 +164,19 @@ Status decode_messages(json::element value, const Path& path, std::vector<ir::Me
     TWA_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
     TWA_ASSIGN(json::element content, f.need(1, "content", mpath));
     if (role == "user") {
-      TW_TRY(decode_user(content, content_path, seen, out));
+      TW_TRY(decode_user<S>(content, content_path, seen, out));
     } else if (role == "assistant") {
-      ir::Message msg{ir::Role::assistant, {}, {}};
+      ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
       if (content.is_string()) {
         std::string_view text = content.get_string().value_unsafe();
-        if (!text.empty()) msg.parts.push_back(ir::TextPart{std::string(text)});
+        if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
       } else {
         TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
         msg.parts.reserve(blocks.size());
         size_t j = 0;
         for (json::element block : blocks) {
           const Path bpath(content_path, j++);
-          TW_TRY(decode_assistant_block(block, bpath, msg.parts, &seen));
+          TW_TRY(decode_assistant_block<S>(block, bpath, msg.parts, &seen));
         }
       }
       out.push_back(std::move(msg));
@@ -178,10 +187,11 @@ Status decode_messages(json::element value, const Path& path, std::vector<ir::Me
   return Status::Ok();
 }
 
-Status decode_system(json::element value, const Path& path, std::vector<ir::SystemPart>& out) {
+template <class S>
+Status decode_system(json::element value, const Path& path, typename S::template Vector<ir::BasicSystemPart<S>>& out) {
   if (value.is_string()) {
     std::string_view text = value.get_string().value_unsafe();
-    if (!text.empty()) out.push_back(ir::SystemPart{std::string(text), false});
+    if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
     return Status::Ok();
   }
   TWA_ASSIGN(json::array blocks, json::as_array(value, path));
@@ -198,12 +208,14 @@ Status decode_system(json::element value, const Path& path, std::vector<ir::Syst
     const Path text_path(bpath, "text");
     TWA_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
     TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    if (!text.empty()) out.push_back(ir::SystemPart{std::string(text), false});
+    if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
   }
   return Status::Ok();
 }
 
-Status decode_tools(json::element value, const Path& path, ir::Request& req) {
+template <class S>
+Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
   TWA_ASSIGN(json::array tools, json::as_array(value, path));
   size_t i = 0;
   for (json::element t : tools) {
@@ -215,24 +227,24 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
       const Path type_path(tpath, "type");
       TWA_ASSIGN(std::string_view type, json::as_string(f.e[0], type_path));
       if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
-        req.extra.push_back(ir::ExtraField{"x-unsupported-tool", json::compact(t)});
+        req.extra.push_back(ir::BasicExtraField<S>{"x-unsupported-tool", T::raw_json(t)});
         continue;
       }
     }
-    ir::ToolDefinition def;
+    ir::BasicToolDefinition<S> def;
     const Path name_path(tpath, "name");
     TWA_ASSIGN(json::element name_el, f.need(1, "name", tpath));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
-    def.name.assign(name);
+    def.name = T::keep(name);
     if (f.has[2]) {
       const Path p(tpath, "description");
       TWA_ASSIGN(std::string_view d, json::as_string(f.e[2], p));
-      def.description.assign(d);
+      def.description = T::keep(d);
     }
     if (f.has[3]) {
       const Path p(tpath, "input_schema");
       if (!f.e[3].is_object()) return json::as_object(f.e[3], p).error();
-      def.input_schema = json::compact(f.e[3]);
+      def.input_schema = T::raw_json(f.e[3]);
     }
     if (f.has[4]) {
       const Path p(tpath, "strict");
@@ -243,14 +255,15 @@ Status decode_tools(json::element value, const Path& path, ir::Request& req) {
   return Status::Ok();
 }
 
-Status decode_tool_choice(json::element value, const Path& path, ir::Request& req) {
+template <class S>
+Status decode_tool_choice(json::element value, const Path& path, ir::BasicRequest<S>& req) {
   TWA_ASSIGN(json::object obj, json::as_object(value, path));
   static constexpr std::string_view kKeys[] = {"type", "name", "disable_parallel_tool_use"};
   const auto f = json::pick(obj, kKeys);
   TWA_ASSIGN(json::element type_el, f.need(0, "type", path));
   const Path type_path(path, "type");
   TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
-  ir::ToolChoice choice;
+  ir::BasicToolChoice<S> choice;
   if (type == "auto") {
     choice.kind = ir::ToolChoice::Kind::auto_;
   } else if (type == "any") {
@@ -262,7 +275,7 @@ Status decode_tool_choice(json::element value, const Path& path, ir::Request& re
     const Path name_path(path, "name");
     TWA_ASSIGN(json::element name_el, f.need(1, "name", path));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
-    choice.name.assign(name);
+    choice.name = IrText<S>::keep(name);
   } else {
     return json::invalid(type_path, "unknown tool_choice type '" + std::string(type) + "'");
   }
@@ -283,12 +296,13 @@ bool is_known_field(std::string_view key) {
 
 }  // namespace
 
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+template <class S>
+Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
   thread_local simdjson::dom::parser parser;
   TWA_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
   TWA_ASSIGN(json::object obj, json::as_object(root, path));
-  ir::Request req;
   req.source_dialect = kDialect;
   bool has_messages = false;
   for (auto field : obj) {
@@ -297,18 +311,18 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     const Path fpath(path, key);
     if (key == "messages") {
       has_messages = true;
-      TW_TRY(decode_messages(value, fpath, req.messages));
+      TW_TRY(decode_messages<S>(value, fpath, req.messages));
     } else if (value.is_null() && is_known_field(key)) {
       // An explicit null means "absent" for every optional field.
     } else if (key == "model") {
       TWA_ASSIGN(std::string_view model, json::as_string(value, fpath));
-      req.model.assign(model);
+      req.model = T::keep(model);
     } else if (key == "system") {
-      TW_TRY(decode_system(value, fpath, req.system));
+      TW_TRY(decode_system<S>(value, fpath, req.system));
     } else if (key == "tools") {
-      TW_TRY(decode_tools(value, fpath, req));
+      TW_TRY(decode_tools<S>(value, fpath, req));
     } else if (key == "tool_choice") {
-      TW_TRY(decode_tool_choice(value, fpath, req));
+      TW_TRY(decode_tool_choice<S>(value, fpath, req));
     } else if (key == "max_tokens") {
       TWA_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
     } else if (key == "temperature") {
@@ -321,22 +335,31 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
       for (json::element s : stops) {
         const Path spath(fpath, i++);
         TWA_ASSIGN(std::string_view stop, json::as_string(s, spath));
-        req.stop.emplace_back(stop);
+        req.stop.push_back(T::keep(stop));
       }
     } else if (key == "stream") {
       TWA_ASSIGN(req.stream, json::as_bool(value, fpath));
     } else if (key == "metadata") {
       if (!value.is_object()) return json::as_object(value, fpath).error();
-      req.metadata = json::compact(value);
+      req.metadata = T::raw_json(value);
     } else if (key == "x-unsupported-tool") {
       // Reserved: the IR uses this key for server tools kept from `tools`.
       return json::invalid(fpath, "reserved field name");
     } else {
-      req.extra.push_back(ir::ExtraField{std::string(key), json::compact(value)});
+      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
     }
   }
   if (!has_messages) return json::invalid(path, "missing required field 'messages'");
   (void)warnings;
+  return Status::Ok();
+}
+
+template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
+template Status decode_request_into<Borrowed>(std::string_view, Warnings&, ir::BasicRequest<Borrowed>&);
+
+Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+  ir::Request req;
+  TW_TRY(decode_request_into(body, warnings, req));
   return req;
 }
 

@@ -14,29 +14,32 @@ const Path kRoot;
 bool user_side(Role r) { return r == Role::user || r == Role::tool; }
 
 // True when `part` becomes a block in a user-side Anthropic message.
-bool user_part_emits(const ir::Part& part) {
-  if (auto* t = std::get_if<ir::TextPart>(&part)) return !t->text.empty();
-  if (auto* u = std::get_if<ir::UnknownPart>(&part)) return u->dialect == kDialect;
-  return std::holds_alternative<ir::ImagePart>(part) || std::holds_alternative<ir::ToolResultPart>(part);
+template <class S>
+bool user_part_emits(const ir::BasicPart<S>& part) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
+  return std::holds_alternative<ir::BasicImagePart<S>>(part) || std::holds_alternative<ir::BasicToolResultPart<S>>(part);
 }
 
-bool result_content_emits(const ir::ResultContent& c) {
-  if (auto* t = std::get_if<ir::TextPart>(&c)) return !t->text.empty();
-  if (auto* u = std::get_if<ir::UnknownPart>(&c)) return u->dialect == kDialect;
+template <class S>
+bool result_content_emits(const ir::BasicResultContent<S>& c) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) return u->dialect == kDialect;
   return true;
 }
 
-void encode_tool_result(const ir::ToolResultPart& r, const Path& path, JsonWriter& w, Warnings& warnings) {
+template <class S>
+void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, JsonWriter& w, Warnings& warnings) {
   w.begin_object();
   w.field("type", "tool_result");
   std::string scratch;
   w.field("tool_use_id", call_id::to_anthropic(r.call_id, scratch));
   size_t emitted = 0;
-  const ir::TextPart* only_text = nullptr;
+  const ir::BasicTextPart<S>* only_text = nullptr;
   for (const auto& c : r.content) {
     if (!result_content_emits(c)) continue;
     ++emitted;
-    only_text = std::get_if<ir::TextPart>(&c);
+    only_text = std::get_if<ir::BasicTextPart<S>>(&c);
   }
   if (emitted == 1 && only_text) {
     w.field("content", only_text->text);  // the plain-string form
@@ -44,56 +47,60 @@ void encode_tool_result(const ir::ToolResultPart& r, const Path& path, JsonWrite
     w.key("content");
     w.begin_array();
     for (const auto& c : r.content) {
-      if (auto* t = std::get_if<ir::TextPart>(&c)) {
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
         if (t->text.empty()) continue;
         w.begin_object();
         w.field("type", "text");
         w.field("text", t->text);
         w.end_object();
-      } else if (auto* img = std::get_if<ir::ImagePart>(&c)) {
+      } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c)) {
         encode_image(*img, path, w, warnings);
-      } else if (auto* u = std::get_if<ir::UnknownPart>(&c)) {
+      } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) {
         if (u->dialect == kDialect) w.raw(u->raw_json);
       }
     }
     w.end_array();
   }
   for (const auto& c : r.content) {
-    auto* u = std::get_if<ir::UnknownPart>(&c);
+    auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c);
     if (u && u->dialect != kDialect)
       warn(warnings, "dropped_unknown_part", path,
-           "'" + u->type + "' tool result content from " + u->dialect + " has no Anthropic equivalent");
+           "'" + std::string(u->type) + "' tool result content from " + std::string(u->dialect) +
+               " has no Anthropic equivalent");
   }
   if (r.is_error) w.field("is_error", true);
   w.end_object();
 }
 
-void encode_user_part(const ir::Part& part, const Path& path, JsonWriter& w, Warnings& warnings) {
-  if (auto* t = std::get_if<ir::TextPart>(&part)) {
+template <class S>
+void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w, Warnings& warnings) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;
     w.begin_object();
     w.field("type", "text");
     w.field("text", t->text);
     w.end_object();
-  } else if (auto* img = std::get_if<ir::ImagePart>(&part)) {
+  } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
     encode_image(*img, path, w, warnings);
-  } else if (auto* u = std::get_if<ir::UnknownPart>(&part)) {
+  } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
     if (u->dialect == kDialect) w.raw(u->raw_json);
     else
       warn(warnings, "dropped_unknown_part", path,
-           "'" + u->type + "' content from " + u->dialect + " has no Anthropic equivalent");
-  } else if (!std::holds_alternative<ir::ToolResultPart>(part)) {
+           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) + " has no Anthropic equivalent");
+  } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
     warn(warnings, "dropped_misplaced_part", path, "tool calls and thinking cannot appear in user content");
   }
 }
 
-bool part_emits(const ir::Part& part, bool user) {
+template <class S>
+bool part_emits(const ir::BasicPart<S>& part, bool user) {
   return user ? user_part_emits(part) : assistant_part_emits(part, /*in_request=*/true);
 }
 
 // Whether a message writes at least one block; one that writes none is
 // dropped (Anthropic rejects empty content).
-bool message_emits(const ir::Message& m) {
+template <class S>
+bool message_emits(const ir::BasicMessage<S>& m) {
   if (m.role == Role::system) return false;
   const bool user = user_side(m.role);
   for (const auto& p : m.parts)
@@ -104,16 +111,18 @@ bool message_emits(const ir::Message& m) {
 // Whether msgs[k] of a group of side `user` contributes to it: a group spans
 // system messages (moved to the top level) and dropped empty messages of the
 // other side, which contribute nothing.
-bool in_group(const ir::Message& m, bool user) { return m.role != Role::system && user_side(m.role) == user; }
+template <class S>
+bool in_group(const ir::BasicMessage<S>& m, bool user) { return m.role != Role::system && user_side(m.role) == user; }
 
 // The group's only block when that is one text part (written as a string).
-const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, size_t j, bool user) {
-  const ir::TextPart* found = nullptr;
+template <class S>
+const ir::BasicTextPart<S>* single_text(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j, bool user) {
+  const ir::BasicTextPart<S>* found = nullptr;
   for (size_t k = i; k < j; ++k) {
     if (!in_group(msgs[k], user)) continue;
     for (const auto& p : msgs[k].parts) {
       if (!part_emits(p, user)) continue;
-      auto* t = std::get_if<ir::TextPart>(&p);
+      auto* t = std::get_if<ir::BasicTextPart<S>>(&p);
       if (!t || found) return nullptr;
       found = t;
     }
@@ -123,29 +132,30 @@ const ir::TextPart* single_text(const std::vector<ir::Message>& msgs, size_t i, 
 
 // Writes messages[i, j) — consecutive IR messages mapping to one Anthropic
 // role — as one message; tool_result blocks first, as Anthropic requires.
-void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, const Path& msgs_path,
+template <class S>
+void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j, const Path& msgs_path,
                   bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
-  const ir::TextPart* only = single_text(msgs, i, j, user);
+  const ir::BasicTextPart<S>* only = single_text<S>(msgs, i, j, user);
   if (only) w.string(only->text);  // Anthropic's shorthand for one text block
   else w.begin_array();
   for (int pass = user ? 0 : 1; pass < 2; ++pass) {
     for (size_t k = i; k < j; ++k) {
-      const ir::Message& m = msgs[k];
+      const ir::BasicMessage<S>& m = msgs[k];
       if (!in_group(m, user)) continue;
       const Path mpath(msgs_path, k);
       if (pass == (user ? 0 : 1) && !m.name.empty())
         warn(warnings, "dropped_message_name", mpath, "Anthropic messages have no participant name");
       const Path parts_path(mpath, "content");
       for (size_t n = 0; n < m.parts.size(); ++n) {
-        const ir::Part& part = m.parts[n];
+        const ir::BasicPart<S>& part = m.parts[n];
         // With the shorthand, only parts that write nothing (but may warn) remain.
         if (only && part_emits(part, user)) continue;
         const Path ppath(parts_path, n);
-        const auto* result = std::get_if<ir::ToolResultPart>(&part);
+        const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&part);
         if (!user) encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
         else if (pass == 0 && result) encode_tool_result(*result, ppath, w, warnings);
         else if (pass == 1 && !result) encode_user_part(part, ppath, w, warnings);
@@ -156,7 +166,8 @@ void encode_group(const std::vector<ir::Message>& msgs, size_t i, size_t j, cons
   w.end_object();
 }
 
-void encode_messages(const ir::Request& req, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+template <class S>
+void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
   w.key("messages");
@@ -178,31 +189,32 @@ void encode_messages(const ir::Request& req, bool raw_verified, JsonWriter& w, W
     const bool user = user_side(msgs[i].role);
     size_t j = i + 1;
     for (; j < msgs.size(); ++j) {
-      const ir::Message& m = msgs[j];
+      const ir::BasicMessage<S>& m = msgs[j];
       if (m.role == Role::system || user_side(m.role) == user) continue;
       if (message_emits(m)) break;
       warn(warnings, "dropped_empty_message", Path(path, j), "a message with no content Anthropic accepts was dropped");
     }
-    encode_group(msgs, i, j, path, raw_verified, w, warnings);
+    encode_group<S>(msgs, i, j, path, raw_verified, w, warnings);
     i = j;
   }
   w.end_array();
 }
 
-void encode_system(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
+template <class S>
+void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
   std::vector<std::string_view> texts;
   for (const auto& s : req.system)
     if (!s.text.empty()) texts.push_back(s.text);
   size_t direct = texts.size();
   const Path msgs_path(kRoot, "messages");
   for (size_t i = 0; i < req.messages.size(); ++i) {
-    const ir::Message& m = req.messages[i];
+    const ir::BasicMessage<S>& m = req.messages[i];
     if (m.role != Role::system) continue;
     const Path mpath(msgs_path, i);
     warn(warnings, "moved_system_message", mpath,
          "Anthropic has no mid-conversation system messages; its text was appended to the top-level system");
     for (const auto& p : m.parts)
-      if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) texts.push_back(t->text);
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) texts.push_back(t->text);
   }
   if (texts.empty()) return;
   w.key("system");
@@ -220,7 +232,8 @@ void encode_system(const ir::Request& req, JsonWriter& w, Warnings& warnings) {
   w.end_array();
 }
 
-Status encode_tools(const ir::Request& req, bool same, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+template <class S>
+Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w, Warnings& warnings) {
   size_t unsupported = 0;
   for (const auto& e : req.extra)
     if (e.key == "x-unsupported-tool" && same) ++unsupported;
@@ -230,7 +243,7 @@ Status encode_tools(const ir::Request& req, bool same, bool raw_verified, JsonWr
   w.begin_array();
   bool warned_strict = false;
   for (size_t i = 0; i < req.tools.size(); ++i) {
-    const ir::ToolDefinition& t = req.tools[i];
+    const ir::BasicToolDefinition<S>& t = req.tools[i];
     const Path tpath(path, i);
     std::string_view schema = t.input_schema;
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
@@ -257,7 +270,8 @@ Status encode_tools(const ir::Request& req, bool same, bool raw_verified, JsonWr
   return Status::Ok();
 }
 
-void encode_tool_choice(const ir::Request& req, JsonWriter& w) {
+template <class S>
+void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
   const std::optional<bool>& parallel = req.parallel_tool_calls;
   if (!req.tool_choice) {
     if (parallel == false) {
@@ -269,8 +283,8 @@ void encode_tool_choice(const ir::Request& req, JsonWriter& w) {
     }
     return;
   }
-  using Kind = ir::ToolChoice::Kind;
-  const ir::ToolChoice& c = *req.tool_choice;
+  using Kind = ir::ToolChoiceKind;
+  const ir::BasicToolChoice<S>& c = *req.tool_choice;
   w.key("tool_choice");
   w.begin_object();
   switch (c.kind) {
@@ -288,7 +302,8 @@ void encode_tool_choice(const ir::Request& req, JsonWriter& w) {
 
 }  // namespace
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings, const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
   out.reserve(estimate_request_json_size(req));
@@ -324,16 +339,24 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, c
     if (e.key == "x-unsupported-tool") {
       if (!same)
         warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
-             "a " + req.source_dialect + " tool of a kind Anthropic does not have was dropped");
+             "a " + std::string(req.source_dialect) + " tool of a kind Anthropic does not have was dropped");
       continue;
     }
     if (same) w.field_raw(e.key, e.raw_json);
     else
       warn(warnings, "dropped_unknown_field", Path(kRoot, e.key),
-           "field '" + e.key + "' has no Anthropic equivalent");
+           "field '" + std::string(e.key) + "' has no Anthropic equivalent");
   }
   w.end_object();
   return out;
+}
+
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&, const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&, Warnings&,
+                                                           const EncodeOptions&);
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+  return encode_request_from(req, warnings, options);
 }
 
 }  // namespace toolwire::codec::anthropic_messages

@@ -37,7 +37,7 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       size_t i = 0;
       for (json::element block : blocks) {
         const Path bpath(fpath, i++);
-        TW_TRY(decode_assistant_block(block, bpath, resp.parts, nullptr));
+        TW_TRY(decode_assistant_block<ir::Owning>(block, bpath, resp.parts, nullptr));
       }
     } else if (key == "stop_reason") {
       if (!value.is_null()) {

@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codecs/common/borrowed_ir.h"
 #include "codecs/common/dom_json.h"
 #include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
@@ -43,6 +44,13 @@ inline constexpr int64_t kDefaultMaxTokens = 4096;
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
 Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
+// The request codec over either IR policy (ir::Owning, Borrowed); the two
+// above are the owning instantiations. Instantiated in the .cc files.
+template <class S>
+Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
+                                        const EncodeOptions& options);
 Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
 Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
 std::unique_ptr<StreamDecoder> make_stream_decoder();
@@ -72,12 +80,14 @@ Result<std::string_view> block_type(const BlockFields& f, const json::Path& path
 
 // Appends an assistant content block (text, thinking, redacted_thinking,
 // tool_use; anything else as UnknownPart) to `parts`.
-Status decode_assistant_block(json::element block, const json::Path& path, std::vector<ir::Part>& parts,
-                              SeenCallIds* seen);
+// (Both IR policies; `Parts` is the parts vector of a BasicMessage<S>.)
+template <class S, class Parts>
+Status decode_assistant_block(json::element block, const json::Path& path, Parts& parts, SeenCallIds* seen);
 
 // Decodes a tool_use `input` value into raw arguments text, undoing the
 // invalid-arguments wrapping.
-void decode_tool_input(json::element input, ir::ToolCallPart& call);
+template <class S>
+void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call);
 
 // The unified reason for an Anthropic stop_reason.
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls);
@@ -94,19 +104,23 @@ int64_t anthropic_input_tokens(const ir::Usage& usage);
 
 // True when encode_assistant_part writes a block for `part`. In requests,
 // thinking without a signature is dropped (Anthropic rejects it).
-bool assistant_part_emits(const ir::Part& part, bool in_request);
+template <class S>
+bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request);
 // Writes one assistant part as a content block (nothing, plus a Warning, for
 // parts Anthropic cannot take). `path` names the part for warnings;
 // `raw_verified`: see encode_tool_input.
-void encode_assistant_part(const ir::Part& part, bool in_request, bool raw_verified, const json::Path& path,
+template <class S>
+void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified, const json::Path& path,
                            JsonWriter& w, Warnings& warnings);
 // "msg_toolwire_<n>" for output that needs an id the IR did not carry.
 std::string synthesize_message_id();
 void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message);
 // Writes a tool_use block's `input` value (wrapping invalid arguments). With
 // `raw_verified` (EncodeOptions) arguments flagged valid are not parsed again.
-void encode_tool_input(const ir::ToolCallPart& call, bool raw_verified, const json::Path& path, JsonWriter& w,
+template <class S>
+void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, const json::Path& path, JsonWriter& w,
                        Warnings& warnings);
-void encode_image(const ir::ImagePart& image, const json::Path& path, JsonWriter& w, Warnings& warnings);
+template <class S>
+void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w, Warnings& warnings);
 
 }  // namespace toolwire::codec::anthropic_messages

@@ -63,6 +63,13 @@ std::string to_anthropic(std::string_view id) {
   return out;
 }
 
+std::string_view from_anthropic(std::string_view id, std::string& scratch) {
+  if (id.substr(0, kPrefix.size()) != kPrefix) return id;
+  scratch = from_anthropic(id);
+  if (scratch == id) return id;
+  return scratch;
+}
+
 std::string from_anthropic(std::string_view id) {
   if (id.substr(0, kPrefix.size()) != kPrefix) return std::string(id);
   std::string out;

@@ -32,5 +32,8 @@ std::string to_anthropic(std::string_view id);
 // `id` itself, or the mapped id written into `scratch`.
 std::string_view to_anthropic(std::string_view id, std::string& scratch);
 std::string from_anthropic(std::string_view id);
+// The same without a copy for an id that was not mapped: returns `id` itself,
+// or the original id written into `scratch`.
+std::string_view from_anthropic(std::string_view id, std::string& scratch);
 
 }  // namespace toolwire::codec::call_id

@@ -12,6 +12,7 @@ namespace toolwire::codec {
 // A slight overestimate for both dialects: text and arguments are counted at
 // 1.25x (escapes; OpenAI sends arguments as an escaped string), plus a fixed
 // allowance per part for keys and punctuation.
-size_t estimate_request_json_size(const ir::Request& req);
+template <class S>
+size_t estimate_request_json_size(const ir::BasicRequest<S>& req);
 
 }  // namespace toolwire::codec

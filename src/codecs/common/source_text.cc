@@ -134,3 +134,16 @@ bool append_source(std::string& out, simdjson::dom::element e) {
 }
 
 }  // namespace toolwire::codec::json
+
+namespace toolwire::codec::json {
+
+bool source_slice(simdjson::dom::element e, std::string_view& out) {
+  size_t begin, end;
+  if (!source_range(e, begin, end)) return false;
+  std::string_view slice = tls_remembered.text().substr(begin, end - begin);
+  if (std::memchr(slice.data(), '\n', slice.size()) || std::memchr(slice.data(), '\r', slice.size())) return false;
+  out = slice;
+  return true;
+}
+
+}  // namespace toolwire::codec::json

@@ -63,4 +63,8 @@ bool append_source(std::string& out, simdjson::dom::element e);
 // occupies in its source text; false for other elements.
 bool source_range(simdjson::dom::element e, size_t& begin, size_t& end);
 
+// The source text of an object or array of the remembered document, as a
+// view, when it has no line breaks; false otherwise (the caller minifies).
+bool source_slice(simdjson::dom::element e, std::string_view& out);
+
 }  // namespace toolwire::codec::json

@@ -21,8 +21,9 @@ struct Ctx {
 
 // A content array's parts: text, image_url, anything else as UnknownPart.
 // `Parts` is std::vector<ir::Part> or std::vector<ir::ResultContent>.
-template <class Parts>
+template <class S, class Parts>
 Status decode_part(json::element e, const Path& path, bool text_only, Parts& out) {
+  using T = IrText<S>;
   auto obj = json::as_object(e, path);
   if (!obj) return obj.error();
   static constexpr std::string_view kKeys[] = {"type", "text", "image_url"};
@@ -35,7 +36,7 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
     if (!f.has[1]) return json::invalid(tp, "missing text");
     auto text = json::as_string(f.e[1], tp);
     if (!text) return text.error();
-    if (!text->empty()) out.push_back(ir::TextPart{std::string(*text)});
+    if (!text->empty()) out.push_back(ir::BasicTextPart<S>{T::keep(*text)});
     return Status::Ok();
   }
   if (text_only) return json::invalid(Path(path, "type"), "expected a text part, got '" + std::string(*type) + "'");
@@ -43,7 +44,7 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
     Path ip(path, "image_url");
     if (!f.has[2]) return json::invalid(ip, "missing image_url");
     if (f.e[2].is_string()) {  // older clients send the URL directly
-      out.push_back(image_from_url(f.e[2].get_string().value_unsafe(), {}));
+      out.push_back(image_from_url<S>(f.e[2].get_string().value_unsafe(), {}));
       return Status::Ok();
     }
     auto io = json::as_object(f.e[2], ip);
@@ -59,26 +60,26 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
       if (!d) return d.error();
       detail = *d;
     }
-    out.push_back(image_from_url(*url, detail));
+    out.push_back(image_from_url<S>(*url, detail));
     return Status::Ok();
   }
-  out.push_back(ir::UnknownPart{std::string(kDialect), std::string(*type), raw_json(e)});
+  out.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(*type), T::raw_json(e)});
   return Status::Ok();
 }
 
 // `content`: a string or an array of parts.
-template <class Parts>
+template <class S, class Parts>
 Status decode_content(json::element e, const Path& path, bool text_only, Parts& out) {
   if (e.is_string()) {
     std::string_view s = e.get_string().value_unsafe();
-    if (!s.empty()) out.push_back(ir::TextPart{std::string(s)});
+    if (!s.empty()) out.push_back(ir::BasicTextPart<S>{IrText<S>::keep(s)});
     return Status::Ok();
   }
   if (!e.is_array()) return json::invalid(path, "expected string or array, got " + std::string(json::type_name(e.type())));
   json::array arr = e.get_array().value_unsafe();
   size_t i = 0;
   for (json::element part : arr) {
-    TW_TRY(decode_part(part, Path(path, i), text_only, out));
+    TW_TRY(decode_part<S>(part, Path(path, i), text_only, out));
     ++i;
   }
   return Status::Ok();
@@ -90,7 +91,9 @@ constexpr std::string_view kMsgKeys[kMsgFields] = {"role",      "content",      
                                                    "tool_call_id", "reasoning_content", "refusal", "function_call"};
 using MsgFields = Fields<kMsgFields>;
 
-Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ctx& ctx) {
+template <class S>
+Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S>& m, Ctx& ctx) {
+  using T = IrText<S>;
   // Room for every part up front: reasoning, text, refusal, then the calls.
   size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal];
   if (f.has[kToolCalls] && f.e[kToolCalls].is_array()) parts += f.e[kToolCalls].get_array().value_unsafe().size();
@@ -98,9 +101,9 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
   if (f.has[kReasoning]) {
     auto r = json::as_string(f.e[kReasoning], Path(path, "reasoning_content"));
     if (!r) return r.error();
-    if (!r->empty()) m.parts.push_back(ir::ThinkingPart{std::string(*r), {}, false, {}});
+    if (!r->empty()) m.parts.push_back(ir::BasicThinkingPart<S>{T::keep(*r), {}, false, {}});
   }
-  if (f.has[kContent]) TW_TRY(decode_content(f.e[kContent], Path(path, "content"), false, m.parts));
+  if (f.has[kContent]) TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
   if (f.has[kRefusal]) {
     auto r = json::as_string(f.e[kRefusal], Path(path, "refusal"));
     if (!r) return r.error();
@@ -110,7 +113,7 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
     w.field("type", "refusal");
     w.field("refusal", *r);
     w.end_object();
-    m.parts.push_back(ir::UnknownPart{std::string(kDialect), "refusal", std::move(raw)});
+    m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal", T::made(std::move(raw))});
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
@@ -120,7 +123,7 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
     size_t i = 0;
     for (json::element c : *arr) {
       std::string_view id;
-      auto part = decode_tool_call(c, Path(cp, i++), id);
+      auto part = decode_tool_call<S>(c, Path(cp, i++), id);
       if (!part) return part.error();
       if (!id.empty()) ctx.calls.insert(id);  // a non-function call's id can be answered too
       m.parts.push_back(std::move(*part));
@@ -132,7 +135,8 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::Message& m, Ct
   return Status::Ok();
 }
 
-Status decode_tool_message(const MsgFields& f, const Path& path, ir::Request& req, Ctx& ctx) {
+template <class S>
+Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
   Path idp(path, "tool_call_id");
   if (!f.has[kToolCallId]) return json::invalid(idp, "missing tool_call_id");
   auto id = json::as_string(f.e[kToolCallId], idp);
@@ -140,30 +144,31 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::Request& re
   if (id->empty()) return json::invalid(idp, "empty tool_call_id");
   if (!ctx.calls.contains(*id))
     return json::invalid(idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
-  ir::ToolResultPart result;
-  result.call_id = std::string(*id);
+  ir::BasicToolResultPart<S> result;
+  result.call_id = IrText<S>::keep(*id);
   Path cp(path, "content");
   if (!f.has[kContent]) return json::invalid(cp, "missing content");
-  TW_TRY(decode_content(f.e[kContent], cp, false, result.content));
+  TW_TRY(decode_content<S>(f.e[kContent], cp, false, result.content));
   // is_error convention: a leading "Error: " marks an error result (see README).
   if (!result.content.empty()) {
-    if (auto* t = std::get_if<ir::TextPart>(&result.content.front());
+    if (auto* t = std::get_if<ir::BasicTextPart<S>>(&result.content.front());
         t && std::string_view(t->text).substr(0, kErrorPrefix.size()) == kErrorPrefix) {
       result.is_error = true;
-      t->text.erase(0, kErrorPrefix.size());
+      IrText<S>::drop_prefix(t->text, kErrorPrefix.size());
       if (t->text.empty()) result.content.erase(result.content.begin());
     }
   }
   // Consecutive tool messages form one IR tool message.
   if (req.messages.empty() || req.messages.back().role != ir::Role::tool) {
-    req.messages.push_back(ir::Message{ir::Role::tool, {}, {}});
+    req.messages.push_back(ir::BasicMessage<S>{ir::Role::tool, {}, {}});
     req.messages.back().parts.reserve(std::max<size_t>(ctx.last_turn_calls, 1));
   }
   req.messages.back().parts.push_back(std::move(result));
   return Status::Ok();
 }
 
-Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& ctx) {
+template <class S>
+Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
   auto msg = json::as_object(e, path);
   if (!msg) return msg.error();
   const MsgFields f = pick(*msg, kMsgKeys);
@@ -174,20 +179,21 @@ Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& 
 
   if (*role == "tool") return decode_tool_message(f, path, req, ctx);
 
-  ir::Message m;
+  ir::BasicMessage<S> m;
   if (f.has[kName]) {
     auto n = json::as_string(f.e[kName], Path(path, "name"));
     if (!n) return n.error();
-    m.name = std::string(*n);
+    m.name = IrText<S>::keep(*n);
   }
   Path cp(path, "content");
   if (*role == "system" || *role == "developer") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::system;
-    TW_TRY(decode_content(f.e[kContent], cp, true, m.parts));
+    TW_TRY(decode_content<S>(f.e[kContent], cp, true, m.parts));
     if (req.messages.empty()) {  // leading system prompt
       if (!m.name.empty()) warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(), "a system message name is not kept");
-      for (auto& p : m.parts) req.system.push_back(ir::SystemPart{std::move(std::get<ir::TextPart>(p).text), *role == "developer"});
+      for (auto& p : m.parts)
+        req.system.push_back(ir::BasicSystemPart<S>{std::move(std::get<ir::BasicTextPart<S>>(p).text), *role == "developer"});
       return Status::Ok();
     }
     if (*role == "developer")
@@ -195,7 +201,7 @@ Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& 
   } else if (*role == "user") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::user;
-    TW_TRY(decode_content(f.e[kContent], cp, false, m.parts));
+    TW_TRY(decode_content<S>(f.e[kContent], cp, false, m.parts));
   } else if (*role == "assistant") {
     m.role = ir::Role::assistant;
     TW_TRY(decode_assistant(f, path, m, ctx));
@@ -206,34 +212,36 @@ Status decode_message(json::element e, const Path& path, ir::Request& req, Ctx& 
   return Status::Ok();
 }
 
-Status decode_tool(json::element e, const Path& path, ir::Request& req) {
+template <class S>
+Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
   auto obj = json::as_object(e, path);
   if (!obj) return obj.error();
   static constexpr std::string_view kKeys[] = {"type", "function"};
   auto tf = pick(*obj, kKeys);
   if (tf.has[0] && !(tf.e[0].is_string() && tf.e[0].get_string().value_unsafe() == "function")) {
-    req.extra.push_back(ir::ExtraField{std::string(kUnsupportedToolKey), raw_json(e)});
+    req.extra.push_back(ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(e)});
     return Status::Ok();
   }
   Path fp(path, "function");
   if (!tf.has[1]) return json::invalid(fp, "missing function");
   auto f = json::as_object(tf.e[1], fp);
   if (!f) return f.error();
-  ir::ToolDefinition def;
+  ir::BasicToolDefinition<S> def;
   for (auto [key, value] : *f) {
     if (value.is_null()) continue;
     Path kp(fp, key);
     if (key == "name") {
       auto s = json::as_string(value, kp);
       if (!s) return s.error();
-      def.name = std::string(*s);
+      def.name = T::keep(*s);
     } else if (key == "description") {
       auto s = json::as_string(value, kp);
       if (!s) return s.error();
-      def.description = std::string(*s);
+      def.description = T::keep(*s);
     } else if (key == "parameters") {
       if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
-      def.input_schema = raw_json(value);
+      def.input_schema = T::raw_json(value);
     } else if (key == "strict") {
       auto b = json::as_bool(value, kp);
       if (!b) return b.error();
@@ -245,10 +253,11 @@ Status decode_tool(json::element e, const Path& path, ir::Request& req) {
   return Status::Ok();
 }
 
-Status decode_tool_choice(json::element e, const Path& path, ir::Request& req) {
+template <class S>
+Status decode_tool_choice(json::element e, const Path& path, ir::BasicRequest<S>& req) {
   if (e.is_string()) {
     std::string_view s = e.get_string().value_unsafe();
-    ir::ToolChoice c;
+    ir::BasicToolChoice<S> c;
     if (s == "auto") c.kind = ir::ToolChoice::Kind::auto_;
     else if (s == "none") c.kind = ir::ToolChoice::Kind::none;
     else if (s == "required") c.kind = ir::ToolChoice::Kind::required;
@@ -263,17 +272,18 @@ Status decode_tool_choice(json::element e, const Path& path, ir::Request& req) {
       json::get(*obj, "function", fn) && fn.is_object() && json::get(fn.get_object().value_unsafe(), "name", name)) {
     auto n = json::as_string(name, Path(Path(path, "function"), "name"));
     if (!n) return n.error();
-    req.tool_choice = ir::ToolChoice{ir::ToolChoice::Kind::tool, std::string(*n)};
+    req.tool_choice = ir::BasicToolChoice<S>{ir::ToolChoiceKind::tool, IrText<S>::keep(*n)};
     return Status::Ok();
   }
   // allowed_tools, custom...: kept raw for a same-dialect passthrough.
-  req.extra.push_back(ir::ExtraField{"tool_choice", raw_json(e)});
+  req.extra.push_back(ir::BasicExtraField<S>{"tool_choice", IrText<S>::raw_json(e)});
   return Status::Ok();
 }
 
-Status decode_stop(json::element e, const Path& path, ir::Request& req) {
+template <class S>
+Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) {
   if (e.is_string()) {
-    req.stop.emplace_back(e.get_string().value_unsafe());
+    req.stop.push_back(IrText<S>::keep(e.get_string().value_unsafe()));
     return Status::Ok();
   }
   auto arr = json::as_array(e, path);
@@ -282,14 +292,16 @@ Status decode_stop(json::element e, const Path& path, ir::Request& req) {
   for (json::element s : *arr) {
     auto v = json::as_string(s, Path(path, i++));
     if (!v) return v.error();
-    req.stop.emplace_back(*v);
+    req.stop.push_back(IrText<S>::keep(*v));
   }
   return Status::Ok();
 }
 
 }  // namespace
 
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+template <class S>
+Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
   thread_local simdjson::dom::parser parser;
   auto root = json::parse(parser, body);
   if (!root) return root.error();
@@ -297,8 +309,7 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
   auto obj = json::as_object(*root, path);
   if (!obj) return obj.error();
 
-  ir::Request req;
-  req.source_dialect = std::string(kDialect);
+  req.source_dialect = typename S::String(kDialect);
   Ctx ctx{warnings, {}, 0};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
@@ -313,16 +324,16 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
     if (key == "model") {
       auto s = json::as_string(value, kp);
       if (!s) return s.error();
-      req.model = std::string(*s);
+      req.model = T::keep(*s);
       have_model = true;
     } else if (key == "tools") {
       auto arr = json::as_array(value, kp);
       if (!arr) return arr.error();
       req.tools.reserve(arr->size());
       size_t i = 0;
-      for (json::element t : *arr) TW_TRY(decode_tool(t, Path(kp, i++), req));
+      for (json::element t : *arr) TW_TRY(decode_tool<S>(t, Path(kp, i++), req));
     } else if (key == "tool_choice") {
-      TW_TRY(decode_tool_choice(value, kp, req));
+      TW_TRY(decode_tool_choice<S>(value, kp, req));
     } else if (key == "parallel_tool_calls") {
       auto b = json::as_bool(value, kp);
       if (!b) return b.error();
@@ -337,18 +348,18 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
       if (!d) return d.error();
       (key == "temperature" ? req.temperature : req.top_p) = *d;
     } else if (key == "stop") {
-      TW_TRY(decode_stop(value, kp, req));
+      TW_TRY(decode_stop<S>(value, kp, req));
     } else if (key == "stream") {
       auto b = json::as_bool(value, kp);
       if (!b) return b.error();
       req.stream = *b;
     } else if (key == "metadata") {
       if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
-      req.metadata = raw_json(value);
+      req.metadata = T::raw_json(value);
     } else if (key == kUnsupportedToolKey) {  // reserved: our own extra key for non-function tools
       warn(warnings, "dropped_reserved_field", kp.str(), "this field name is reserved by toolwire");
     } else {
-      req.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
+      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
     }
   }
   if (!have_model) return json::invalid(path, "missing required field 'model'");
@@ -358,7 +369,16 @@ Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
   if (!arr) return arr.error();
   req.messages.reserve(arr->size());
   size_t i = 0;
-  for (json::element m : *arr) TW_TRY(decode_message(m, Path(mp, i++), req, ctx));
+  for (json::element m : *arr) TW_TRY(decode_message<S>(m, Path(mp, i++), req, ctx));
+  return Status::Ok();
+}
+
+template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
+template Status decode_request_into<Borrowed>(std::string_view, Warnings&, ir::BasicRequest<Borrowed>&);
+
+Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+  ir::Request req;
+  TW_TRY(decode_request_into(body, warnings, req));
   return req;
 }
 

@@ -5,6 +5,7 @@
 namespace toolwire::codec::openai_chat {
 namespace {
 
+template <class S>
 struct Enc {
   JsonWriter& w;
   Warnings& warnings;
@@ -18,9 +19,10 @@ struct Enc {
   }
 
   // An UnknownPart: written raw for our own dialect, else dropped.
-  bool unknown_ok(const ir::UnknownPart& u) {
+  bool unknown_ok(const ir::BasicUnknownPart<S>& u) {
     if (u.dialect == kDialect) return true;
-    warn(warnings, "dropped_unknown_part", path(), "dropped a '" + u.type + "' block from " + u.dialect);
+    warn(warnings, "dropped_unknown_part", path(),
+         "dropped a '" + std::string(u.type) + "' block from " + std::string(u.dialect));
     return false;
   }
 
@@ -32,10 +34,10 @@ struct Enc {
   }
 
   // user/system messages: one text part as a string, else an array of parts.
-  void user_like(const ir::Message& m, std::string_view role) {
+  void user_like(const ir::BasicMessage<S>& m, std::string_view role) {
     size_t texts = 0, others = 0;
     for (const auto& p : m.parts) {
-      if (auto* t = std::get_if<ir::TextPart>(&p)) texts += !t->text.empty();
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) texts += !t->text.empty();
       else ++others;
     }
     w.begin_object();
@@ -44,20 +46,20 @@ struct Enc {
     if (others == 0 && texts <= 1) {
       std::string_view text;
       for (const auto& p : m.parts)
-        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) text = t->text;
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = t->text;
       w.string(text);
     } else {
       w.begin_array();
       for (const auto& p : m.parts) {
-        if (auto* t = std::get_if<ir::TextPart>(&p)) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) {
           if (t->text.empty()) continue;
           w.begin_object();
           w.field("type", "text");
           w.field("text", t->text);
           w.end_object();
-        } else if (auto* img = std::get_if<ir::ImagePart>(&p); img && role == "user") {
+        } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&p); img && role == "user") {
           write_image_part(w, *img);
-        } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
           if (unknown_ok(*u)) w.raw(u->raw_json);
         } else {
           drop_part(role == "user" ? "non-text, non-image part" : "non-text part");
@@ -69,16 +71,16 @@ struct Enc {
     w.end_object();
   }
 
-  void assistant(const ir::Message& m) {
+  void assistant(const ir::BasicMessage<S>& m) {
     std::string reasoning;
     size_t texts = 0, unknown_content = 0, calls = 0;
     for (const auto& p : m.parts) {
-      if (auto* t = std::get_if<ir::TextPart>(&p)) texts += !t->text.empty();
-      else if (std::holds_alternative<ir::ToolCallPart>(p)) ++calls;
-      else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) texts += !t->text.empty();
+      else if (std::holds_alternative<ir::BasicToolCallPart<S>>(p)) ++calls;
+      else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
         if (u->type == kUnknownToolCallType && u->dialect == kDialect) ++calls;
         else if (unknown_ok(*u)) ++unknown_content;
-      } else if (auto* th = std::get_if<ir::ThinkingPart>(&p)) {
+      } else if (auto* th = std::get_if<ir::BasicThinkingPart<S>>(&p)) {
         if (th->redacted) {
           warn(warnings, "dropped_redacted_thinking", path(), "redacted thinking cannot be expressed in OpenAI Chat");
           continue;
@@ -94,21 +96,21 @@ struct Enc {
     w.field("role", "assistant");
     w.key("content");
     if (unknown_content == 0 && texts <= 1) {
-      const std::string* text = nullptr;
+      const typename S::String* text = nullptr;
       for (const auto& p : m.parts)
-        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) text = &t->text;
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = &t->text;
       if (text) w.string(*text);
       else if (calls) w.null();
       else w.string("");
     } else {
       w.begin_array();
       for (const auto& p : m.parts) {
-        if (auto* t = std::get_if<ir::TextPart>(&p); t && !t->text.empty()) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) {
           w.begin_object();
           w.field("type", "text");
           w.field("text", t->text);
           w.end_object();
-        } else if (auto* u = std::get_if<ir::UnknownPart>(&p);
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p);
                    u && u->dialect == kDialect && u->type != kUnknownToolCallType) {
           w.raw(u->raw_json);
         }
@@ -120,8 +122,8 @@ struct Enc {
       w.key("tool_calls");
       w.begin_array();
       for (const auto& p : m.parts) {
-        if (auto* c = std::get_if<ir::ToolCallPart>(&p)) write_tool_call(w, *c);
-        else if (auto* u = std::get_if<ir::UnknownPart>(&p); u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p)) write_tool_call(w, *c);
+        else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p); u && u->dialect == kDialect && u->type == kUnknownToolCallType)
           w.raw(u->raw_json);
       }
       w.end_array();
@@ -131,10 +133,10 @@ struct Enc {
   }
 
   // One `tool` message per result; images move to a user message after them.
-  void tool(const ir::Message& m) {
-    std::vector<const ir::ToolResultPart*> with_images;
+  void tool(const ir::BasicMessage<S>& m) {
+    std::vector<const ir::BasicToolResultPart<S>*> with_images;
     for (const auto& p : m.parts) {
-      const auto* r = std::get_if<ir::ToolResultPart>(&p);
+      const auto* r = std::get_if<ir::BasicToolResultPart<S>>(&p);
       if (!r) {
         drop_part("non-tool-result part");
         continue;
@@ -144,11 +146,11 @@ struct Enc {
       std::string_view first_text;
       bool images = false, raws = false;
       for (const auto& c : r->content) {
-        if (auto* t = std::get_if<ir::TextPart>(&c)) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
           if (!t->text.empty() && n_texts++ == 0) first_text = t->text;
-        } else if (std::holds_alternative<ir::ImagePart>(c)) {
+        } else if (std::holds_alternative<ir::BasicImagePart<S>>(c)) {
           images = true;
-        } else if (auto* u = std::get_if<ir::UnknownPart>(&c); unknown_ok(*u)) {
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); unknown_ok(*u)) {
           raws = true;
         }
       }
@@ -180,12 +182,12 @@ struct Enc {
           first = false;
         }
         for (const auto& c : r->content)
-          if (auto* t = std::get_if<ir::TextPart>(&c); t && !t->text.empty()) {
+          if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c); t && !t->text.empty()) {
             text_part(first ? first_text : std::string_view(t->text));
             first = false;
           }
         for (const auto& c : r->content)  // (their warnings were given in the first pass)
-          if (auto* u = std::get_if<ir::UnknownPart>(&c); u && u->dialect == kDialect) w.raw(u->raw_json);
+          if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); u && u->dialect == kDialect) w.raw(u->raw_json);
         w.end_array();
       }
       w.end_object();
@@ -200,10 +202,10 @@ struct Enc {
     for (const auto* r : with_images) {
       w.begin_object();
       w.field("type", "text");
-      w.field("text", "Image returned by tool call " + r->call_id + ":");
+      w.field("text", "Image returned by tool call " + std::string(r->call_id) + ":");
       w.end_object();
       for (const auto& c : r->content)
-        if (auto* img = std::get_if<ir::ImagePart>(&c)) write_image_part(w, *img);
+        if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c)) write_image_part(w, *img);
     }
     w.end_array();
     w.end_object();
@@ -216,7 +218,8 @@ bool is_json_object(std::string_view raw, bool verified) {
   return !raw.empty() && raw.front() == '{' && (verified || json::is_valid_json(raw));
 }
 
-Status write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, bool raw_verified) {
+template <class S>
+Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect, bool raw_verified) {
   bool unsupported = false;
   for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
   if (req.tools.empty() && !(unsupported && same_dialect)) return Status::Ok();
@@ -224,7 +227,7 @@ Status write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, boo
   w.key("tools");
   w.begin_array();
   for (size_t i = 0; i < req.tools.size(); ++i) {
-    const ir::ToolDefinition& t = req.tools[i];
+    const ir::BasicToolDefinition<S>& t = req.tools[i];
     if (!t.input_schema.empty() && !is_json_object(t.input_schema, raw_verified)) {
       const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
       return json::invalid(ppath, "tool input schema is not a JSON object");
@@ -248,13 +251,14 @@ Status write_tools(JsonWriter& w, const ir::Request& req, bool same_dialect, boo
   return Status::Ok();
 }
 
-void write_tool_choice(JsonWriter& w, const ir::ToolChoice& c) {
+template <class S>
+void write_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c) {
   w.key("tool_choice");
   switch (c.kind) {
-    case ir::ToolChoice::Kind::auto_: w.string("auto"); return;
-    case ir::ToolChoice::Kind::none: w.string("none"); return;
-    case ir::ToolChoice::Kind::required: w.string("required"); return;
-    case ir::ToolChoice::Kind::tool:
+    case ir::ToolChoiceKind::auto_: w.string("auto"); return;
+    case ir::ToolChoiceKind::none: w.string("none"); return;
+    case ir::ToolChoiceKind::required: w.string("required"); return;
+    case ir::ToolChoiceKind::tool:
       w.begin_object();
       w.field("type", "function");
       w.key("function");
@@ -268,7 +272,8 @@ void write_tool_choice(JsonWriter& w, const ir::ToolChoice& c) {
 
 }  // namespace
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings, const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
   out.reserve(estimate_request_json_size(req));
@@ -277,7 +282,7 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, c
   w.field("model", req.model);
   w.key("messages");
   w.begin_array();
-  Enc enc{w, warnings, same};
+  Enc<S> enc{w, warnings, same};
   for (const auto& s : req.system) enc.system_message(s.developer ? "developer" : "system", s.text);
   for (const auto& m : req.messages) {
     switch (m.role) {
@@ -316,11 +321,20 @@ Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, c
       if (x.key == "tool_choice" && req.tool_choice) continue;
       w.field_raw(x.key, x.raw_json);
     } else {
-      warn(warnings, "dropped_unknown_field", "$." + x.key, "field '" + x.key + "' has no equivalent in OpenAI Chat");
+      warn(warnings, "dropped_unknown_field", "$." + std::string(x.key),
+           "field '" + std::string(x.key) + "' has no equivalent in OpenAI Chat");
     }
   }
   w.end_object();
   return out;
+}
+
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&, const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&, Warnings&,
+                                                           const EncodeOptions&);
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+  return encode_request_from(req, warnings, options);
 }
 
 }  // namespace toolwire::codec::openai_chat

@@ -41,9 +41,11 @@ std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_c
   return "stop";
 }
 
-ir::ImagePart image_from_url(std::string_view url, std::string_view detail) {
-  ir::ImagePart img;
-  img.detail = std::string(detail);
+template <class S>
+ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail) {
+  using T = IrText<S>;
+  ir::BasicImagePart<S> img;
+  img.detail = T::keep(detail);
   constexpr std::string_view kData = "data:";
   constexpr std::string_view kB64 = ";base64,";
   if (url.substr(0, kData.size()) == kData) {
@@ -51,16 +53,17 @@ ir::ImagePart image_from_url(std::string_view url, std::string_view detail) {
     size_t comma = url.find(',');
     // Only "data:<media>;base64,<b64>" maps to media_type + data; any other data: URL stays a URL.
     if (marker != std::string_view::npos && marker < comma) {
-      img.media_type = std::string(url.substr(kData.size(), marker - kData.size()));
-      img.data = std::string(url.substr(marker + kB64.size()));
+      img.media_type = T::keep(url.substr(kData.size(), marker - kData.size()));
+      img.data = T::keep(url.substr(marker + kB64.size()));
       return img;
     }
   }
-  img.url = std::string(url);
+  img.url = T::keep(url);
   return img;
 }
 
-void write_image_part(JsonWriter& w, const ir::ImagePart& image) {
+template <class S>
+void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image) {
   w.begin_object();
   w.field("type", "image_url");
   w.key("image_url");
@@ -122,7 +125,9 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   w.end_object();
 }
 
-Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id) {
+template <class S>
+Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id) {
+  using T = IrText<S>;
   auto obj = json::as_object(entry, path);
   if (!obj) return obj.error();
   static constexpr std::string_view kKeys[] = {"id", "type", "function"};
@@ -130,13 +135,14 @@ Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, s
   id = {};
   if (f.has[0] && f.e[0].is_string()) id = f.e[0].get_string().value_unsafe();
   if (f.has[1] && !(f.e[1].is_string() && f.e[1].get_string().value_unsafe() == "function"))
-    return ir::Part(ir::UnknownPart{std::string(kDialect), std::string(kUnknownToolCallType), raw_json(entry)});
-  ir::ToolCallPart part;
+    return ir::BasicPart<S>(ir::BasicUnknownPart<S>{typename S::String(kDialect),
+                                                    typename S::String(kUnknownToolCallType), T::raw_json(entry)});
+  ir::BasicToolCallPart<S> part;
   json::Path ipath(path, "id");
   if (!f.has[0]) return json::invalid(ipath, "missing tool call id");
   if (!f.e[0].is_string()) return json::as_string(f.e[0], ipath).error();
   if (id.empty()) return json::invalid(ipath, "empty tool call id");
-  part.id = std::string(id);
+  part.id = T::keep(id);
   json::Path fpath(path, "function");
   if (!f.has[2]) return json::invalid(fpath, "missing 'function'");
   auto fobj = json::as_object(f.e[2], fpath);
@@ -147,18 +153,19 @@ Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, s
   if (!fn.has[0]) return json::invalid(npath, "missing function name");
   auto name = json::as_string(fn.e[0], npath);
   if (!name) return name.error();
-  part.name = std::string(*name);
+  part.name = T::keep(*name);
   if (fn.has[1]) {
     auto a = json::as_string(fn.e[1], json::Path(fpath, "arguments"));
     if (!a) return a.error();
-    part.arguments = std::string(*a);
+    part.arguments = T::keep(*a);
   }
   if (part.arguments.empty()) part.arguments = "{}";
   part.arguments_valid = json::is_valid_json(part.arguments);
-  return ir::Part(std::move(part));
+  return ir::BasicPart<S>(std::move(part));
 }
 
-void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call) {
+template <class S>
+void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call) {
   w.begin_object();
   w.field("id", call.id);
   w.field("type", "function");
@@ -169,5 +176,15 @@ void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call) {
   w.end_object();
   w.end_object();
 }
+
+// Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
+#define TOOLWIRE_INSTANTIATE(S)                                                                             \
+  template ir::BasicImagePart<S> image_from_url<S>(std::string_view, std::string_view);                    \
+  template void write_image_part<S>(JsonWriter&, const ir::BasicImagePart<S>&);                            \
+  template Result<ir::BasicPart<S>> decode_tool_call<S>(json::element, const json::Path&, std::string_view&); \
+  template void write_tool_call<S>(JsonWriter&, const ir::BasicToolCallPart<S>&);
+TOOLWIRE_INSTANTIATE(ir::Owning)
+TOOLWIRE_INSTANTIATE(Borrowed)
+#undef TOOLWIRE_INSTANTIATE
 
 }  // namespace toolwire::codec::openai_chat

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "codecs/common/borrowed_ir.h"
 #include "codecs/common/dom_json.h"
 #include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
@@ -30,6 +31,13 @@ inline constexpr std::string_view kUnknownToolCallType = "tool_call";
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
 Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
+// The request codec over either IR policy (ir::Owning, Borrowed); the two
+// above are the owning instantiations. Instantiated in the .cc files.
+template <class S>
+Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
+                                        const EncodeOptions& options);
 Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
 Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
 std::unique_ptr<StreamDecoder> make_stream_decoder();
@@ -45,9 +53,11 @@ ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls);
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls);
 
 // An image_url value: data: URLs with base64 become media_type + data.
-ir::ImagePart image_from_url(std::string_view url, std::string_view detail);
+template <class S = ir::Owning>
+ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail);
 // Writes {"type":"image_url","image_url":{"url":...,"detail"?}}.
-void write_image_part(JsonWriter& w, const ir::ImagePart& image);
+template <class S>
+void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image);
 
 // Decodes a `usage` object.
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
@@ -70,9 +80,11 @@ using json::pick;
 // Decodes one tool_calls entry: a `function` call {id, type, function:{name,
 // arguments}} becomes a ToolCallPart, another type an UnknownPart kept raw.
 // `id` receives the entry's id (a view into the DOM) when it has one.
-Result<ir::Part> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id);
+template <class S = ir::Owning>
+Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id);
 // Writes one tool_calls entry.
-void write_tool_call(JsonWriter& w, const ir::ToolCallPart& call);
+template <class S>
+void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call);
 
 // The "Warnings" helper: appends {code, path, message}.
 void warn(Warnings& warnings, std::string code, std::string path, std::string message);

@@ -1,0 +1,53 @@
+// libFuzzer: translate_request() against decode + encode. The first byte picks
+// the direction (OpenAI or Anthropic in, either out); the rest is the body.
+// translate_request runs on the borrowed IR (views + arena), decode + encode
+// on the owning IR: both must fail alike or write the same bytes and warnings.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "toolwire/codec/codec.h"
+
+namespace toolwire::codec {
+const Codec& openai_chat_codec();
+const Codec& anthropic_messages_codec();
+}  // namespace toolwire::codec
+
+namespace {
+std::string codes(const toolwire::Warnings& ws) {
+  std::string out;
+  for (const auto& w : ws) out += w.code + "@" + w.path + ":" + w.message + "\n";
+  return out;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace toolwire;
+  if (size == 0) return 0;
+  const codec::Codec& openai = codec::openai_chat_codec();
+  const codec::Codec& anthropic = codec::anthropic_messages_codec();
+  const codec::Codec& from = (data[0] & 2) ? anthropic : openai;
+  const codec::Codec& to = (data[0] & 1) ? anthropic : openai;
+  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+
+  Warnings w1, w2;
+  auto fast = codec::translate_request(from, to, body, w1);
+  auto req = from.decode_request(body, w2);
+  if (!req) {
+    if (fast || fast.error().to_string() != req.error().to_string()) {
+      std::fprintf(stderr, "decode failed only on the owning path: %s\n", req.error().to_string().c_str());
+      std::abort();
+    }
+    return 0;
+  }
+  auto slow = to.encode_request(*req, w2, codec::EncodeOptions{.raw_json_verified = true});
+  if (fast.ok() != slow.ok() || (fast && *fast != *slow) ||
+      (!fast && fast.error().to_string() != slow.error().to_string()) || codes(w1) != codes(w2)) {
+    std::fprintf(stderr, "borrowed and owning translations differ\nborrowed: %s\nowning:   %s\n%s---\n%s",
+                 fast ? fast->c_str() : fast.error().to_string().c_str(),
+                 slow ? slow->c_str() : slow.error().to_string().c_str(), codes(w1).c_str(), codes(w2).c_str());
+    std::abort();
+  }
+  return 0;
+}
