@@ -28,7 +28,9 @@
 // While `g_bump` is set, operator new instead hands out the next bytes of a
 // static buffer and delete of those bytes does nothing: the `*_BumpAllocator`
 // benchmarks use it to measure what an operation would cost if allocating
-// were free, an upper bound on what a per-request arena could buy.
+// were free. (Session 5 used it to bound what an arena could buy; since
+// translate_request runs on a borrowed, arena-backed IR, its row and the
+// usual one should agree: the arena leaves nothing for the bump to remove.)
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 namespace {
 uint64_t g_allocations = 0;

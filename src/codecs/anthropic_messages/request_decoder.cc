@@ -1,4 +1,6 @@
-// Anthropic Messages request JSON → IR request.
+// Anthropic Messages request JSON → IR request. Written once for both IR
+// policies (IrText<S>: copies for the owning IR, views for translate_request's
+// borrowed one).
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
 
@@ -294,12 +296,20 @@ bool is_known_field(std::string_view key) {
          key == "metadata";
 }
 
+// One parser per thread for both IR policies: its document holds the strings
+// a borrowed IR points at until translate_request's encoder is done, and no
+// other call on the thread parses with it in between.
+simdjson::dom::parser& request_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  thread_local simdjson::dom::parser parser;
+  simdjson::dom::parser& parser = request_parser();
   TWA_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
   TWA_ASSIGN(json::object obj, json::as_object(root, path));

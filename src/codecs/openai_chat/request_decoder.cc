@@ -1,7 +1,9 @@
 // OpenAI Chat Completions request JSON → IR request.
 //
-// One pass over each object's fields (simdjson DOM), copying only the text the
-// IR keeps; opaque JSON (schemas, unknown fields) is captured minified.
+// One pass over each object's fields (simdjson DOM), taking only the text the
+// IR keeps; opaque JSON (schemas, unknown fields) is captured minified. Written
+// once for both IR policies (IrText<S>: copies for the owning IR, views for
+// translate_request's borrowed one).
 #include <algorithm>
 #include <vector>
 
@@ -20,7 +22,8 @@ struct Ctx {
 };
 
 // A content array's parts: text, image_url, anything else as UnknownPart.
-// `Parts` is std::vector<ir::Part> or std::vector<ir::ResultContent>.
+// `Parts` is the parts list of a message or the content list of a tool result,
+// of either IR policy (`S`).
 template <class S, class Parts>
 Status decode_part(json::element e, const Path& path, bool text_only, Parts& out) {
   using T = IrText<S>;
@@ -297,12 +300,20 @@ Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) 
   return Status::Ok();
 }
 
+// One parser per thread for both IR policies: its document holds the strings
+// a borrowed IR points at until translate_request's encoder is done, and no
+// other call on the thread parses with it in between.
+simdjson::dom::parser& request_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  thread_local simdjson::dom::parser parser;
+  simdjson::dom::parser& parser = request_parser();
   auto root = json::parse(parser, body);
   if (!root) return root.error();
   Path path;
