@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
 #include "gen.h"
 #include "wire.h"
@@ -140,6 +142,34 @@ TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForGeneratedConversations) {
     ASSERT_TRUE(as_anthropic) << as_anthropic.error().to_string();
     expect_same_in_every_direction(*as_anthropic, false);
   }
+}
+
+// Each thread has its own parser and arena: concurrent translations of
+// different requests must not see each other's views.
+TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
+  std::vector<std::string> bodies, expected;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    ConversationGen gen(100 + seed);
+    Warnings w;
+    auto body = openai().encode_request(gen.request(20 + static_cast<int>(seed) * 10), w);
+    ASSERT_TRUE(body) << body.error().to_string();
+    auto out = codec::translate_request(openai(), anthropic(), *body, w);
+    ASSERT_TRUE(out) << out.error().to_string();
+    bodies.push_back(*body);
+    expected.push_back(*out);
+  }
+  std::vector<int> mismatches(bodies.size(), 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < bodies.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        Warnings w;
+        auto out = codec::translate_request(openai(), anthropic(), bodies[t], w);
+        if (!out || *out != expected[t]) ++mismatches[t];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (size_t t = 0; t < bodies.size(); ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
 }
 
 TEST(TranslateRequest, BadInputIsTheDecodersErrorWithItsPath) {
