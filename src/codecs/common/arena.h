@@ -93,6 +93,8 @@ class ArenaScope {
 // A stateless allocator over this thread's arena; deallocation is a no-op.
 template <class T>
 struct ArenaAllocator {
+  // Blocks come from operator new, so offsets are aligned up to its default.
+  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned types need an aligned arena block");
   using value_type = T;
   using is_always_equal = std::true_type;
   ArenaAllocator() noexcept = default;
