@@ -39,7 +39,8 @@ TEST(Arena, AllocationsAreAlignedAndDoNotOverlap) {
     blocks.emplace_back(p, i);
   }
   for (size_t i = 0; i < blocks.size(); ++i)  // each block still holds its own bytes
-    for (size_t k = 0; k < blocks[i].second; ++k) ASSERT_EQ(static_cast<unsigned char>(blocks[i].first[k]), i + 1);
+    for (size_t k = 0; k < blocks[i].second; ++k)
+      ASSERT_EQ(static_cast<unsigned char>(blocks[i].first[k]), i + 1);
 }
 
 TEST(Arena, CopiesTextAndKeepsItWhileTheScopeLives) {

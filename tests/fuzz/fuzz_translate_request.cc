@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto req = from.decode_request(body, w2);
   if (!req) {
     if (fast || fast.error().to_string() != req.error().to_string()) {
-      std::fprintf(stderr, "decode failed only on the owning path: %s\n", req.error().to_string().c_str());
+      std::fprintf(stderr, "decode failed only on the owning path: %s\n",
+                   req.error().to_string().c_str());
       std::abort();
     }
     return 0;
@@ -44,9 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto slow = to.encode_request(*req, w2, codec::EncodeOptions{.raw_json_verified = true});
   if (fast.ok() != slow.ok() || (fast && *fast != *slow) ||
       (!fast && fast.error().to_string() != slow.error().to_string()) || codes(w1) != codes(w2)) {
-    std::fprintf(stderr, "borrowed and owning translations differ\nborrowed: %s\nowning:   %s\n%s---\n%s",
+    std::fprintf(stderr,
+                 "borrowed and owning translations differ\nborrowed: %s\nowning:   %s\n%s---\n%s",
                  fast ? fast->c_str() : fast.error().to_string().c_str(),
-                 slow ? slow->c_str() : slow.error().to_string().c_str(), codes(w1).c_str(), codes(w2).c_str());
+                 slow ? slow->c_str() : slow.error().to_string().c_str(), codes(w1).c_str(),
+                 codes(w2).c_str());
     std::abort();
   }
   return 0;

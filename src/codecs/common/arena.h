@@ -32,7 +32,8 @@ class Arena {
 
   void* allocate(size_t bytes, size_t align) {
     size_t at = (used_ + align - 1) & ~(align - 1);
-    if (at + bytes > size_) [[unlikely]] return allocate_slow(bytes, align);
+    if (at + bytes > size_) [[unlikely]]
+      return allocate_slow(bytes, align);
     used_ = at + bytes;
     void* p = block_ + at;
     unpoison(p, bytes);
@@ -94,13 +95,16 @@ class ArenaScope {
 template <class T>
 struct ArenaAllocator {
   // Blocks come from operator new, so offsets are aligned up to its default.
-  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned types need an aligned arena block");
+  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+                "over-aligned types need an aligned arena block");
   using value_type = T;
   using is_always_equal = std::true_type;
   ArenaAllocator() noexcept = default;
   template <class U>
   ArenaAllocator(const ArenaAllocator<U>&) noexcept {}
-  T* allocate(size_t n) { return static_cast<T*>(Arena::current().allocate(n * sizeof(T), alignof(T))); }
+  T* allocate(size_t n) {
+    return static_cast<T*>(Arena::current().allocate(n * sizeof(T), alignof(T)));
+  }
   void deallocate(T*, size_t) noexcept {}
   friend bool operator==(ArenaAllocator, ArenaAllocator) noexcept { return true; }
 };
