@@ -80,6 +80,29 @@ TEST(AnthropicResponse, FullResponseWithUsageCacheAndExtrasRoundTrips) {
   EXPECT_TRUE(warnings.empty());
 }
 
+// Found by fuzz_anthropic_messages_response: with stop_sequence given twice,
+// both values were kept, and re-encoding moved one of them, so decode/encode
+// was not a fixed point. A key given twice keeps its last value.
+TEST(AnthropicResponse, DuplicateStopSequenceKeepsTheLastValueAndEncodingIsAFixedPoint) {
+  const std::string body = R"({"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],
+    "stop_reason":"end_turn","stop_sequence":"first","usage":{"input_tokens":0,"output_tokens":0},
+    "other":1,"stop_sequence":"last"})";
+  ir::Response r = decode_ok(body);
+  size_t kept = 0;
+  for (const auto& e : r.extra)
+    if (e.key == "stop_sequence") {
+      ++kept;
+      EXPECT_EQ(e.raw_json, "\"last\"");
+    }
+  EXPECT_EQ(kept, 1u);
+  const std::string once = encode_ok(r);
+  EXPECT_EQ(parse(once)["stop_sequence"], "last");
+  EXPECT_EQ(encode_ok(decode_ok(once)), once);
+  // A later null clears an earlier value.
+  ir::Response cleared = decode_ok(R"({"id":"m","model":"c","content":[],"stop_sequence":"x","stop_sequence":null})");
+  for (const auto& e : cleared.extra) EXPECT_NE(e.key, "stop_sequence");
+}
+
 TEST(AnthropicResponse, CrossDialectResponse) {
   ir::Response r;
   r.model = "gpt-4o";

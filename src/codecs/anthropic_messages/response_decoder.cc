@@ -45,7 +45,10 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       }
     } else if (key == "stop_sequence") {
       // Which stop sequence matched: the IR has no field for it, so it rides
-      // along as an extra (written back by a same-dialect encoder).
+      // along as an extra (written back by a same-dialect encoder). A key
+      // given twice keeps its last value, as for every other field: one
+      // extra at most, or re-encoding would move the others.
+      std::erase_if(resp.extra, [](const ir::ExtraField& e) { return e.key == "stop_sequence"; });
       if (!value.is_null()) {
         if (!value.is_string()) return json::as_string(value, fpath).error();
         resp.extra.push_back(ir::ExtraField{"stop_sequence", json::compact(value)});
