@@ -1,10 +1,13 @@
 // fetch against a tiny HTTP server on 127.0.0.1 (port 0).
 #include <arpa/inet.h>
 #include <atomic>
+#include <mutex>
 #include <netinet/in.h>
+#include <set>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "sandbox_fixture.h"
 
@@ -27,11 +30,18 @@ class Server {
     listen(fd_, 16);
     th_ = std::thread([this] { loop(); });
   }
+  // Joins every connection thread: a detached one could still be sending
+  // (/chunked-big after the client hung up) when the test's Server is gone.
   ~Server() {
     stop_ = true;
     shutdown(fd_, SHUT_RDWR);
-    close(fd_);
     th_.join();
+    close(fd_);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (int c : open_) shutdown(c, SHUT_RDWR);
+    }
+    for (auto& t : conns_) t.join();
   }
   std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
 
@@ -40,7 +50,16 @@ class Server {
     while (!stop_) {
       int c = accept(fd_, nullptr, nullptr);
       if (c < 0) return;
-      std::thread([c, this] { serve(c); }).detach();
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        open_.insert(c);
+      }
+      conns_.emplace_back([c, this] {
+        serve(c);
+        std::lock_guard<std::mutex> lock(mu_);
+        open_.erase(c);
+        close(c);
+      });
     }
   }
   static void send_all(int c, const std::string& s) {
@@ -70,17 +89,19 @@ class Server {
       send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n");
       for (int i = 0; i < 200 && !stop_; ++i) send_all(c, std::string(64 * 1024, 'c'));
     } else if (path == "/slow") {
-      std::this_thread::sleep_for(3s);
+      for (int i = 0; i < 60 && !stop_; ++i) std::this_thread::sleep_for(50ms);
       reply(200, "", "late");
     } else if (path == "/to-file") reply(302, "Location: file:///etc/passwd\r\n", "");
     else if (path == "/binary") reply(200, "", std::string("\x89PNG\0\0\0", 7));
     else reply(404, "", "not found");
-    close(c);
   }
   int fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};
   std::thread th_;
+  std::vector<std::thread> conns_;  // the accept thread's, then the destructor's once it is joined
+  std::mutex mu_;
+  std::set<int> open_;  // connections still being served: the destructor shuts them down
 };
 
 struct FetchTest : ::testing::Test {
