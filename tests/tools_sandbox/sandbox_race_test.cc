@@ -66,9 +66,12 @@ TEST_P(SandboxRace, DirectorySymlinkSwappedDuringReads) {
   int inside = 0, refused = 0;
   {
     Flipper flip(tree, "flip", "sub", "../outside");  // flip/inner.txt: INSIDE or outside's copy
-    // Until both outcomes were seen (so the race was exercised), at least 3000 reads, at most 15 s.
+    // At least 3000 reads, then on until both outcomes were seen and the link
+    // flipped over 100 times (so the race was exercised: on a loaded machine
+    // the flipper thread may get few time slices), at most 15 s.
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-    for (int i = 0; i < 3000 || ((inside == 0 || refused == 0) && std::chrono::steady_clock::now() < until); ++i) {
+    auto exercised = [&] { return inside > 0 && refused > 0 && flip.flips() > 100u; };
+    for (int i = 0; i < 3000 || (!exercised() && std::chrono::steady_clock::now() < until); ++i) {
       auto out = tools.call("read", {{"path", "flip/inner.txt"}});
       std::string t = text(out);
       ASSERT_EQ(t.find("TOP SECRET"), std::string::npos) << "iteration " << i << ": " << t;
