@@ -1,0 +1,1 @@
+int toolwire_server_placeholder() { return 0; }
