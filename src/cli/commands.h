@@ -9,5 +9,6 @@ namespace toolwire::cli {
 void add_convert_command(CLI::App& app);
 void add_tools_command(CLI::App& app);
 void add_chat_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace toolwire::cli

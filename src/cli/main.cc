@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   toolwire::cli::add_convert_command(app);
   toolwire::cli::add_tools_command(app);
   toolwire::cli::add_chat_command(app);
+  toolwire::cli::add_serve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -42,6 +42,9 @@ struct Error {
   ErrorCode code = ErrorCode::internal;
   std::string message;
   std::string path;  // JSON path such as "$.messages[3].content", empty if none
+  // The HTTP status to answer with when it must be exactly this one (an
+  // upstream's status passed through, 413, 431...); 0: the code's usual one.
+  int http_status = 0;
 
   // "path: message" when a path is known, else the message.
   std::string to_string() const {
@@ -50,7 +53,7 @@ struct Error {
 };
 
 inline Error make_error(ErrorCode code, std::string message, std::string path = {}) {
-  return Error{code, std::move(message), std::move(path)};
+  return Error{code, std::move(message), std::move(path), 0};
 }
 
 template <class T>

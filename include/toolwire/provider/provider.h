@@ -84,14 +84,20 @@ using DoneCallback = std::function<void(Result<Generation>)>;
 class ProviderCall {
  public:
   ProviderCall() = default;
-  explicit ProviderCall(std::function<void()> cancel)
-      : cancel_(std::make_shared<std::function<void()>>(std::move(cancel))) {}
+  explicit ProviderCall(std::function<void()> cancel, Warnings warnings = {})
+      : cancel_(std::make_shared<std::function<void()>>(std::move(cancel))),
+        warnings_(std::move(warnings)) {}
   void cancel() const {
     if (cancel_ && *cancel_) (*cancel_)();
   }
+  // What adapting and encoding the request dropped, known as soon as the
+  // call started (a gateway puts them in its response head, before the first
+  // event). Generation::warnings repeats them at the end.
+  const Warnings& warnings() const { return warnings_; }
 
  private:
   std::shared_ptr<std::function<void()>> cancel_;
+  Warnings warnings_;
 };
 
 class Provider {

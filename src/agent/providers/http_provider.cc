@@ -124,7 +124,7 @@ class HttpProvider final : public Provider {
       done(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return ProviderCall([call] { call.cancel(); });
+    return ProviderCall([call] { call.cancel(); }, warnings);
   }
 
   ProviderCall stream(ir::Request request, EventCallback on_event, DoneCallback done) override {
@@ -207,7 +207,7 @@ class HttpProvider final : public Provider {
       done(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return ProviderCall([call] { call.cancel(); });
+    return ProviderCall([call] { call.cancel(); }, warnings);
   }
 
  private:
@@ -257,6 +257,7 @@ class HttpProvider final : public Provider {
   // A non-2xx answer, translated from the dialect's error body.
   Error upstream_error(int status, std::string_view body) const {
     Error e = codec_.decode_error(status, body);
+    e.http_status = status;  // a gateway answers its caller with the upstream's status
     e.message = "upstream HTTP " + std::to_string(status) + ": " + transport::scrub_secrets(e.message, secret_headers_);
     return e;
   }

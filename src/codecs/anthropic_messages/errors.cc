@@ -38,10 +38,26 @@ ErrorCode code_for_type(std::string_view type) {
   return ErrorCode::internal;
 }
 
+// The type Anthropic documents for a status, when the status is given exactly.
+std::string_view type_for_status(int status, std::string_view fallback) {
+  switch (status) {
+    case 400: case 405: case 408: case 415: case 422: case 431: return "invalid_request_error";
+    case 401: return "authentication_error";
+    case 403: return "permission_error";
+    case 404: return "not_found_error";
+    case 413: return "request_too_large";
+    case 429: return "rate_limit_error";
+    case 504: return "timeout_error";
+    case 529: return "overloaded_error";
+    default: return status >= 500 ? std::string_view("api_error") : fallback;
+  }
+}
+
 }  // namespace
 
 WireError encode_error(const Error& error) {
-  const Mapping m = mapping_for(error.code);
+  Mapping m = mapping_for(error.code);
+  if (error.http_status > 0) m = {type_for_status(error.http_status, m.type), error.http_status};
   WireError out;
   out.http_status = m.status;
   JsonWriter w(out.body);

@@ -20,7 +20,7 @@ std::string_view type_for_status(int status) {
 
 WireError encode_error(const Error& error) {
   WireError out;
-  out.http_status = http_status_for(error.code);
+  out.http_status = error.http_status > 0 ? error.http_status : http_status_for(error.code);
   JsonWriter w(out.body);
   w.begin_object();
   w.key("error");

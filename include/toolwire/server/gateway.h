@@ -1,0 +1,110 @@
+// toolwire/server/gateway.h — the gateway server behind `toolwire serve`.
+//
+// An HTTP/1.1 server on Boost.Beast/Asio with OpenAI- and Anthropic-compatible
+// endpoints in front of any provider. A request is decoded once from the
+// caller's dialect into the IR, routed by model to a provider (which encodes
+// the upstream's dialect), and the answer — whole or as a stream, event by
+// event — is encoded back into the caller's dialect. Errors come back in the
+// caller's dialect with the right HTTP status.
+//
+//   server::GatewayOptions opt;
+//   opt.port = 0;                                       // any free port
+//   server::Gateway gw(opt, router);                    // router: model -> provider
+//   if (auto s = gw.start(); !s) die(s.error());
+//   std::printf("listening on %u\n", gw.port());
+//   gw.wait();                                          // until stop() (e.g. on SIGTERM)
+//
+// Threads: a fixed pool (GatewayOptions::threads, default one per core) runs
+// every connection; each connection's work is serialised on its strand. A
+// request waiting on an upstream holds memory, never a thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolwire/core/result.h"
+#include "toolwire/provider/provider.h"
+
+namespace toolwire::server {
+
+// Checked before any work is done on a request.
+struct Limits {
+  size_t max_header_bytes = 16 * 1024;         // request line + headers → 431
+  size_t max_body_bytes = 8 * 1024 * 1024;     // → 413
+  size_t max_messages = 10'000;                // → 400
+  size_t max_tools = 512;                      // → 400
+  size_t max_connections = 10'000;             // further connections are closed at accept
+  size_t max_pipelined = 16;                   // requests queued behind the one being answered
+  std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};  // whole header → 408
+  std::chrono::milliseconds body_timeout{std::chrono::seconds(60)};    // whole body → 408
+  std::chrono::milliseconds keepalive_idle{std::chrono::seconds(75)};  // between requests
+};
+
+// One upstream a model is routed to.
+struct RouteTarget {
+  provider::Provider* provider = nullptr;  // owned by the router
+  std::string upstream_model;              // empty: the caller's model name
+  std::string name;                        // for logs and metrics ("openai", "mock")
+};
+
+// Model name → ordered upstream targets (primary, then fallbacks tried on a
+// retryable error before any byte reached the client).
+class ModelRouter {
+ public:
+  virtual ~ModelRouter() = default;
+  // not_found when no route matches.
+  virtual Result<std::vector<RouteTarget>> resolve(std::string_view model) const = 0;
+  // Names listed by GET /v1/models.
+  virtual std::vector<std::string> model_names() const = 0;
+};
+
+struct GatewayOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;    // 0: any free port (see Gateway::port())
+  int threads = 0;         // 0: one per core
+  Limits limits;
+  // While a stream has nothing to send, a keep-alive (Anthropic `ping`
+  // event, SSE comment line for OpenAI clients) goes out this often.
+  std::chrono::milliseconds stream_keepalive{std::chrono::seconds(15)};
+  // An upstream stream that carries no content (text, thinking, tool call)
+  // for this long — heartbeats do not count — is cut, and the caller gets an
+  // error in its dialect.
+  std::chrono::milliseconds upstream_content_idle{std::chrono::seconds(300)};
+  // On stop(): open streams get this long to finish before they are cut.
+  std::chrono::milliseconds drain_deadline{std::chrono::seconds(10)};
+  // One line per request and notices; default: stderr. Never carries a key.
+  std::function<void(std::string_view)> log;
+};
+
+class Gateway {
+ public:
+  Gateway(GatewayOptions options, std::shared_ptr<const ModelRouter> router);
+  ~Gateway();  // stop() + wait()
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+
+  // Binds and starts the threads. Fails when the address cannot be bound.
+  Status start();
+  // The bound port (after start()).
+  uint16_t port() const;
+  // Stops accepting, lets open exchanges finish within the drain deadline,
+  // then closes everything. Any thread, signal-safe wrappers excepted.
+  void stop();
+  // Blocks until the server has stopped.
+  void wait();
+
+  // The Prometheus text of GET /metrics.
+  std::string metrics_text() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toolwire::server

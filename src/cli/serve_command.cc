@@ -1,0 +1,178 @@
+// `toolwire serve`: wires the gateway (src/server) to upstreams chosen by
+// flags, and stops it on SIGTERM / SIGINT. All serving logic lives in the
+// server library; this file only parses flags and builds the router.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/commands.h"
+#include "toolwire/agent/demo.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/provider/scripted.h"
+#include "toolwire/server/gateway.h"
+#include "toolwire/server/routing.h"
+
+namespace toolwire::cli {
+namespace {
+
+struct ServeArgs {
+  std::string listen = "127.0.0.1:8080";
+  std::string upstream;      // openai | anthropic | openai_compatible=URL | KIND=URL | scripted
+  std::string key_env;
+  std::string upstream_model;
+  int threads = 0;
+  bool quiet = false;
+  int keepalive_ms = 15000;
+  int upstream_idle_ms = 300000;
+  int drain_ms = 10000;
+};
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "toolwire serve: %s\n", msg.c_str());
+  return 2;
+}
+
+// "openai", "anthropic=http://h:p", "openai_compatible=http://h:p/v1".
+Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
+                                                          transport::HttpClient& client,
+                                                          std::string& name) {
+  std::string kind = a.upstream, base;
+  if (auto eq = kind.find('='); eq != std::string::npos) {
+    base = kind.substr(eq + 1);
+    kind = kind.substr(0, eq);
+  }
+  name = kind;
+  if (kind == "scripted") {
+    auto script = provider::parse_script(agent::demo_script_json());
+    if (!script) return std::move(script).error();
+    return std::unique_ptr<provider::Provider>(
+        std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+  }
+  if (kind != "openai" && kind != "anthropic" && kind != "openai_compatible")
+    return make_error(ErrorCode::invalid_argument,
+                      "--upstream: unknown kind '" + kind +
+                          "' (openai, anthropic, openai_compatible=BASE_URL, scripted)");
+  if (kind == "openai_compatible" && base.empty())
+    return make_error(ErrorCode::invalid_argument,
+                      "--upstream openai_compatible needs a base URL: openai_compatible=http://HOST:PORT/v1");
+  provider::ProviderConfig cfg;
+  cfg.profile = kind;
+  cfg.base_url = base;
+  cfg.api_key_env = a.key_env;
+  auto profile = provider::resolve_profile(cfg);
+  if (!profile) return std::move(profile).error();
+  // A server of one's own (a base URL given) may need no key; the official
+  // endpoint does.
+  if (!base.empty()) profile->api_key_required = false;
+  return provider::make_http_provider(std::move(*profile), cfg, client);
+}
+
+int run_serve(const ServeArgs& a) {
+  server::GatewayOptions opt;
+  auto colon = a.listen.rfind(':');
+  if (colon == std::string::npos) return usage_error("--listen: expected HOST:PORT, got '" + a.listen + "'");
+  opt.host = a.listen.substr(0, colon);
+  if (opt.host.size() > 1 && opt.host.front() == '[') opt.host = opt.host.substr(1, opt.host.size() - 2);
+  char* end = nullptr;
+  long port = std::strtol(a.listen.c_str() + colon + 1, &end, 10);
+  if (*end != '\0' || port < 0 || port > 65535) return usage_error("--listen: bad port in '" + a.listen + "'");
+  opt.port = static_cast<uint16_t>(port);
+  opt.threads = a.threads;
+  opt.stream_keepalive = std::chrono::milliseconds(a.keepalive_ms);
+  opt.upstream_content_idle = std::chrono::milliseconds(a.upstream_idle_ms);
+  opt.drain_deadline = std::chrono::milliseconds(a.drain_ms);
+  if (a.quiet) opt.log = [](std::string_view) {};
+
+  // Signals are taken by sigwait() below, never by a worker thread: block
+  // them before any thread (transport, gateway) starts.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  transport::HttpClient client;
+  auto router = std::make_shared<server::PatternRouter>();
+  std::vector<std::string> described;
+  if (!a.upstream.empty()) {
+    std::string name;
+    auto p = make_upstream(a, client, name);
+    if (!p) {
+      std::fprintf(stderr, "toolwire serve: %s\n", p.error().to_string().c_str());
+      return p.error().code == ErrorCode::invalid_argument ? 2 : 1;
+    }
+    auto* prov = router->own(std::move(*p));
+    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, a.upstream_model, name}}});
+    described.push_back("every model -> " + name);
+  } else {
+    // Embedded default: offline on the scripted model; real providers for
+    // their model families when their keys are in the environment.
+    auto script = provider::parse_script(agent::demo_script_json());
+    if (!script) return usage_error(script.error().to_string());
+    auto* scripted = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+    router->add_route({.pattern = "*", .aliases = {}, .targets = {{scripted, "", "scripted"}}});
+    described.push_back("* -> scripted (offline demo model)");
+    auto add_env = [&](const char* env, const char* profile, std::vector<std::string> globs) {
+      const char* v = std::getenv(env);
+      if (!v || !*v) return;
+      provider::ProviderConfig cfg;
+      cfg.profile = profile;
+      auto p = provider::make_provider(cfg, client);
+      if (!p) return;
+      auto* prov = router->own(std::move(*p));
+      for (auto& g : globs) {
+        described.push_back(g + " -> " + profile);
+        router->add_route({.pattern = g, .aliases = {}, .targets = {{prov, "", profile}}});
+      }
+    };
+    add_env("OPENAI_API_KEY", "openai", {"gpt-*", "o1*", "o3*", "o4*", "chatgpt-*"});
+    add_env("ANTHROPIC_API_KEY", "anthropic", {"claude-*"});
+  }
+
+  server::Gateway gw(opt, router);
+  if (auto s = gw.start(); !s) {
+    std::fprintf(stderr, "toolwire serve: %s\n", s.error().to_string().c_str());
+    return 1;
+  }
+  std::string shown = opt.host.find(':') != std::string::npos ? "[" + opt.host + "]" : opt.host;
+  std::printf("toolwire serve: listening on http://%s:%u\n", shown.c_str(), gw.port());
+  std::fflush(stdout);
+  if (!a.quiet)
+    for (const auto& d : described) std::fprintf(stderr, "toolwire serve: route %s\n", d.c_str());
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  if (!a.quiet) std::fprintf(stderr, "toolwire serve: %s, draining\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  gw.stop();
+  gw.wait();
+  return 0;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto a = std::make_shared<ServeArgs>();
+  auto* cmd = app.add_subcommand("serve", "Run the gateway: OpenAI- and Anthropic-compatible endpoints");
+  cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)");
+  cmd->add_option("--upstream", a->upstream,
+                  "openai | anthropic[=BASE_URL] | openai_compatible=BASE_URL | scripted: route every "
+                  "model there (default: the offline scripted model, plus openai / anthropic for "
+                  "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
+  cmd->add_option("--upstream-key-env", a->key_env, "environment variable holding the upstream's API key");
+  cmd->add_option("--upstream-model", a->upstream_model, "model name sent upstream (default: the client's)");
+  cmd->add_option("--threads", a->threads, "server threads (default: one per core)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--stream-keepalive-ms", a->keepalive_ms, "keep-alive interval of idle streams")
+      ->check(CLI::Range(10, 3600000));
+  cmd->add_option("--upstream-idle-ms", a->upstream_idle_ms,
+                  "cut a stream whose upstream sends no content for this long")
+      ->check(CLI::Range(10, 86400000));
+  cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
+      ->check(CLI::Range(0, 3600000));
+  cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
+  cmd->callback([a] { std::exit(run_serve(*a)); });
+}
+
+}  // namespace toolwire::cli

@@ -1,0 +1,247 @@
+#include "server/http/session.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+
+namespace toolwire::server::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using boost::system::error_code;
+
+Session::Session(asio::ip::tcp::socket socket, std::shared_ptr<const SessionContext> ctx)
+    : socket_(std::move(socket)), ctx_(std::move(ctx)), timer_(socket_.get_executor()) {}
+
+Session::~Session() {
+  if (!closed_ && ctx_->on_end) ctx_->on_end();
+}
+
+void Session::start() {
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  read_next();
+}
+
+void Session::drain() {
+  if (closed_) return;
+  draining_ = true;
+  read_closed_ = true;
+  if (!current_ && pending_.empty()) {
+    if (writing_ == 0 && out_.empty()) return close();
+    closing_ = true;
+  }
+}
+
+void Session::close() {
+  if (closed_) return;
+  closed_ = true;
+  timer_.cancel();
+  error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  pending_.clear();
+  out_.clear();
+  out_bytes_ = 0;
+  if (auto ex = std::move(current_)) ex->client_gone();
+  if (ctx_->on_end) ctx_->on_end();
+}
+
+// ---- reading ---------------------------------------------------------------
+
+void Session::read_next() {
+  if (reading_ || read_closed_ || closed_) return;
+  if (pending_.size() >= ctx_->limits.max_pipelined) return;  // resumed by dispatch()
+  reading_ = true;
+  wait_for_bytes();
+}
+
+// Waits for the first byte of the next request without a header deadline:
+// an idle keep-alive connection (or one whose answer is still streaming)
+// may be quiet for long. A disconnect also wakes this wait.
+void Session::wait_for_bytes() {
+  if (buffer_.size() > 0) return read_header();
+  arm(!current_ && pending_.empty() ? Deadline::idle : Deadline::none);
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](error_code ec) {
+                       if (self->closed_) return;
+                       if (ec) return self->on_read_error(ec);
+                       self->read_header();
+                     });
+}
+
+void Session::read_header() {
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(ctx_->limits.max_header_bytes));
+  parser_->body_limit(ctx_->limits.max_body_bytes);
+  arm(Deadline::header);
+  bhttp::async_read_header(socket_, buffer_, *parser_,
+                           [self = shared_from_this()](error_code ec, size_t) {
+                             if (self->closed_) return;
+                             if (ec) return self->on_read_error(ec);
+                             if (self->parser_->is_done()) return self->on_request();
+                             self->read_body();
+                           });
+}
+
+void Session::read_body() {
+  arm(Deadline::body);
+  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+    if (self->closed_) return;
+    if (ec) return self->on_read_error(ec);
+    self->on_request();
+  });
+}
+
+void Session::on_request() {
+  reading_ = false;
+  arm(Deadline::none);
+  auto msg = parser_->release();
+  parser_.reset();
+  Request r;
+  r.method = msg.method();
+  r.method_text = std::string(msg.method_string());
+  r.target = std::string(msg.target());
+  r.version = msg.version();
+  r.keep_alive = msg.keep_alive();
+  r.body = std::move(msg.body());
+  r.headers = std::move(static_cast<bhttp::fields&>(msg.base()));
+  r.received = Clock::now();
+  if (!r.keep_alive || draining_) read_closed_ = true;
+  pending_.push_back(std::move(r));
+  if (!current_) dispatch();
+  read_next();
+}
+
+void Session::on_read_error(error_code ec) {
+  reading_ = false;
+  bool timed_out = timed_out_;
+  timed_out_ = false;
+  arm(Deadline::none);
+  bool have_path = parser_ && parser_->is_header_done();
+  if (timed_out) {
+    // A slow client: the request did not arrive in time. While an answer
+    // streams, the connection is simply closed (the answer is cut).
+    if (current_) return close();
+    return fail_request(408, "the request did not arrive within the server's read timeout", have_path);
+  }
+  if (ec == bhttp::error::header_limit)
+    return fail_request(431, "request headers exceed " + std::to_string(ctx_->limits.max_header_bytes) +
+                                 " bytes", false);
+  if (ec == bhttp::error::body_limit)
+    return fail_request(413, "request body exceeds " + std::to_string(ctx_->limits.max_body_bytes) +
+                                 " bytes", have_path);
+  if (ec == bhttp::error::end_of_stream || ec == asio::error::eof ||
+      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+      ec == bhttp::error::partial_message || ec == asio::error::broken_pipe) {
+    // The client went away (or half-closed: treated the same, since no
+    // client this serves sends a request and then shuts its side).
+    read_closed_ = true;
+    if (current_) return close();
+    if (pending_.empty() && writing_ == 0 && out_.empty()) return close();
+    closing_ = true;
+    return;
+  }
+  fail_request(400, "malformed HTTP request: " + ec.message(), have_path);
+}
+
+// A request that cannot be read is answered in order, then the connection
+// closes: what follows it on the wire cannot be trusted.
+void Session::fail_request(int status, std::string_view message, bool have_path) {
+  read_closed_ = true;
+  Request r;
+  if (have_path) r.target = std::string(parser_->get().target());
+  r.keep_alive = false;
+  r.method = bhttp::verb::unknown;
+  r.method_text = "!";
+  r.body = std::to_string(status) + " " + std::string(message);  // read by dispatch()
+  parser_.reset();
+  pending_.push_back(std::move(r));
+  if (!current_) dispatch();
+}
+
+void Session::arm(Deadline d) {
+  deadline_ = d;
+  if (d == Deadline::none) {
+    timer_.cancel();
+    return;
+  }
+  auto& l = ctx_->limits;
+  timer_.expires_after(d == Deadline::idle ? l.keepalive_idle
+                       : d == Deadline::header ? l.header_timeout
+                                               : l.body_timeout);
+  timer_.async_wait([self = shared_from_this(), d](error_code ec) {
+    if (ec || self->closed_ || self->deadline_ != d) return;
+    if (d == Deadline::idle) return self->close();  // quiet keep-alive connection
+    self->timed_out_ = true;
+    error_code ignored;
+    self->socket_.cancel(ignored);  // the read completes with operation_aborted
+  });
+}
+
+// ---- answering -------------------------------------------------------------
+
+void Session::dispatch() {
+  if (closed_ || current_ || pending_.empty()) return;
+  Request r = std::move(pending_.front());
+  pending_.pop_front();
+  if (deadline_ == Deadline::idle) arm(Deadline::none);
+  current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive);
+  if (r.method_text == "!") {
+    // A protocol error recorded by fail_request(): "STATUS message".
+    int status = std::stoi(r.body.substr(0, 3));
+    auto ex = current_;
+    ctx_->protocol_error(*ex, status, r.path(), std::string_view(r.body).substr(4));
+    if (!ex->ended()) ex->respond(status, "text/plain", r.body.substr(4));
+    return;
+  }
+  auto ex = current_;
+  ctx_->handler(std::move(ex), std::move(r));
+}
+
+void Session::exchange_ended(bool keep_alive) {
+  current_.reset();
+  if (!keep_alive) {
+    closing_ = true;
+    read_closed_ = true;
+  }
+  if (closed_) return;
+  if (closing_ && pending_.empty()) {
+    if (writing_ == 0 && out_.empty()) close();
+    return;
+  }
+  if (!pending_.empty()) return dispatch();
+  if (reading_ && deadline_ == Deadline::none && !parser_) arm(Deadline::idle);
+  read_next();
+}
+
+void Session::queue(std::string bytes) {
+  if (closed_ || bytes.empty()) return;
+  out_bytes_ += bytes.size();
+  out_.push_back(std::move(bytes));
+  if (writing_ == 0) write_some();
+}
+
+// Everything queued goes out in one gathered write: a burst of stream
+// events costs one system call.
+void Session::write_some() {
+  std::vector<asio::const_buffer> bufs;
+  bufs.reserve(out_.size());
+  for (const auto& s : out_) bufs.emplace_back(s.data(), s.size());
+  writing_ = out_.size();
+  asio::async_write(socket_, bufs, [self = shared_from_this()](error_code ec, size_t) {
+    if (self->closed_) return;
+    for (size_t i = 0; i < self->writing_; ++i) {
+      self->out_bytes_ -= self->out_.front().size();
+      self->out_.pop_front();
+    }
+    self->writing_ = 0;
+    if (ec) return self->close();  // the client is gone
+    if (!self->out_.empty()) return self->write_some();
+    if (self->closing_ && !self->current_ && self->pending_.empty()) self->close();
+  });
+}
+
+}  // namespace toolwire::server::http

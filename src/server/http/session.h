@@ -1,0 +1,93 @@
+// One client connection: reads HTTP/1.1 requests (keep-alive, pipelined),
+// answers them in order through Exchanges, enforces the size limits and the
+// header/body/idle deadlines, and notices a client that goes away while its
+// answer is still being produced.
+//
+// Everything runs on the connection's strand. While a request is answered
+// the next one is already being read: that is how pipelined requests queue
+// up (bounded by Limits::max_pipelined) and how a disconnect is seen at once
+// (the read fails), which cancels the upstream call behind the answer.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/http/exchange.h"
+#include "toolwire/server/gateway.h"
+
+namespace toolwire::server::http {
+
+// A request that failed before it reached a route (too big, too slow,
+// malformed): the router writes the error in the dialect its path implies.
+using ProtocolErrorWriter =
+    std::function<void(Exchange&, int status, std::string_view path, std::string_view message)>;
+
+struct SessionContext {
+  Limits limits;
+  Handler handler;
+  ProtocolErrorWriter protocol_error;
+  std::function<void()> on_end;  // the session is gone (connection count)
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(boost::asio::ip::tcp::socket socket, std::shared_ptr<const SessionContext> ctx);
+  ~Session();
+
+  void start();
+  // Graceful: stop reading new requests; close once the current answer ends.
+  void drain();
+  // Now: close the socket; the current exchange sees client_gone().
+  void close();
+
+  boost::asio::any_io_executor executor() { return socket_.get_executor(); }
+
+  // Exchange side (on the strand).
+  void queue(std::string bytes);
+  void exchange_ended(bool keep_alive);
+  size_t queued_bytes() const { return out_bytes_; }
+
+ private:
+  enum class Deadline { none, idle, header, body };
+
+  void read_next();
+  void wait_for_bytes();
+  void read_header();
+  void read_body();
+  void on_request();
+  void on_read_error(boost::system::error_code ec);
+  void arm(Deadline d);
+  void dispatch();
+  void write_some();
+  void shutdown_now();
+  void fail_request(int status, std::string_view message, bool have_path);
+
+  boost::asio::ip::tcp::socket socket_;
+  std::shared_ptr<const SessionContext> ctx_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  boost::asio::steady_timer timer_;
+  Deadline deadline_ = Deadline::none;
+  bool timed_out_ = false;
+
+  std::deque<Request> pending_;
+  std::shared_ptr<Exchange> current_;
+  bool reading_ = false;
+  bool read_closed_ = false;   // no more requests will be read
+  bool draining_ = false;
+  bool closing_ = false;       // close once the output is written
+  bool closed_ = false;
+
+  std::deque<std::string> out_;
+  size_t out_bytes_ = 0;
+  size_t writing_ = 0;         // entries of out_ in the write in flight
+};
+
+}  // namespace toolwire::server::http

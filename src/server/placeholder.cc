@@ -1,1 +1,0 @@
-int toolwire_server_placeholder() { return 0; }
