@@ -13,6 +13,7 @@
 #include "toolwire/provider/scripted.h"
 #include "toolwire/server/gateway.h"
 #include "toolwire/server/routing.h"
+#include "toolwire/transport/asio_client.h"
 
 namespace toolwire::cli {
 namespace {
@@ -24,6 +25,7 @@ struct ServeArgs {
   std::string upstream_model;
   int threads = 0;
   bool quiet = false;
+  std::string transport = "asio";
   int keepalive_ms = 15000;
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
@@ -36,7 +38,7 @@ int usage_error(const std::string& msg) {
 
 // "openai", "anthropic=http://h:p", "openai_compatible=http://h:p/v1".
 Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
-                                                          transport::HttpClient& client,
+                                                          transport::HttpTransport& client,
                                                           std::string& name) {
   std::string kind = a.upstream, base;
   if (auto eq = kind.find('='); eq != std::string::npos) {
@@ -94,7 +96,13 @@ int run_serve(const ServeArgs& a) {
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  transport::HttpClient client;
+  server::Gateway gw(opt);
+  // Upstream calls run on the gateway's own threads (asio), or on libcurl's
+  // loop thread when HTTP/2 or a proxy from the environment is needed.
+  std::unique_ptr<transport::HttpTransport> transport_holder;
+  if (a.transport == "curl") transport_holder = std::make_unique<transport::HttpClient>();
+  else transport_holder = std::make_unique<transport::AsioHttpClient>(gw.io_context());
+  transport::HttpTransport& client = *transport_holder;
   auto router = std::make_shared<server::PatternRouter>();
   std::vector<std::string> described;
   if (!a.upstream.empty()) {
@@ -132,7 +140,7 @@ int run_serve(const ServeArgs& a) {
     add_env("ANTHROPIC_API_KEY", "anthropic", {"claude-*"});
   }
 
-  server::Gateway gw(opt, router);
+  gw.set_router(router);
   if (auto s = gw.start(); !s) {
     std::fprintf(stderr, "toolwire serve: %s\n", s.error().to_string().c_str());
     return 1;
@@ -172,6 +180,10 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
+  cmd->add_option("--transport", a->transport,
+                  "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
+                  "(HTTP/2, proxies from the environment)")
+      ->check(CLI::IsMember({"asio", "curl"}));
   cmd->callback([a] { std::exit(run_serve(*a)); });
 }
 

@@ -107,6 +107,12 @@ struct Gateway::Impl {
 Gateway::Gateway(GatewayOptions options, std::shared_ptr<const ModelRouter> router)
     : impl_(std::make_unique<Impl>(std::move(options), std::move(router))) {}
 
+Gateway::Gateway(GatewayOptions options) : Gateway(std::move(options), nullptr) {}
+
+void Gateway::set_router(std::shared_ptr<const ModelRouter> router) { impl_->ctx->router = std::move(router); }
+
+asio::io_context& Gateway::io_context() { return impl_->ioc; }
+
 Gateway::~Gateway() {
   stop();
   wait();
@@ -114,6 +120,7 @@ Gateway::~Gateway() {
 
 Status Gateway::start() {
   auto& I = *impl_;
+  if (!I.ctx->router) return make_error(ErrorCode::failed_precondition, "gateway started without a router");
   error_code ec;
   auto addr = asio::ip::make_address(I.ctx->options.host, ec);
   if (ec) return make_error(ErrorCode::invalid_argument, "bad listen address '" + I.ctx->options.host + "'");

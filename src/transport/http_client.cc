@@ -25,6 +25,10 @@ void global_init_once() {
 }  // namespace
 
 void HttpCall::cancel() const {
+  if (custom_cancel_) {
+    if (*custom_cancel_) (*custom_cancel_)();
+    return;
+  }
   if (auto loop = loop_.lock()) loop->cancel(id_);
 }
 

@@ -42,9 +42,9 @@ Result<Profile> resolve_profile(const ProviderConfig& cfg);
 
 // An HTTP provider for `profile`. `client` must outlive the provider.
 Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const ProviderConfig& cfg,
-                                                     transport::HttpClient& client);
+                                                     transport::HttpTransport& client);
 
 // resolve_profile() + make_http_provider().
-Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpClient& client);
+Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpTransport& client);
 
 }  // namespace toolwire::provider

@@ -81,9 +81,24 @@ struct GatewayOptions {
   std::function<void(std::string_view)> log;
 };
 
+}  // namespace toolwire::server
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace toolwire::server {
+
 class Gateway {
  public:
   Gateway(GatewayOptions options, std::shared_ptr<const ModelRouter> router);
+  // The router may also be given later (before start()): providers that run
+  // on the gateway's own io_context (transport::AsioHttpClient) are built
+  // after the gateway.
+  explicit Gateway(GatewayOptions options);
+  void set_router(std::shared_ptr<const ModelRouter> router);
+  // The io_context the gateway's threads run.
+  boost::asio::io_context& io_context();
   ~Gateway();  // stop() + wait()
   Gateway(const Gateway&) = delete;
   Gateway& operator=(const Gateway&) = delete;

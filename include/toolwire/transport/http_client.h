@@ -38,6 +38,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -64,6 +65,9 @@ struct HttpClientOptions {
 class HttpCall {
  public:
   HttpCall() = default;
+  // For other transports: `cancel` must follow the same rules.
+  HttpCall(std::shared_ptr<const std::function<void()>> cancel, uint64_t id)
+      : custom_cancel_(std::move(cancel)), id_(id) {}
   void cancel() const;
   uint64_t id() const { return id_; }
   bool valid() const { return id_ != 0; }
@@ -72,10 +76,21 @@ class HttpCall {
   friend class HttpClient;
   HttpCall(std::weak_ptr<detail::EventLoop> loop, uint64_t id) : loop_(std::move(loop)), id_(id) {}
   std::weak_ptr<detail::EventLoop> loop_;
+  std::shared_ptr<const std::function<void()>> custom_cancel_;
   uint64_t id_ = 0;
 };
 
-class HttpClient {
+// What a provider needs of a transport: start a call, get callbacks. Two
+// implementations: HttpClient (libcurl on its own loop thread; HTTP/2,
+// proxies) and AsioHttpClient (asio_client.h: HTTP/1.1 on the caller's
+// io_context — the gateway's — with no thread of its own).
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  virtual HttpCall start(HttpRequest request, HttpCallbacks callbacks) = 0;
+};
+
+class HttpClient final : public HttpTransport {
  public:
   explicit HttpClient(HttpClientOptions options = {});
   // Cancels what is still running (each on_complete runs with `cancelled`)
@@ -86,7 +101,7 @@ class HttpClient {
 
   // Starts a call; the callbacks run later on the loop thread. Safe from any
   // thread, callbacks included.
-  HttpCall start(HttpRequest request, HttpCallbacks callbacks);
+  HttpCall start(HttpRequest request, HttpCallbacks callbacks) override;
 
   // Blocking convenience on top of start(): the whole body in memory (at most
   // max_body bytes, else resource_exhausted). Fails with failed_precondition

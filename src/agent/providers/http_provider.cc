@@ -60,7 +60,7 @@ void finish_timing(Timing& t, const ir::Usage& usage) {
 
 class HttpProvider final : public Provider {
  public:
-  HttpProvider(Profile profile, const codec::Codec& codec, ProviderConfig cfg, transport::HttpClient& client,
+  HttpProvider(Profile profile, const codec::Codec& codec, ProviderConfig cfg, transport::HttpTransport& client,
                std::string key)
       : profile_(std::move(profile)), codec_(codec), cfg_(std::move(cfg)), client_(client), key_(std::move(key)) {
     if (!cfg_.model.empty()) profile_.default_model = cfg_.model;
@@ -265,7 +265,7 @@ class HttpProvider final : public Provider {
   Profile profile_;
   const codec::Codec& codec_;
   ProviderConfig cfg_;
-  transport::HttpClient& client_;
+  transport::HttpTransport& client_;
   std::string key_;
   std::string url_;
   transport::HttpHeaders secret_headers_;
@@ -283,7 +283,7 @@ Result<Profile> resolve_profile(const ProviderConfig& cfg) {
 }
 
 Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const ProviderConfig& cfg,
-                                                     transport::HttpClient& client) {
+                                                     transport::HttpTransport& client) {
   const codec::Codec* codec = codec::find_codec(profile.dialect);
   if (!codec)
     return make_error(ErrorCode::not_found, "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",
@@ -305,7 +305,7 @@ Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const Prov
   return std::unique_ptr<Provider>(std::make_unique<HttpProvider>(std::move(profile), *codec, cfg, client, std::move(key)));
 }
 
-Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpClient& client) {
+Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpTransport& client) {
   auto p = resolve_profile(cfg);
   if (!p) return std::move(p).error();
   return make_http_provider(std::move(*p), cfg, client);

@@ -1,0 +1,439 @@
+// AsioHttpClient: one Call per request, a state machine on its own strand:
+// connection (pooled, or resolve → connect → TLS handshake) → write →
+// head → body reads, with the retry rules of retry.h before the head is
+// shown, and three timers (deadline, idle/connect, backoff).
+#include "toolwire/transport/asio_client.h"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <atomic>
+#include <limits>
+#include <random>
+
+#include "toolwire/transport/retry.h"
+#include "transport/asio/connection.h"
+#include "transport/asio/url.h"
+
+namespace toolwire::transport {
+
+using namespace asio_detail;
+namespace bhttp = boost::beast::http;
+using boost::system::error_code;
+using std::chrono::duration_cast;
+using std::chrono::microseconds;
+
+class AsioCall;
+
+struct AsioHttpClient::Impl {
+  Impl(asio::io_context& ioc, AsioClientOptions o)
+      : ioc(ioc), opt(std::move(o)), pool(opt.max_idle_per_host, opt.idle_keep),
+        rng(opt.jitter_seed ? opt.jitter_seed : std::random_device{}()) {}
+
+  asio::ssl::context* tls() {
+    std::call_once(tls_once, [&] {
+      tls_ctx.emplace(asio::ssl::context::tls_client);
+      tls_ctx->set_verify_mode(asio::ssl::verify_peer);
+      error_code ec;
+      if (opt.ca_file.empty()) tls_ctx->set_default_verify_paths(ec);
+      else tls_ctx->load_verify_file(opt.ca_file, ec);
+    });
+    return &*tls_ctx;
+  }
+
+  Millis backoff(const RetryPolicy& p, int retry) {
+    std::lock_guard lock(rng_mu);
+    return backoff_delay(p, retry, rng);
+  }
+
+  asio::io_context& ioc;
+  AsioClientOptions opt;
+  ConnectionPool pool;
+  std::once_flag tls_once;
+  std::optional<asio::ssl::context> tls_ctx;
+  std::mutex rng_mu;
+  std::mt19937_64 rng;
+  std::mutex mu;
+  std::unordered_map<uint64_t, std::weak_ptr<AsioCall>> active;
+  std::atomic<uint64_t> next_id{1};
+};
+
+class AsioCall : public std::enable_shared_from_this<AsioCall> {
+ public:
+  AsioCall(std::shared_ptr<AsioHttpClient::Impl> impl, uint64_t id, HttpRequest req,
+           HttpCallbacks cb, ParsedUrl url)
+      : impl_(std::move(impl)),
+        id_(id),
+        strand_(asio::make_strand(impl_->ioc)),
+        req_(std::move(req)),
+        cb_(std::move(cb)),
+        url_(std::move(url)),
+        resolver_(strand_),
+        deadline_(strand_),
+        idle_(strand_),
+        backoff_(strand_) {}
+
+  void start() {
+    t0_ = Clock::now();
+    asio::post(strand_, [self = shared_from_this()] {
+      if (self->req_.deadline.count() > 0) {
+        self->deadline_.expires_after(self->req_.deadline);
+        self->deadline_.async_wait([self](error_code ec) {
+          if (ec || self->done_) return;
+          self->finish(make_error(ErrorCode::deadline_exceeded,
+                                  "upstream " + self->url_.pool_key + ": deadline of " +
+                                      std::to_string(self->req_.deadline.count()) + " ms exceeded"));
+        });
+      }
+      self->build_head();
+      self->attempt();
+    });
+  }
+
+  void cancel() {
+    asio::post(strand_, [self = shared_from_this()] {
+      self->finish(make_error(ErrorCode::cancelled, "cancelled"));
+    });
+  }
+
+ private:
+  template <class F>
+  auto on_strand(F&& f) {
+    return asio::bind_executor(strand_, std::forward<F>(f));
+  }
+
+  void build_head() {
+    head_.reserve(256 + req_.headers.size() * 48);
+    head_ = req_.method + " " + url_.target + " HTTP/1.1\r\nhost: " + url_.authority + "\r\n";
+    if (!req_.headers.contains("user-agent")) head_ += "user-agent: " + impl_->opt.user_agent + "\r\n";
+    for (const auto& [k, v] : req_.headers) {
+      head_ += k;
+      head_ += ": ";
+      head_ += v;
+      head_ += "\r\n";
+    }
+    if (!req_.body.empty() || req_.method == "POST" || req_.method == "PUT" || req_.method == "PATCH")
+      head_ += "content-length: " + std::to_string(req_.body.size()) + "\r\n";
+    head_ += "\r\n";
+  }
+
+  // ---- one attempt -----------------------------------------------------
+
+  void attempt() {
+    if (done_) return;
+    ++stats_.attempts;
+    got_bytes_ = false;
+    parser_.reset();
+    conn_ = impl_->pool.take(url_.pool_key);
+    reused_ = conn_ != nullptr;
+    if (reused_) return send();
+    conn_ = std::make_unique<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
+    arm_idle(req_.connect_timeout, Timeout::connect);
+    error_code ec;
+    auto addr = asio::ip::make_address(url_.host, ec);
+    if (!ec) {
+      tcp::endpoint ep(addr, url_.port);
+      conn_->socket().async_connect(ep, on_strand([self = shared_from_this()](error_code ec) {
+        self->on_connected(ec);
+      }));
+      return;
+    }
+    resolver_.async_resolve(url_.host, std::to_string(url_.port),
+                            on_strand([self = shared_from_this()](error_code ec, tcp::resolver::results_type r) {
+                              if (self->done_) return;
+                              if (ec) return self->failed_before_head("resolve", ec);
+                              asio::async_connect(self->conn_->socket(), r,
+                                                  self->on_strand([self](error_code ec, const tcp::endpoint&) {
+                                                    self->on_connected(ec);
+                                                  }));
+                            }));
+  }
+
+  void on_connected(error_code ec) {
+    if (done_) return;
+    if (ec) return failed_before_head("connect", ec);
+    error_code ignored;
+    conn_->socket().set_option(tcp::no_delay(true), ignored);
+    if (!conn_->tls()) return send();
+    auto& s = conn_->tls_stream();
+    if (!SSL_set_tlsext_host_name(s.native_handle(), url_.host.c_str()))
+      return failed_before_head("TLS SNI", error_code(static_cast<int>(::ERR_get_error()),
+                                                      asio::error::get_ssl_category()));
+    s.set_verify_callback(asio::ssl::host_name_verification(url_.host));
+    s.async_handshake(asio::ssl::stream_base::client,
+                      on_strand([self = shared_from_this()](error_code ec) {
+                        if (self->done_) return;
+                        if (ec) return self->failed_before_head("TLS handshake", ec);
+                        self->send();
+                      }));
+  }
+
+  void send() {
+    if (done_) return;
+    ++conn_->uses;
+    std::array<asio::const_buffer, 2> bufs{asio::buffer(head_), asio::buffer(req_.body)};
+    arm_idle(req_.idle_timeout, Timeout::idle);
+    conn_->with_stream([&](auto& stream) {
+      asio::async_write(stream, bufs, on_strand([self = shared_from_this()](error_code ec, size_t) {
+                          if (self->done_) return;
+                          if (ec) return self->failed_before_head("write", ec);
+                          self->read_head();
+                        }));
+    });
+  }
+
+  void read_head() {
+    parser_.emplace();
+    parser_->header_limit(64 * 1024);
+    // No limit (the caller's on_body decides). Not boost::none: Beast 1.74
+    // compares a Content-Length against an empty optional as "over the limit".
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    if (req_.method == "HEAD") parser_->skip(true);
+    conn_->with_stream([&](auto& stream) {
+      bhttp::async_read_header(stream, conn_->buffer, *parser_,
+                               on_strand([self = shared_from_this()](error_code ec, size_t n) {
+                                 if (self->done_) return;
+                                 if (n > 0) self->got_bytes_ = true;
+                                 if (ec) return self->failed_before_head("read", ec);
+                                 self->on_head();
+                               }));
+    });
+  }
+
+  void on_head() {
+    auto& msg = parser_->get();
+    int status = static_cast<int>(msg.result_int());
+    stats_.last_status = status;
+    HttpResponseHead head;
+    head.status = status;
+    head.http_version = msg.version() == 10 ? "HTTP/1.0" : "HTTP/1.1";
+    for (const auto& f : msg) head.headers.add(std::string(f.name_string()), std::string(f.value()));
+    if (retry_status(status, head.headers)) return;
+    stats_.time_to_head = duration_cast<microseconds>(Clock::now() - t0_);
+    head_shown_ = true;
+    if (cb_.on_head && !cb_.on_head(head)) return finish(make_error(ErrorCode::cancelled, "cancelled by on_head"));
+    if (done_) return;
+    if (parser_->is_done()) return complete();
+    rbuf_.resize(impl_->opt.receive_buffer);
+    read_body();
+  }
+
+  // A retryable status before anything was shown: wait and try again.
+  bool retry_status(int status, const HttpHeaders& headers) {
+    auto verdict = should_retry_header(headers);
+    bool retry = verdict ? *verdict : is_retryable_status(status);
+    if (!retry || stats_.attempts >= req_.retry.max_attempts) return false;
+    std::optional<Millis> wait;
+    if (req_.retry.honor_retry_after) wait = retry_after(headers, std::chrono::system_clock::now());
+    if (wait && *wait > req_.retry.max_retry_after) return false;  // not worth waiting: show it
+    Millis delay = wait ? *wait : impl_->backoff(req_.retry, stats_.attempts);
+    if (!fits_deadline(delay)) return false;
+    drop_connection();
+    schedule_retry(delay);
+    return true;
+  }
+
+  void read_body() {
+    auto& body = parser_->get().body();
+    body.data = rbuf_.data();
+    body.size = rbuf_.size();
+    arm_idle(req_.idle_timeout, Timeout::idle);
+    conn_->with_stream([&](auto& stream) {
+      bhttp::async_read_some(stream, conn_->buffer, *parser_,
+                             on_strand([self = shared_from_this()](error_code ec, size_t) {
+                               self->on_body_read(ec);
+                             }));
+    });
+  }
+
+  void on_body_read(error_code ec) {
+    if (done_) return;
+    if (ec == bhttp::error::need_buffer) ec = {};
+    size_t n = rbuf_.size() - parser_->get().body().size;
+    if (n > 0) {
+      if (stats_.body_bytes == 0) stats_.time_to_first_byte = duration_cast<microseconds>(Clock::now() - t0_);
+      stats_.body_bytes += n;
+      if (cb_.on_body && !cb_.on_body(std::string_view(rbuf_.data(), n)))
+        return finish(make_error(ErrorCode::cancelled, "cancelled by on_body"));
+      if (done_) return;
+    }
+    if (ec) {
+      return finish(make_error(ErrorCode::unavailable, "upstream " + url_.pool_key +
+                                                           ": response cut short: " + ec.message()));
+    }
+    if (parser_->is_done()) return complete();
+    read_body();
+  }
+
+  void complete() {
+    bool reuse = parser_->get().keep_alive() && !parser_->need_eof() && conn_->buffer.size() == 0;
+    idle_.cancel();
+    if (reuse) {
+      parser_.reset();
+      impl_->pool.put(std::move(conn_));
+    }
+    finish(Status::Ok());
+  }
+
+  // ---- failures, retries, the end ---------------------------------------
+
+  void failed_before_head(const char* stage, error_code ec) {
+    Timeout t = timeout_;
+    timeout_ = Timeout::none;
+    idle_.cancel();
+    drop_connection();
+    if (t == Timeout::idle)
+      return finish(make_error(ErrorCode::deadline_exceeded,
+                               "upstream " + url_.pool_key + ": no byte for " +
+                                   std::to_string(req_.idle_timeout.count()) + " ms"));
+    // A pooled connection the server closed meanwhile: once, at no cost.
+    if (reused_ && !got_bytes_ && !stale_retried_ && t == Timeout::none) {
+      stale_retried_ = true;
+      --stats_.attempts;
+      return attempt();
+    }
+    std::string what = t == Timeout::connect ? "connect timed out after " +
+                                                   std::to_string(req_.connect_timeout.count()) + " ms"
+                                             : std::string(stage) + " failed: " + ec.message();
+    Error err = make_error(ErrorCode::unavailable, "upstream " + url_.pool_key + ": " + what);
+    if (stats_.attempts < req_.retry.max_attempts) {
+      Millis delay = impl_->backoff(req_.retry, stats_.attempts);
+      if (fits_deadline(delay)) return schedule_retry(delay);
+    }
+    if (stats_.attempts > 1) err.message += "; gave up after " + std::to_string(stats_.attempts) + " attempts";
+    finish(err);
+  }
+
+  bool fits_deadline(Millis delay) const {
+    if (req_.deadline.count() <= 0) return true;
+    return Clock::now() + delay < t0_ + req_.deadline;
+  }
+
+  void schedule_retry(Millis delay) {
+    stats_.retry_wait += delay;
+    backoff_.expires_after(delay);
+    backoff_.async_wait([self = shared_from_this()](error_code ec) {
+      if (ec || self->done_) return;
+      self->attempt();
+    });
+  }
+
+  enum class Timeout { none, idle, connect };
+
+  void arm_idle(Millis d, Timeout kind) {
+    if (d.count() <= 0) {
+      idle_.cancel();
+      return;
+    }
+    idle_.expires_after(d);
+    idle_.async_wait([self = shared_from_this(), kind](error_code ec) {
+      if (ec || self->done_) return;
+      if (kind == Timeout::idle && self->head_shown_)
+        return self->finish(make_error(ErrorCode::deadline_exceeded,
+                                       "upstream " + self->url_.pool_key + ": no byte for " +
+                                           std::to_string(self->req_.idle_timeout.count()) + " ms"));
+      self->timeout_ = kind;
+      if (self->conn_) self->conn_->close();  // the pending operation fails; see failed_before_head
+    });
+  }
+
+  void drop_connection() {
+    if (conn_) conn_->close();
+    conn_.reset();
+  }
+
+  void finish(Status s) {
+    if (done_) return;
+    done_ = true;
+    deadline_.cancel();
+    idle_.cancel();
+    backoff_.cancel();
+    resolver_.cancel();
+    drop_connection();
+    stats_.total_time = duration_cast<microseconds>(Clock::now() - t0_);
+    {
+      std::lock_guard lock(impl_->mu);
+      impl_->active.erase(id_);
+    }
+    HttpCallbacks cb = std::move(cb_);
+    if (cb.on_complete) cb.on_complete(s, stats_);
+  }
+
+  std::shared_ptr<AsioHttpClient::Impl> impl_;
+  uint64_t id_;
+  asio::strand<asio::io_context::executor_type> strand_;
+  HttpRequest req_;
+  HttpCallbacks cb_;
+  ParsedUrl url_;
+  tcp::resolver resolver_;
+  asio::steady_timer deadline_, idle_, backoff_;
+  std::string head_;
+  std::unique_ptr<Connection> conn_;
+  std::optional<bhttp::response_parser<bhttp::buffer_body>> parser_;
+  std::vector<char> rbuf_;
+  HttpStats stats_;
+  Clock::time_point t0_{};
+  Timeout timeout_ = Timeout::none;
+  bool reused_ = false;
+  bool stale_retried_ = false;
+  bool got_bytes_ = false;
+  bool head_shown_ = false;
+  bool done_ = false;
+};
+
+AsioHttpClient::AsioHttpClient(asio::io_context& ioc, AsioClientOptions options)
+    : impl_(std::make_shared<Impl>(ioc, std::move(options))) {}
+
+AsioHttpClient::~AsioHttpClient() {
+  std::vector<std::shared_ptr<AsioCall>> calls;
+  {
+    std::lock_guard lock(impl_->mu);
+    for (auto& [id, w] : impl_->active)
+      if (auto c = w.lock()) calls.push_back(std::move(c));
+  }
+  for (auto& c : calls) c->cancel();
+  impl_->pool.clear();
+}
+
+HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
+  uint64_t id = impl_->next_id.fetch_add(1);
+  auto url = parse_url(request.url);
+  if (!url) {
+    // Reported like every other failure: once, through on_complete, later.
+    Error e = url.error();
+    auto cb = std::make_shared<HttpCallbacks>(std::move(callbacks));
+    asio::post(impl_->ioc, [cb, e] {
+      if (cb->on_complete) cb->on_complete(Status(e), HttpStats{});
+    });
+    return HttpCall(std::make_shared<const std::function<void()>>([] {}), id);
+  }
+  auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks), std::move(*url));
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->active.emplace(id, call);
+  }
+  call->start();
+  std::weak_ptr<AsioCall> weak = call;
+  return HttpCall(std::make_shared<const std::function<void()>>([weak] {
+                    if (auto c = weak.lock()) c->cancel();
+                  }),
+                  id);
+}
+
+size_t AsioHttpClient::active_calls() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->active.size();
+}
+
+size_t AsioHttpClient::idle_connections() const { return impl_->pool.size(); }
+
+}  // namespace toolwire::transport

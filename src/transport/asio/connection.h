@@ -1,0 +1,132 @@
+// One upstream connection, plain TCP or TLS, and the pool that keeps idle
+// keep-alive connections per scheme://host:port.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace toolwire::transport::asio_detail {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+class Connection {
+ public:
+  Connection(asio::io_context& ioc, asio::ssl::context* tls, std::string pool_key)
+      : pool_key_(std::move(pool_key)) {
+    if (tls) tls_.emplace(ioc, *tls);
+    else plain_.emplace(ioc);
+  }
+
+  bool tls() const { return tls_.has_value(); }
+  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  asio::ssl::stream<tcp::socket>& tls_stream() { return *tls_; }
+
+  // Runs `f` with the stream to read and write (the TLS stream or the socket).
+  template <class F>
+  decltype(auto) with_stream(F&& f) {
+    if (tls_) return f(*tls_);
+    return f(*plain_);
+  }
+
+  void close() {
+    boost::system::error_code ignored;
+    socket().shutdown(tcp::socket::shutdown_both, ignored);
+    socket().close(ignored);
+  }
+
+  // An idle pooled connection the server has closed (or written to) is
+  // readable; one still good is not.
+  bool looks_alive() {
+    if (!socket().is_open()) return false;
+    char c;
+    ssize_t n = ::recv(socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
+  const std::string& pool_key() const { return pool_key_; }
+  boost::beast::flat_buffer buffer;
+  Clock::time_point idle_since{};
+  int uses = 0;
+
+ private:
+  std::string pool_key_;
+  std::optional<tcp::socket> plain_;
+  std::optional<asio::ssl::stream<tcp::socket>> tls_;
+};
+
+class ConnectionPool {
+ public:
+  ConnectionPool(size_t max_per_key, std::chrono::milliseconds keep)
+      : max_per_key_(max_per_key), keep_(keep) {}
+
+  std::unique_ptr<Connection> take(const std::string& key) {
+    std::unique_ptr<Connection> out;
+    std::vector<std::unique_ptr<Connection>> stale;  // closed outside the lock
+    {
+      std::lock_guard lock(mu_);
+      auto it = idle_.find(key);
+      if (it == idle_.end()) return nullptr;
+      auto& v = it->second;
+      auto now = Clock::now();
+      while (!v.empty()) {
+        std::unique_ptr<Connection> c = std::move(v.back());
+        v.pop_back();
+        --count_;
+        if (now - c->idle_since < keep_ && c->looks_alive()) {
+          out = std::move(c);
+          break;
+        }
+        stale.push_back(std::move(c));
+      }
+    }
+    for (auto& c : stale) c->close();
+    return out;
+  }
+
+  void put(std::unique_ptr<Connection> c) {
+    c->idle_since = Clock::now();
+    std::lock_guard lock(mu_);
+    auto& v = idle_[c->pool_key()];
+    if (v.size() >= max_per_key_) {
+      c->close();
+      return;
+    }
+    v.push_back(std::move(c));
+    ++count_;
+  }
+
+  size_t size() const {
+    std::lock_guard lock(mu_);
+    return count_;
+  }
+
+  void clear() {
+    std::lock_guard lock(mu_);
+    for (auto& [k, v] : idle_)
+      for (auto& c : v) c->close();
+    idle_.clear();
+    count_ = 0;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::vector<std::unique_ptr<Connection>>> idle_;
+  size_t count_ = 0;
+  size_t max_per_key_;
+  std::chrono::milliseconds keep_;
+};
+
+}  // namespace toolwire::transport::asio_detail
