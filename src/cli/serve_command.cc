@@ -85,7 +85,7 @@ int run_serve(const ServeArgs& a) {
   opt.stream_keepalive = std::chrono::milliseconds(a.keepalive_ms);
   opt.upstream_content_idle = std::chrono::milliseconds(a.upstream_idle_ms);
   opt.drain_deadline = std::chrono::milliseconds(a.drain_ms);
-  if (a.quiet) opt.log = [](std::string_view) {};
+  opt.log_requests = !a.quiet;
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.

@@ -77,8 +77,10 @@ struct GatewayOptions {
   std::chrono::milliseconds upstream_content_idle{std::chrono::seconds(300)};
   // On stop(): open streams get this long to finish before they are cut.
   std::chrono::milliseconds drain_deadline{std::chrono::seconds(10)};
-  // One line per request and notices; default: stderr. Never carries a key.
+  // Notices, and one line per request when log_requests; default: stderr.
+  // Never carries a key.
   std::function<void(std::string_view)> log;
+  bool log_requests = true;
 };
 
 }  // namespace toolwire::server

@@ -17,6 +17,7 @@
 // and host name checks.
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,22 @@ struct AsioClientOptions {
   std::chrono::milliseconds idle_keep{std::chrono::seconds(50)};  // a pooled connection unused this long is closed
   size_t receive_buffer = 16384;        // bytes read per body read
   uint64_t jitter_seed = 0;             // 0 = random
+};
+
+// Calls started on this thread while a scope is alive run their I/O and
+// callbacks on `strand` (a serialised executor of the same io_context)
+// instead of a strand of their own. The gateway starts each upstream call
+// inside one, with the client connection's strand: the upstream's bytes are
+// then translated and written to the client without a hand-off.
+class StrandScope {
+ public:
+  explicit StrandScope(boost::asio::any_io_executor strand);
+  ~StrandScope();
+  StrandScope(const StrandScope&) = delete;
+  StrandScope& operator=(const StrandScope&) = delete;
+
+ private:
+  boost::asio::any_io_executor previous_;
 };
 
 class AsioHttpClient final : public HttpTransport {

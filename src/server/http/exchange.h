@@ -60,8 +60,13 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void write(std::string_view bytes);
   void end_stream();
 
-  // Runs `fn` on the session's strand. Any thread.
+  // Runs `fn` on the session's strand, later. Any thread.
   void post(std::function<void()> fn);
+  // Runs `fn` on the session's strand: at once when called from it, else
+  // later. Any thread.
+  void dispatch(std::function<void()> fn);
+  // True on a thread that runs the session's strand now.
+  bool on_strand() const;
   boost::asio::any_io_executor executor() const;
 
   // Called once, on the strand, when the client goes away before the

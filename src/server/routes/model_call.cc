@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "server/routes/errors.h"
+#include "toolwire/transport/asio_client.h"
 #include "server/routes/warnings_header.h"
 
 namespace toolwire::server::routes {
@@ -150,14 +151,20 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     auto self = shared_from_this();
     auto done = [self, gen](Result<provider::Generation> result) {
       auto ex = self->ex_;
-      ex->post([self, gen, result = std::move(result)]() mutable {
+      ex->dispatch([self, gen, result = std::move(result)]() mutable {
         self->on_done(gen, std::move(result));
       });
       self->ctx_->upstream_calls.end();
     };
     ctx_->upstream_calls.begin();
+    // The upstream call's I/O and callbacks share this connection's strand.
+    transport::StrandScope scope(ex_->executor());
     if (stream_) {
       auto on_event = [self, gen](const ir::StreamEvent& e) {
+        if (self->ex_->on_strand()) {
+          if (gen == self->gen_) self->on_event(e);
+          return;
+        }
         self->ex_->post([self, gen, e] {
           if (gen == self->gen_) self->on_event(e);
         });
@@ -306,7 +313,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     double secs = std::chrono::duration<double>(now - start_).count();
     std::string_view model = model_.empty() ? std::string_view("unknown") : model_;
     ctx_->metrics.request(route_, model, status, secs);
-    if (ctx_->options.log) {
+    if (ctx_->options.log_requests && ctx_->options.log) {
       char line[512];
       std::snprintf(line, sizeof line, "%s model=%.*s upstream=%s status=%d %s ms=%.3f", route_.data(),
                     static_cast<int>(model.size()), model.data(),

@@ -34,6 +34,15 @@ using std::chrono::microseconds;
 
 class AsioCall;
 
+namespace {
+thread_local boost::asio::any_io_executor t_strand;
+}  // namespace
+
+StrandScope::StrandScope(boost::asio::any_io_executor strand) : previous_(std::move(t_strand)) {
+  t_strand = std::move(strand);
+}
+StrandScope::~StrandScope() { t_strand = std::move(previous_); }
+
 struct AsioHttpClient::Impl {
   Impl(asio::io_context& ioc, AsioClientOptions o)
       : ioc(ioc), opt(std::move(o)), pool(opt.max_idle_per_host, opt.idle_keep),
@@ -70,10 +79,10 @@ struct AsioHttpClient::Impl {
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
  public:
   AsioCall(std::shared_ptr<AsioHttpClient::Impl> impl, uint64_t id, HttpRequest req,
-           HttpCallbacks cb, ParsedUrl url)
+           HttpCallbacks cb, ParsedUrl url, asio::any_io_executor strand)
       : impl_(std::move(impl)),
         id_(id),
-        strand_(asio::make_strand(impl_->ioc)),
+        strand_(std::move(strand)),
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
@@ -223,7 +232,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     if (cb_.on_head && !cb_.on_head(head)) return finish(make_error(ErrorCode::cancelled, "cancelled by on_head"));
     if (done_) return;
     if (parser_->is_done()) return complete();
-    rbuf_.resize(impl_->opt.receive_buffer);
+    rbuf_ = conn_->read_buffer(impl_->opt.receive_buffer);
+    rsize_ = impl_->opt.receive_buffer;
     read_body();
   }
 
@@ -244,8 +254,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   void read_body() {
     auto& body = parser_->get().body();
-    body.data = rbuf_.data();
-    body.size = rbuf_.size();
+    body.data = rbuf_;
+    body.size = rsize_;
     arm_idle(req_.idle_timeout, Timeout::idle);
     conn_->with_stream([&](auto& stream) {
       bhttp::async_read_some(stream, conn_->buffer, *parser_,
@@ -258,11 +268,11 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   void on_body_read(error_code ec) {
     if (done_) return;
     if (ec == bhttp::error::need_buffer) ec = {};
-    size_t n = rbuf_.size() - parser_->get().body().size;
+    size_t n = rsize_ - parser_->get().body().size;
     if (n > 0) {
       if (stats_.body_bytes == 0) stats_.time_to_first_byte = duration_cast<microseconds>(Clock::now() - t0_);
       stats_.body_bytes += n;
-      if (cb_.on_body && !cb_.on_body(std::string_view(rbuf_.data(), n)))
+      if (cb_.on_body && !cb_.on_body(std::string_view(rbuf_, n)))
         return finish(make_error(ErrorCode::cancelled, "cancelled by on_body"));
       if (done_) return;
     }
@@ -370,7 +380,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   std::shared_ptr<AsioHttpClient::Impl> impl_;
   uint64_t id_;
-  asio::strand<asio::io_context::executor_type> strand_;
+  asio::any_io_executor strand_;
   HttpRequest req_;
   HttpCallbacks cb_;
   ParsedUrl url_;
@@ -379,7 +389,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   std::string head_;
   std::unique_ptr<Connection> conn_;
   std::optional<bhttp::response_parser<bhttp::buffer_body>> parser_;
-  std::vector<char> rbuf_;
+  char* rbuf_ = nullptr;  // the connection's read buffer
+  size_t rsize_ = 0;
   HttpStats stats_;
   Clock::time_point t0_{};
   Timeout timeout_ = Timeout::none;
@@ -416,7 +427,9 @@ HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
     });
     return HttpCall(std::make_shared<const std::function<void()>>([] {}), id);
   }
-  auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks), std::move(*url));
+  asio::any_io_executor strand = t_strand ? t_strand : asio::any_io_executor(asio::make_strand(impl_->ioc));
+  auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks), std::move(*url),
+                                         std::move(strand));
   {
     std::lock_guard lock(impl_->mu);
     impl_->active.emplace(id, call);
