@@ -42,7 +42,7 @@ struct Gateway::Impl {
   }
 
   void accept() {
-    acceptor.async_accept(asio::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
+    acceptor.async_accept(asio::make_strand(ioc), [this](error_code ec, http::Socket socket) {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
         return accept();  // e.g. EMFILE: try again with the next connection
@@ -57,7 +57,7 @@ struct Gateway::Impl {
     });
   }
 
-  void open(tcp::socket socket) {
+  void open(http::Socket socket) {
     ctx->metrics.connection_opened();
     auto sc = std::make_shared<http::SessionContext>(*sessions_ctx);
     uint64_t id = next_id++;

@@ -92,18 +92,13 @@ void Exchange::end_stream() {
 }
 
 void Exchange::post(std::function<void()> fn) {
-  boost::asio::post(session_->executor(), std::move(fn));
+  boost::asio::post(session_->strand(), std::move(fn));
 }
 
-bool Exchange::on_strand() const {
-  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
-  auto ex = session_->executor();
-  const auto* s = ex.target<Strand>();
-  return s && s->running_in_this_thread();
-}
+bool Exchange::on_strand() const { return session_->strand().running_in_this_thread(); }
 
 void Exchange::dispatch(std::function<void()> fn) {
-  boost::asio::dispatch(session_->executor(), std::move(fn));
+  boost::asio::dispatch(session_->strand(), std::move(fn));
 }
 
 boost::asio::any_io_executor Exchange::executor() const { return session_->executor(); }

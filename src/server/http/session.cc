@@ -12,7 +12,7 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 using boost::system::error_code;
 
-Session::Session(asio::ip::tcp::socket socket, std::shared_ptr<const SessionContext> ctx)
+Session::Session(Socket socket, std::shared_ptr<const SessionContext> ctx)
     : socket_(std::move(socket)), ctx_(std::move(ctx)), timer_(socket_.get_executor()) {}
 
 Session::~Session() {

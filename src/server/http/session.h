@@ -9,8 +9,10 @@
 // (the read fails), which cancels the upstream call behind the answer.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -29,6 +31,13 @@ namespace toolwire::server::http {
 using ProtocolErrorWriter =
     std::function<void(Exchange&, int status, std::string_view path, std::string_view message)>;
 
+// Concrete executor types: a type-erased executor costs an allocation-free
+// but atomic-heavy copy in every composed operation's step.
+using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
+using Timer = boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                                boost::asio::wait_traits<std::chrono::steady_clock>, Strand>;
+
 struct SessionContext {
   Limits limits;
   Handler handler;
@@ -38,7 +47,7 @@ struct SessionContext {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(boost::asio::ip::tcp::socket socket, std::shared_ptr<const SessionContext> ctx);
+  Session(Socket socket, std::shared_ptr<const SessionContext> ctx);
   ~Session();
 
   void start();
@@ -48,6 +57,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void close();
 
   boost::asio::any_io_executor executor() { return socket_.get_executor(); }
+  Strand strand() { return socket_.get_executor(); }
 
   // Exchange side (on the strand).
   void queue(std::string bytes);
@@ -69,11 +79,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void shutdown_now();
   void fail_request(int status, std::string_view message, bool have_path);
 
-  boost::asio::ip::tcp::socket socket_;
+  Socket socket_;
   std::shared_ptr<const SessionContext> ctx_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
-  boost::asio::steady_timer timer_;
+  Timer timer_;
   Deadline deadline_ = Deadline::none;
   bool timed_out_ = false;
 

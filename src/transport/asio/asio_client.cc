@@ -76,13 +76,23 @@ struct AsioHttpClient::Impl {
   std::atomic<uint64_t> next_id{1};
 };
 
+using Strand = asio::strand<asio::io_context::executor_type>;
+
+// The caller's strand when it is one of this io_context's (the gateway's
+// connections), else a new one.
+Strand to_strand(asio::io_context& ioc, const asio::any_io_executor& ex) {
+  if (ex)
+    if (const auto* s = ex.target<Strand>(); s && &s->context() == &ioc) return *s;
+  return asio::make_strand(ioc);
+}
+
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
  public:
   AsioCall(std::shared_ptr<AsioHttpClient::Impl> impl, uint64_t id, HttpRequest req,
            HttpCallbacks cb, ParsedUrl url, asio::any_io_executor strand)
       : impl_(std::move(impl)),
         id_(id),
-        strand_(std::move(strand)),
+        strand_(to_strand(impl_->ioc, strand)),
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
@@ -380,12 +390,14 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   std::shared_ptr<AsioHttpClient::Impl> impl_;
   uint64_t id_;
-  asio::any_io_executor strand_;
+  Strand strand_;
+  using Timer = asio::basic_waitable_timer<std::chrono::steady_clock,
+                                           asio::wait_traits<std::chrono::steady_clock>, Strand>;
   HttpRequest req_;
   HttpCallbacks cb_;
   ParsedUrl url_;
-  tcp::resolver resolver_;
-  asio::steady_timer deadline_, idle_, backoff_;
+  asio::ip::basic_resolver<tcp, Strand> resolver_;
+  Timer deadline_, idle_, backoff_;
   std::string head_;
   std::unique_ptr<Connection> conn_;
   std::optional<bhttp::response_parser<bhttp::buffer_body>> parser_;
@@ -427,7 +439,7 @@ HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
     });
     return HttpCall(std::make_shared<const std::function<void()>>([] {}), id);
   }
-  asio::any_io_executor strand = t_strand ? t_strand : asio::any_io_executor(asio::make_strand(impl_->ioc));
+  asio::any_io_executor strand = t_strand;
   auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks), std::move(*url),
                                          std::move(strand));
   {

@@ -21,18 +21,21 @@ namespace toolwire::transport::asio_detail {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+// Sockets on the io_context's own executor type (not the type-erased
+// any_io_executor): cheaper steps in every composed operation.
+using Socket = asio::basic_stream_socket<tcp, asio::io_context::executor_type>;
 
 class Connection {
  public:
   Connection(asio::io_context& ioc, asio::ssl::context* tls, std::string pool_key)
       : pool_key_(std::move(pool_key)) {
-    if (tls) tls_.emplace(ioc, *tls);
-    else plain_.emplace(ioc);
+    if (tls) tls_.emplace(ioc.get_executor(), *tls);
+    else plain_.emplace(ioc.get_executor());
   }
 
   bool tls() const { return tls_.has_value(); }
-  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
-  asio::ssl::stream<tcp::socket>& tls_stream() { return *tls_; }
+  Socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  asio::ssl::stream<Socket>& tls_stream() { return *tls_; }
 
   // Runs `f` with the stream to read and write (the TLS stream or the socket).
   template <class F>
@@ -74,8 +77,8 @@ class Connection {
   std::string pool_key_;
   std::unique_ptr<char[]> read_buf_;
   size_t read_size_ = 0;
-  std::optional<tcp::socket> plain_;
-  std::optional<asio::ssl::stream<tcp::socket>> tls_;
+  std::optional<Socket> plain_;
+  std::optional<asio::ssl::stream<Socket>> tls_;
 };
 
 class ConnectionPool {
