@@ -37,9 +37,13 @@ std::string number(double v) {
 }  // namespace
 
 void Metrics::request(std::string_view route, std::string_view model, int status, double seconds) {
-  std::string key = labels({{"route", route}, {"model", model}, {"status", std::to_string(status)}});
+  std::string st = std::to_string(status);
+  std::string key = labels({{"route", route}, {"model", model}, {"status", st}});
   std::lock_guard lock(mu_);
-  Histogram& h = requests_[key];
+  auto it = requests_.find(key);
+  if (it == requests_.end() && requests_.size() >= kMaxSeries)
+    key = labels({{"route", route}, {"model", "other"}, {"status", st}});
+  Histogram& h = it != requests_.end() ? it->second : requests_[key];
   for (size_t i = 0; i < kBuckets.size(); ++i)
     if (seconds <= kBuckets[i]) ++h.counts[i];
   ++h.count;
@@ -53,8 +57,11 @@ void Metrics::upstream_attempt(std::string_view upstream, std::string_view error
 }
 
 void Metrics::tool_call(std::string_view name, std::string_view outcome) {
+  std::string key = labels({{"tool", name}, {"outcome", outcome}});
   std::lock_guard lock(mu_);
-  ++tools_[labels({{"tool", name}, {"outcome", outcome}})];
+  if (tools_.size() >= kMaxSeries && !tools_.contains(key))
+    key = labels({{"tool", "other"}, {"outcome", outcome}});
+  ++tools_[key];
 }
 
 std::string Metrics::text() const {

@@ -1,10 +1,9 @@
 // The gateway's counters, gauges and histograms, written as Prometheus text
 // (exposition format 0.0.4) on GET /metrics.
 //
-// Label values come from a small set (routes, configured model names,
-// upstream names, tool names, status codes); a model the router does not
-// know is counted as "unknown", so a client cannot grow the series without
-// bound.
+// Label values come from clients too (model names a glob route accepts,
+// tool names): past kMaxSeries series in a family, new values are counted
+// as "other", so a client cannot grow the exposition without bound.
 #pragma once
 
 #include <array>
@@ -34,6 +33,8 @@ class Metrics {
   int64_t connections() const { return connections_.load(std::memory_order_relaxed); }
 
   std::string text() const;
+
+  static constexpr size_t kMaxSeries = 500;
 
   // Latency buckets (seconds), upper bounds; +Inf implied.
   static constexpr std::array<double, 14> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
