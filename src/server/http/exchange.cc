@@ -44,6 +44,9 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   if (ended_ || started_) return;
   started_ = true;
   ended_ = true;
+  // The close callback usually holds the route that holds this exchange:
+  // dropped at the end, or the two would keep each other alive.
+  auto drop = std::move(on_close_);
   if (closed_) return;
   std::string out;
   out.reserve(160 + body.size());
@@ -86,6 +89,7 @@ void Exchange::write(std::string_view bytes) {
 void Exchange::end_stream() {
   if (!streaming_ || ended_) return;
   ended_ = true;
+  auto drop = std::move(on_close_);  // see respond()
   if (closed_) return;
   if (chunked_) session_->queue("0\r\n\r\n");
   session_->exchange_ended(keep_alive_);

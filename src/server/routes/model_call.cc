@@ -276,6 +276,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   // One timer serves both stream deadlines: the keep-alive (nothing written
   // for stream_keepalive) and the upstream's content idle time.
   void arm_timer() {
+    if (done_) return;  // an in-process provider may have answered already
     auto now = Clock::now();
     if (last_content_ == Clock::time_point{}) last_content_ = now;
     auto next = last_content_ + ctx_->options.upstream_content_idle;

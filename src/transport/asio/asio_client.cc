@@ -155,13 +155,13 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     conn_ = impl_->pool.take(url_.pool_key);
     reused_ = conn_ != nullptr;
     if (reused_) return send();
-    conn_ = std::make_unique<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
+    conn_ = std::make_shared<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
     arm_idle(req_.connect_timeout, Timeout::connect);
     error_code ec;
     auto addr = asio::ip::make_address(url_.host, ec);
     if (!ec) {
       tcp::endpoint ep(addr, url_.port);
-      conn_->socket().async_connect(ep, on_strand([self = shared_from_this()](error_code ec) {
+      conn_->socket().async_connect(ep, on_strand([self = shared_from_this(), c = conn_](error_code ec) {
         self->on_connected(ec);
       }));
       return;
@@ -171,7 +171,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
                               if (self->done_) return;
                               if (ec) return self->failed_before_head("resolve", ec);
                               asio::async_connect(self->conn_->socket(), r,
-                                                  self->on_strand([self](error_code ec, const tcp::endpoint&) {
+                                                  self->on_strand([self, c = self->conn_](error_code ec,
+                                                                                          const tcp::endpoint&) {
                                                     self->on_connected(ec);
                                                   }));
                             }));
@@ -189,7 +190,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
                                                       asio::error::get_ssl_category()));
     s.set_verify_callback(asio::ssl::host_name_verification(url_.host));
     s.async_handshake(asio::ssl::stream_base::client,
-                      on_strand([self = shared_from_this()](error_code ec) {
+                      on_strand([self = shared_from_this(), c = conn_](error_code ec) {
                         if (self->done_) return;
                         if (ec) return self->failed_before_head("TLS handshake", ec);
                         self->send();
@@ -202,7 +203,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     std::array<asio::const_buffer, 2> bufs{asio::buffer(head_), asio::buffer(req_.body)};
     arm_idle(req_.idle_timeout, Timeout::idle);
     conn_->with_stream([&](auto& stream) {
-      asio::async_write(stream, bufs, on_strand([self = shared_from_this()](error_code ec, size_t) {
+      asio::async_write(stream, bufs, on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
                           if (self->done_) return;
                           if (ec) return self->failed_before_head("write", ec);
                           self->read_head();
@@ -219,7 +220,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     if (req_.method == "HEAD") parser_->skip(true);
     conn_->with_stream([&](auto& stream) {
       bhttp::async_read_header(stream, conn_->buffer, *parser_,
-                               on_strand([self = shared_from_this()](error_code ec, size_t n) {
+                               on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t n) {
                                  if (self->done_) return;
                                  if (n > 0) self->got_bytes_ = true;
                                  if (ec) return self->failed_before_head("read", ec);
@@ -269,7 +270,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     arm_idle(req_.idle_timeout, Timeout::idle);
     conn_->with_stream([&](auto& stream) {
       bhttp::async_read_some(stream, conn_->buffer, *parser_,
-                             on_strand([self = shared_from_this()](error_code ec, size_t) {
+                             on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
                                self->on_body_read(ec);
                              }));
     });
@@ -366,6 +367,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     });
   }
 
+  // The connection object (its buffer, the read buffer) stays alive until
+  // the operation in flight on it completes: every handler holds a reference.
   void drop_connection() {
     if (conn_) conn_->close();
     conn_.reset();
@@ -399,7 +402,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   asio::ip::basic_resolver<tcp, Strand> resolver_;
   Timer deadline_, idle_, backoff_;
   std::string head_;
-  std::unique_ptr<Connection> conn_;
+  std::shared_ptr<Connection> conn_;
   std::optional<bhttp::response_parser<bhttp::buffer_body>> parser_;
   char* rbuf_ = nullptr;  // the connection's read buffer
   size_t rsize_ = 0;

@@ -86,9 +86,9 @@ class ConnectionPool {
   ConnectionPool(size_t max_per_key, std::chrono::milliseconds keep)
       : max_per_key_(max_per_key), keep_(keep) {}
 
-  std::unique_ptr<Connection> take(const std::string& key) {
-    std::unique_ptr<Connection> out;
-    std::vector<std::unique_ptr<Connection>> stale;  // closed outside the lock
+  std::shared_ptr<Connection> take(const std::string& key) {
+    std::shared_ptr<Connection> out;
+    std::vector<std::shared_ptr<Connection>> stale;  // closed outside the lock
     {
       std::lock_guard lock(mu_);
       auto it = idle_.find(key);
@@ -96,7 +96,7 @@ class ConnectionPool {
       auto& v = it->second;
       auto now = Clock::now();
       while (!v.empty()) {
-        std::unique_ptr<Connection> c = std::move(v.back());
+        std::shared_ptr<Connection> c = std::move(v.back());
         v.pop_back();
         --count_;
         if (now - c->idle_since < keep_ && c->looks_alive()) {
@@ -110,7 +110,7 @@ class ConnectionPool {
     return out;
   }
 
-  void put(std::unique_ptr<Connection> c) {
+  void put(std::shared_ptr<Connection> c) {
     c->idle_since = Clock::now();
     std::lock_guard lock(mu_);
     auto& v = idle_[c->pool_key()];
@@ -137,7 +137,7 @@ class ConnectionPool {
 
  private:
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<Connection>>> idle_;
+  std::unordered_map<std::string, std::vector<std::shared_ptr<Connection>>> idle_;
   size_t count_ = 0;
   size_t max_per_key_;
   std::chrono::milliseconds keep_;
