@@ -11,6 +11,7 @@
 #include "toolwire/agent/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
+#include "toolwire/tools/builtin.h"
 #include "toolwire/server/gateway.h"
 #include "toolwire/server/routing.h"
 #include "toolwire/transport/asio_client.h"
@@ -26,6 +27,11 @@ struct ServeArgs {
   int threads = 0;
   bool quiet = false;
   std::string transport = "asio";
+  std::string tools;       // passthrough | server | mixed; default: server offline, else passthrough
+  std::string workspace = ".";
+  std::string data_dir;    // the demo to-do list's folder
+  int max_rounds = 8;
+  int tool_timeout_ms = 30000;
   int keepalive_ms = 15000;
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
@@ -71,6 +77,29 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
   return provider::make_http_provider(std::move(*profile), cfg, client);
 }
 
+// The server tools: the read-only built-ins in the workspace and the demo
+// to-do list (the same tools `toolwire chat` offers offline).
+Result<std::shared_ptr<server::RouteTools>> server_tools(const ServeArgs& a, server::ToolMode mode) {
+  auto t = std::make_shared<server::RouteTools>();
+  t->mode = mode;
+  t->max_rounds = a.max_rounds;
+  t->tool_timeout = std::chrono::milliseconds(a.tool_timeout_ms);
+  if (mode == server::ToolMode::passthrough) return t;
+  auto reg = std::make_shared<tools::Registry>();
+  tools::BuiltinOptions b;
+  b.workspace = a.workspace;
+  b.enabled = {"read", "list", "glob", "grep"};
+  auto specs = tools::builtin_tool_specs(b);
+  if (!specs) return std::move(specs).error();
+  for (auto& spec : *specs) TW_TRY(reg->add(std::move(spec)));
+  std::string dir = a.data_dir.empty() ? agent::default_data_dir() : a.data_dir;
+  auto store = agent::TodoStore::open(dir + "/todo.sqlite3");
+  if (!store) return std::move(store).error();
+  TW_TRY(agent::register_todo_tools(*reg, *store));
+  t->registry = std::move(reg);
+  return t;
+}
+
 int run_serve(const ServeArgs& a) {
   server::GatewayOptions opt;
   auto colon = a.listen.rfind(':');
@@ -105,6 +134,16 @@ int run_serve(const ServeArgs& a) {
   transport::HttpTransport& client = *transport_holder;
   auto router = std::make_shared<server::PatternRouter>();
   std::vector<std::string> described;
+  std::string mode_name = !a.tools.empty() ? a.tools : a.upstream.empty() ? "server" : "passthrough";
+  server::ToolMode mode = mode_name == "server" ? server::ToolMode::server
+                          : mode_name == "mixed" ? server::ToolMode::mixed
+                                                 : server::ToolMode::passthrough;
+  auto route_tools = server_tools(a, mode);
+  if (!route_tools) {
+    std::fprintf(stderr, "toolwire serve: server tools: %s\n", route_tools.error().to_string().c_str());
+    return 1;
+  }
+  std::shared_ptr<const server::RouteTools> rt = *route_tools;
   if (!a.upstream.empty()) {
     std::string name;
     auto p = make_upstream(a, client, name);
@@ -113,16 +152,16 @@ int run_serve(const ServeArgs& a) {
       return p.error().code == ErrorCode::invalid_argument ? 2 : 1;
     }
     auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, a.upstream_model, name}}});
-    described.push_back("every model -> " + name);
+    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, a.upstream_model, name, rt}}});
+    described.push_back("every model -> " + name + " (tools: " + mode_name + ")");
   } else {
     // Embedded default: offline on the scripted model; real providers for
     // their model families when their keys are in the environment.
     auto script = provider::parse_script(agent::demo_script_json());
     if (!script) return usage_error(script.error().to_string());
     auto* scripted = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{scripted, "", "scripted"}}});
-    described.push_back("* -> scripted (offline demo model)");
+    router->add_route({.pattern = "*", .aliases = {}, .targets = {{scripted, "", "scripted", rt}}});
+    described.push_back("* -> scripted (offline demo model; tools: " + mode_name + ")");
     auto add_env = [&](const char* env, const char* profile, std::vector<std::string> globs) {
       const char* v = std::getenv(env);
       if (!v || !*v) return;
@@ -133,7 +172,7 @@ int run_serve(const ServeArgs& a) {
       auto* prov = router->own(std::move(*p));
       for (auto& g : globs) {
         described.push_back(g + " -> " + profile);
-        router->add_route({.pattern = g, .aliases = {}, .targets = {{prov, "", profile}}});
+        router->add_route({.pattern = g, .aliases = {}, .targets = {{prov, "", profile, rt}}});
       }
     };
     add_env("OPENAI_API_KEY", "openai", {"gpt-*", "o1*", "o3*", "o4*", "chatgpt-*"});
@@ -180,6 +219,17 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
+  cmd->add_option("--tools", a->tools,
+                  "who runs tools: passthrough (the client), server (the gateway: read-only "
+                  "built-ins in --workspace and the demo to-do list), mixed (both). Default: "
+                  "server on the offline model, passthrough with --upstream")
+      ->check(CLI::IsMember({"passthrough", "server", "mixed"}));
+  cmd->add_option("--workspace", a->workspace, "folder the server's file tools may read (default: .)");
+  cmd->add_option("--data-dir", a->data_dir, "folder of the demo to-do list (default: ~/.local/share/toolwire)");
+  cmd->add_option("--max-rounds", a->max_rounds, "model calls per request in server/mixed mode")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--tool-timeout-ms", a->tool_timeout_ms, "per server tool call")
+      ->check(CLI::Range(1, 3600000));
   cmd->add_option("--transport", a->transport,
                   "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
                   "(HTTP/2, proxies from the environment)")

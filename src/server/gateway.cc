@@ -32,6 +32,7 @@ struct Gateway::Impl {
     if (!opt.log) opt.log = [](std::string_view line) {
       std::fprintf(stderr, "toolwire serve: %.*s\n", static_cast<int>(line.size()), line.data());
     };
+    ctx->tool_pool = std::make_unique<asio::thread_pool>(std::max(1, opt.tool_threads));
     ctx->options = std::move(opt);
     ctx->router = std::move(router);
     auto sc = std::make_shared<http::SessionContext>();
@@ -177,6 +178,8 @@ void Gateway::wait() {
   I.ctx->upstream_calls.wait_idle(std::chrono::seconds(5));
   I.ioc.stop();
   for (auto& t : I.threads) t.join();
+  // Tool handlers still running were cancelled with their sessions.
+  I.ctx->tool_pool->join();
   I.joined = true;
 }
 

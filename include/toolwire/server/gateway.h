@@ -29,6 +29,7 @@
 
 #include "toolwire/core/result.h"
 #include "toolwire/provider/provider.h"
+#include "toolwire/tools/registry.h"
 
 namespace toolwire::server {
 
@@ -45,11 +46,27 @@ struct Limits {
   std::chrono::milliseconds keepalive_idle{std::chrono::seconds(75)};  // between requests
 };
 
+// Who runs the tools of a route.
+//   passthrough: the client's tools go upstream; calls return to the client.
+//   server: the gateway runs the loop with its own tools (the registry) and
+//           answers with the final text; a client that sends tools is refused.
+//   mixed: both; server calls run in the gateway, client calls return to the
+//          client (see docs/gateway.md for how the history stays complete).
+enum class ToolMode { passthrough, server, mixed };
+
+struct RouteTools {
+  ToolMode mode = ToolMode::passthrough;
+  std::shared_ptr<const tools::Registry> registry;  // the server tools
+  int max_rounds = 8;                               // model calls per client request
+  std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};  // per server call
+};
+
 // One upstream a model is routed to.
 struct RouteTarget {
   provider::Provider* provider = nullptr;  // owned by the router
   std::string upstream_model;              // empty: the caller's model name
   std::string name;                        // for logs and metrics ("openai", "mock")
+  std::shared_ptr<const RouteTools> tools; // null: passthrough
 };
 
 // Model name → ordered upstream targets (primary, then fallbacks tried on a
@@ -68,6 +85,9 @@ struct GatewayOptions {
   uint16_t port = 8080;    // 0: any free port (see Gateway::port())
   int threads = 0;         // 0: one per core
   Limits limits;
+  // Threads that run server tools' handlers (blocking code never runs on the
+  // server's own threads).
+  int tool_threads = 4;
   // While a stream has nothing to send, a keep-alive (Anthropic `ping`
   // event, SSE comment line for OpenAI clients) goes out this often.
   std::chrono::milliseconds stream_keepalive{std::chrono::seconds(15)};

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/thread_pool.hpp>
 #include <condition_variable>
 #include <memory>
+#include <deque>
 #include <mutex>
+#include <unordered_map>
 
 #include "server/metrics/metrics.h"
 #include "toolwire/server/gateway.h"
@@ -35,12 +38,48 @@ class InFlight {
   long n_ = 0;
 };
 
+// Mixed mode: when a turn called server and client tools, the client gets
+// its calls back; the server calls and their results are kept here (bounded,
+// oldest evicted) under the client calls' ids, and spliced back into the
+// history when the client's next request carries those ids.
+class ContinuationStore {
+ public:
+  struct Entry {
+    ir::Message assistant;              // the whole turn: text, server and client calls
+    std::vector<ir::ToolResultPart> server_results;
+  };
+  void put(const std::vector<std::string>& client_call_ids, Entry e) {
+    auto shared = std::make_shared<const Entry>(std::move(e));
+    std::lock_guard lock(mu_);
+    for (const auto& id : client_call_ids) {
+      if (map_.emplace(id, shared).second) order_.push_back(id);
+    }
+    while (order_.size() > kMax) {
+      map_.erase(order_.front());
+      order_.pop_front();
+    }
+  }
+  std::shared_ptr<const Entry> find(const std::string& id) const {
+    std::lock_guard lock(mu_);
+    auto it = map_.find(id);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  static constexpr size_t kMax = 10'000;
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const Entry>> map_;
+  std::deque<std::string> order_;
+};
+
 struct RouteContext {
   GatewayOptions options;
   std::shared_ptr<const ModelRouter> router;
   Metrics metrics;
   InFlight upstream_calls;
   std::atomic<bool> ready{false};  // false before start and while draining
+  std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
+  ContinuationStore continuations;
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

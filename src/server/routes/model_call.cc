@@ -15,6 +15,8 @@
 #include "server/routes/errors.h"
 #include "toolwire/transport/asio_client.h"
 #include "server/routes/warnings_header.h"
+#include "toolwire/tools/registry.h"
+#include <boost/asio/post.hpp>
 
 namespace toolwire::server::routes {
 namespace {
@@ -105,6 +107,11 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
                                "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
+    tool_comments_ = req.header("toolwire-tool-events") == "comments";
+    tools_ = targets_.front().tools;
+    if (tools_ && tools_->mode != ToolMode::passthrough && tools_->registry) {
+      if (auto err = prepare_loop()) return reject(*err);
+    }
     if (stream_) encoder_ = codec_.make_stream_encoder();
     ex_->on_close([self = shared_from_this()] { self->client_gone(); });
     attempt();
@@ -143,7 +150,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   void attempt() {
     const RouteTarget& t = targets_[target_];
-    bool last = target_ + 1 == targets_.size();
+    bool last = target_ + 1 == targets_.size() && !loop_;  // a loop keeps the conversation
     ir::Request r = last ? std::move(request_) : request_;  // a fallback needs its own copy
     if (!t.upstream_model.empty()) r.model = t.upstream_model;
     uint64_t gen = ++gen_;
@@ -188,11 +195,13 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   void on_event(const ir::StreamEvent& e) {
     if (done_) return;
+    if (loop_ && !filter_event(e)) return;
     if (!begun_) begin();
     if (is_content(e)) last_content_ = Clock::now();
     if (const auto* s = std::get_if<ir::ToolCallStart>(&e)) ctx_->metrics.tool_call(s->name, "returned");
     buf_.clear();
-    encoder_->encode(e, buf_);
+    if (loop_) encoder_->encode(remap(e), buf_);
+    else encoder_->encode(e, buf_);
     write(buf_);
   }
 
@@ -218,6 +227,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       return fail(e);
     }
     ctx_->metrics.upstream_attempt(t.name, "");
+    if (loop_) return on_round_done(std::move(*result));
     if (stream_) {
       if (!begun_) begin();
       return end(200);
@@ -269,6 +279,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     ++gen_;  // whatever the upstream still says is dropped
     timer_.cancel();
     call_.cancel();
+    cancel_tools("cancelled: the client went away");
     if (begun_) ctx_->metrics.stream_closed();
     finish_metrics(499);
   }
@@ -343,6 +354,268 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   bool begun_ = false;
   bool done_ = false;
   std::string buf_;
+
+  // ---- server and mixed tool modes: the loop ---------------------------
+  //
+  // Rounds of model call → server calls run here (on the tool pool, each
+  // with a timeout) → results appended → model again, until the model
+  // answers without server calls. The client sees one assistant turn: text
+  // of every round, its own calls (mixed) renumbered from 0, one usage (the
+  // sum) and one finish. Server calls are not shown unless the client asks
+  // for them (`toolwire-tool-events: comments`: SSE comment lines, ignored
+  // by SDKs, readable by people and scripts).
+
+  std::optional<Error> prepare_loop() {
+    const tools::Registry& reg = *tools_->registry;
+    if (tools_->mode == ToolMode::server && !request_.tools.empty())
+      return make_error(ErrorCode::invalid_argument,
+                        "this route runs tools on the server and takes none from the client "
+                        "(route the model to a mixed route to bring your own tools)",
+                        "$.tools");
+    for (size_t i = 0; i < request_.tools.size(); ++i)
+      if (reg.find(request_.tools[i].name))
+        return make_error(ErrorCode::invalid_argument,
+                          "tool name '" + request_.tools[i].name +
+                              "' clashes with a server tool of this route (rename it, or give the "
+                              "route's server tools a prefix)",
+                          "$.tools[" + std::to_string(i) + "]");
+    splice_continuations();
+    for (auto& d : reg.definitions()) request_.tools.push_back(std::move(d));
+    loop_ = true;
+    return std::nullopt;
+  }
+
+  // Mixed mode: an assistant turn the client echoes back without the server
+  // calls we ran in it gets them back, with their results.
+  void splice_continuations() {
+    auto& msgs = request_.messages;
+    for (size_t i = 0; i < msgs.size(); ++i) {
+      if (msgs[i].role != ir::Role::assistant) continue;
+      const ir::ToolCallPart* first = nullptr;
+      for (const auto& p : msgs[i].parts)
+        if ((first = std::get_if<ir::ToolCallPart>(&p))) break;
+      if (!first) continue;
+      auto entry = ctx_->continuations.find(first->id);
+      if (!entry) continue;
+      msgs[i] = entry->assistant;
+      ir::Message results{ir::Role::tool, {}, {}};
+      for (const auto& r : entry->server_results) results.parts.emplace_back(r);
+      msgs.insert(msgs.begin() + static_cast<ptrdiff_t>(i) + 1, std::move(results));
+      ++i;
+    }
+  }
+
+  bool is_server_tool(std::string_view name) const { return tools_->registry->find(name) != nullptr; }
+
+  // Decides what of a round's stream the client sees; false: nothing.
+  bool filter_event(const ir::StreamEvent& e) {
+    if (std::holds_alternative<ir::MessageStart>(e)) {
+      if (sent_start_) return false;
+      sent_start_ = true;
+      return true;
+    }
+    if (const auto* u = std::get_if<ir::UsageEvent>(&e)) {
+      round_usage_ = u->usage;  // cumulative within a round; summed at its end
+      return false;
+    }
+    if (std::holds_alternative<ir::Finish>(e)) return false;
+    if (const auto* s = std::get_if<ir::ToolCallStart>(&e)) {
+      bool server = is_server_tool(s->name);
+      if (static_cast<size_t>(s->index) >= client_index_.size()) client_index_.resize(s->index + 1, -1);
+      if (server) {
+        client_index_[s->index] = -1;
+        if (tool_comments_) write(": toolwire.tool_call " + s->name + " " + s->id + "\n\n");
+        return false;
+      }
+      client_index_[s->index] = next_client_index_++;
+      return true;
+    }
+    int index = -1;
+    if (const auto* d = std::get_if<ir::ToolCallDelta>(&e)) index = d->index;
+    if (const auto* d = std::get_if<ir::ToolCallEnd>(&e)) index = d->index;
+    if (index >= 0)
+      return static_cast<size_t>(index) < client_index_.size() && client_index_[index] >= 0;
+    return true;
+  }
+
+  // The client's numbering of its calls across rounds.
+  ir::StreamEvent remap(const ir::StreamEvent& e) const {
+    ir::StreamEvent out = e;
+    std::visit(
+        [&](auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, ir::ToolCallStart> || std::is_same_v<T, ir::ToolCallDelta> ||
+                        std::is_same_v<T, ir::ToolCallEnd>)
+            v.index = client_index_[v.index];
+        },
+        out);
+    return out;
+  }
+
+  static void add_usage(ir::Usage& total, const ir::Usage& u) {
+    auto add = [](std::optional<int64_t>& a, const std::optional<int64_t>& b) {
+      if (b) a = a.value_or(0) + *b;
+    };
+    add(total.input_tokens, u.input_tokens);
+    add(total.output_tokens, u.output_tokens);
+    add(total.cache_read_tokens, u.cache_read_tokens);
+    add(total.cache_write_tokens, u.cache_write_tokens);
+  }
+
+  void on_round_done(provider::Generation g) {
+    ir::Response& r = g.response;
+    add_usage(usage_total_, stream_ ? (r.usage.empty() ? round_usage_ : r.usage) : r.usage);
+    round_usage_ = {};
+    client_index_.clear();
+    if (first_response_.id.empty() && first_response_.model.empty()) {
+      first_response_.id = r.id;
+      first_response_.model = r.model;
+      first_response_.created = r.created;
+    }
+    std::vector<ir::ToolCallPart> server_calls;
+    std::vector<std::string> client_ids;
+    for (const auto& p : r.parts) {
+      if (const auto* c = std::get_if<ir::ToolCallPart>(&p)) {
+        if (is_server_tool(c->name)) server_calls.push_back(*c);
+        else client_ids.push_back(c->id);
+      }
+      if (!stream_ && !std::holds_alternative<ir::ToolCallPart>(p)) shown_parts_.push_back(p);
+      if (!stream_)
+        if (const auto* c = std::get_if<ir::ToolCallPart>(&p); c && !is_server_tool(c->name))
+          shown_parts_.push_back(p);
+    }
+    last_finish_ = r.finish;
+    ++rounds_;
+    if (server_calls.empty()) return finish_loop(!client_ids.empty());
+    round_message_ = ir::Message{ir::Role::assistant, r.parts, {}};
+    round_client_ids_ = std::move(client_ids);
+    run_server_calls(std::move(server_calls));
+  }
+
+  void run_server_calls(std::vector<ir::ToolCallPart> calls) {
+    pending_calls_ = std::move(calls);
+    results_.assign(pending_calls_.size(), std::nullopt);
+    outstanding_ = pending_calls_.size();
+    tokens_.assign(pending_calls_.size(), tools::CancellationToken());
+    tool_timers_.clear();
+    auto self = shared_from_this();
+    auto registry = tools_->registry;
+    uint64_t batch = ++batch_;
+    for (size_t i = 0; i < pending_calls_.size(); ++i) {
+      const ir::ToolCallPart& call = pending_calls_[i];
+      if (tool_comments_ && stream_) write(": toolwire.tool_run " + call.name + " " + call.id + "\n\n");
+      auto timer = std::make_shared<asio::steady_timer>(ex_->executor());
+      timer->expires_after(tools_->tool_timeout);
+      timer->async_wait([self, i, batch](boost::system::error_code ec) {
+        if (ec || self->done_ || batch != self->batch_ || self->results_[i]) return;
+        self->tokens_[i].cancel();
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(self->tools_->tool_timeout).count();
+        auto res = tools::error_result(self->pending_calls_[i].id,
+                                       "tool_result_timeout: " + self->pending_calls_[i].name +
+                                           " did not finish within " + std::to_string(ms) + " ms");
+        self->ctx_->metrics.tool_call(self->pending_calls_[i].name, "timeout");
+        self->tool_done(i, std::move(res));
+      });
+      tool_timers_.push_back(timer);
+      tools::ToolContext tc;
+      tc.call_id = call.id;
+      tc.tool_name = call.name;
+      tc.cancel = tokens_[i];
+      tc.deadline = tools::Clock::now() + tools_->tool_timeout;
+      boost::asio::post(*ctx_->tool_pool, [self, registry, call, tc, i, batch]() mutable {
+        ir::ToolResultPart res = registry->dispatch(call, tc);
+        self->ex_->post([self, i, batch, res = std::move(res)]() mutable {
+          if (self->done_ || batch != self->batch_ || self->results_[i]) return;
+          self->ctx_->metrics.tool_call(self->pending_calls_[i].name, res.is_error ? "error" : "ok");
+          self->tool_done(i, std::move(res));
+        });
+      });
+    }
+  }
+
+  void tool_done(size_t i, ir::ToolResultPart res) {
+    tool_timers_[i]->cancel();
+    if (tool_comments_ && stream_)
+      write(": toolwire.tool_result " + pending_calls_[i].id + (res.is_error ? " error" : " ok") + "\n\n");
+    results_[i] = std::move(res);
+    if (--outstanding_ > 0) return;
+    std::vector<ir::ToolResultPart> results;
+    for (auto& r : results_) results.push_back(std::move(*r));
+    if (!round_client_ids_.empty()) {
+      // Mixed turn: the client gets its calls now; ours stay for its next request.
+      ctx_->continuations.put(round_client_ids_, {round_message_, results});
+      return finish_loop(true);
+    }
+    request_.messages.push_back(std::move(round_message_));
+    ir::Message tool_msg{ir::Role::tool, {}, {}};
+    for (auto& r : results) tool_msg.parts.emplace_back(std::move(r));
+    request_.messages.push_back(std::move(tool_msg));
+    if (rounds_ >= tools_->max_rounds) {
+      ctx_->log("route tool loop stopped after " + std::to_string(rounds_) + " model calls (max_rounds)");
+      last_finish_ = ir::FinishReason{ir::FinishReason::Kind::length, "max_tool_rounds"};
+      return finish_loop(false);
+    }
+    target_ = 0;
+    attempt();
+  }
+
+  void cancel_tools(const std::string& why) {
+    ++batch_;
+    for (auto& t : tokens_) t.cancel();
+    for (auto& t : tool_timers_) t->cancel();
+    (void)why;
+  }
+
+  // The client's one answer for all rounds.
+  void finish_loop(bool client_calls) {
+    if (client_calls) last_finish_ = ir::FinishReason{ir::FinishReason::Kind::tool_calls, "tool_calls"};
+    if (stream_) {
+      if (!begun_) begin();
+      buf_.clear();
+      if (!usage_total_.empty()) encoder_->encode(ir::UsageEvent{usage_total_}, buf_);
+      encoder_->encode(ir::Finish{last_finish_}, buf_);
+      write(buf_);
+      return end(200);
+    }
+    ir::Response resp;
+    resp.id = first_response_.id;
+    resp.model = first_response_.model;
+    resp.created = first_response_.created;
+    resp.parts = std::move(shown_parts_);
+    resp.finish = last_finish_;
+    resp.usage = usage_total_;
+    Warnings encode_warnings;
+    auto body = codec_.encode_response(resp, encode_warnings);
+    if (!body) return fail(body.error());
+    done_ = true;
+    timer_.cancel();
+    http::Headers h;
+    std::string v = format_warnings(warnings_, encode_warnings);
+    if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
+    ex_->respond(200, "application/json", *body, h);
+    ctx_->metrics.bytes_out(body->size());
+    finish_metrics(200);
+  }
+
+  std::shared_ptr<const RouteTools> tools_;
+  bool loop_ = false;
+  bool tool_comments_ = false;
+  bool sent_start_ = false;
+  int rounds_ = 0;
+  std::vector<int> client_index_;  // a round's call index → the client's (-1: a server call)
+  int next_client_index_ = 0;
+  ir::Usage usage_total_, round_usage_;
+  ir::FinishReason last_finish_;
+  ir::Response first_response_;
+  std::vector<ir::Part> shown_parts_;  // non-stream: what the client gets, all rounds
+  ir::Message round_message_;
+  std::vector<std::string> round_client_ids_;
+  std::vector<ir::ToolCallPart> pending_calls_;
+  std::vector<std::optional<ir::ToolResultPart>> results_;
+  std::vector<tools::CancellationToken> tokens_;
+  std::vector<std::shared_ptr<asio::steady_timer>> tool_timers_;
+  size_t outstanding_ = 0;
+  uint64_t batch_ = 0;
 };
 
 }  // namespace
