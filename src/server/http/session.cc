@@ -217,11 +217,19 @@ void Session::exchange_ended(bool keep_alive) {
   read_next();
 }
 
+// Bytes queued while a handler runs go out together once it returns (one
+// post), so the events decoded from one upstream read cost one write, not
+// one each.
 void Session::queue(std::string bytes) {
   if (closed_ || bytes.empty()) return;
   out_bytes_ += bytes.size();
   out_.push_back(std::move(bytes));
-  if (writing_ == 0) write_some();
+  if (writing_ != 0 || flush_posted_) return;
+  flush_posted_ = true;
+  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->flush_posted_ = false;
+    if (!self->closed_ && self->writing_ == 0 && !self->out_.empty()) self->write_some();
+  });
 }
 
 // Everything queued goes out in one gathered write: a burst of stream

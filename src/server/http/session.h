@@ -98,6 +98,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::deque<std::string> out_;
   size_t out_bytes_ = 0;
   size_t writing_ = 0;         // entries of out_ in the write in flight
+  bool flush_posted_ = false;
 };
 
 }  // namespace toolwire::server::http

@@ -297,7 +297,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   void complete() {
     bool reuse = parser_->get().keep_alive() && !parser_->need_eof() && conn_->buffer.size() == 0;
-    idle_.cancel();
+    idle_kind_ = Timeout::none;
     if (reuse) {
       parser_.reset();
       impl_->pool.put(std::move(conn_));
@@ -310,7 +310,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   void failed_before_head(const char* stage, error_code ec) {
     Timeout t = timeout_;
     timeout_ = Timeout::none;
-    idle_.cancel();
+    idle_kind_ = Timeout::none;
     drop_connection();
     if (t == Timeout::idle)
       return finish(make_error(ErrorCode::deadline_exceeded,
@@ -350,21 +350,34 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   enum class Timeout { none, idle, connect };
 
+  // Lazy: the timer is set once per attempt and, when it fires early, moved
+  // to the last activity + the limit. Re-setting it on every read cost a
+  // timerfd_settime system call per stream event.
   void arm_idle(Millis d, Timeout kind) {
-    if (d.count() <= 0) {
-      idle_.cancel();
+    idle_kind_ = d.count() > 0 ? kind : Timeout::none;
+    idle_for_ = d;
+    last_activity_ = Clock::now();
+    if (idle_kind_ == Timeout::none || idle_armed_) return;
+    idle_armed_ = true;
+    idle_.expires_at(last_activity_ + d);
+    idle_.async_wait([self = shared_from_this()](error_code ec) { self->on_idle_timer(ec); });
+  }
+
+  void on_idle_timer(error_code ec) {
+    idle_armed_ = false;
+    if (ec || done_ || idle_kind_ == Timeout::none) return;
+    auto due = last_activity_ + idle_for_;
+    if (Clock::now() < due) {
+      idle_armed_ = true;
+      idle_.expires_at(due);
+      idle_.async_wait([self = shared_from_this()](error_code ec) { self->on_idle_timer(ec); });
       return;
     }
-    idle_.expires_after(d);
-    idle_.async_wait([self = shared_from_this(), kind](error_code ec) {
-      if (ec || self->done_) return;
-      if (kind == Timeout::idle && self->head_shown_)
-        return self->finish(make_error(ErrorCode::deadline_exceeded,
-                                       "upstream " + self->url_.pool_key + ": no byte for " +
-                                           std::to_string(self->req_.idle_timeout.count()) + " ms"));
-      self->timeout_ = kind;
-      if (self->conn_) self->conn_->close();  // the pending operation fails; see failed_before_head
-    });
+    if (idle_kind_ == Timeout::idle && head_shown_)
+      return finish(make_error(ErrorCode::deadline_exceeded, "upstream " + url_.pool_key + ": no byte for " +
+                                                                 std::to_string(req_.idle_timeout.count()) + " ms"));
+    timeout_ = idle_kind_;
+    if (conn_) conn_->close();  // the pending operation fails; see failed_before_head
   }
 
   // The connection object (its buffer, the read buffer) stays alive until
@@ -409,6 +422,10 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   HttpStats stats_;
   Clock::time_point t0_{};
   Timeout timeout_ = Timeout::none;
+  Timeout idle_kind_ = Timeout::none;
+  Millis idle_for_{0};
+  Clock::time_point last_activity_{};
+  bool idle_armed_ = false;
   bool reused_ = false;
   bool stale_retried_ = false;
   bool got_bytes_ = false;
