@@ -6,12 +6,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "toolwire/agent/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
+#include "toolwire/server/config.h"
 #include "toolwire/server/gateway.h"
 #include "toolwire/server/routing.h"
 #include "toolwire/transport/asio_client.h"
@@ -26,6 +29,10 @@ struct ServeArgs {
   std::string upstream_model;
   int threads = 0;
   bool quiet = false;
+  std::string config;
+  std::string check_config;
+  bool hash_key = false;
+  bool listen_given = false;
   std::string transport = "asio";
   std::string tools;       // passthrough | server | mixed; default: server offline, else passthrough
   std::string workspace = ".";
@@ -77,30 +84,51 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
   return provider::make_http_provider(std::move(*profile), cfg, client);
 }
 
-// The server tools: the read-only built-ins in the workspace and the demo
-// to-do list (the same tools `toolwire chat` offers offline).
 Result<std::shared_ptr<server::RouteTools>> server_tools(const ServeArgs& a, server::ToolMode mode) {
-  auto t = std::make_shared<server::RouteTools>();
-  t->mode = mode;
-  t->max_rounds = a.max_rounds;
-  t->tool_timeout = std::chrono::milliseconds(a.tool_timeout_ms);
-  if (mode == server::ToolMode::passthrough) return t;
-  auto reg = std::make_shared<tools::Registry>();
-  tools::BuiltinOptions b;
-  b.workspace = a.workspace;
-  b.enabled = {"read", "list", "glob", "grep"};
-  auto specs = tools::builtin_tool_specs(b);
-  if (!specs) return std::move(specs).error();
-  for (auto& spec : *specs) TW_TRY(reg->add(std::move(spec)));
-  std::string dir = a.data_dir.empty() ? agent::default_data_dir() : a.data_dir;
-  auto store = agent::TodoStore::open(dir + "/todo.sqlite3");
-  if (!store) return std::move(store).error();
-  TW_TRY(agent::register_todo_tools(*reg, *store));
-  t->registry = std::move(reg);
-  return t;
+  server::RouteToolsConfig c;
+  c.mode = mode;
+  c.workspace = a.workspace;
+  c.demo_todo = true;
+  c.data_dir = a.data_dir;
+  c.max_rounds = a.max_rounds;
+  c.tool_timeout = std::chrono::milliseconds(a.tool_timeout_ms);
+  return server::make_route_tools(c);
+}
+
+int hash_key() {
+  std::string key;
+  std::getline(std::cin, key);
+  while (!key.empty() && (key.back() == '\r' || key.back() == ' ')) key.pop_back();
+  if (key.empty()) return usage_error("--hash-key: give the key on standard input");
+  std::printf("sha256:%s\n", server::sha256_hex(key).c_str());
+  return 0;
+}
+
+int check_config(const std::string& path) {
+  auto cfg = server::load_config_file(path);
+  if (!cfg) {
+    std::fprintf(stderr, "toolwire serve: %s\n", cfg.error().message.c_str());
+    return 2;
+  }
+  for (const auto& v : cfg->missing_env)
+    std::fprintf(stderr, "toolwire serve: warning: %s: environment variable %s is not set\n", path.c_str(), v.c_str());
+  std::printf("%s: ok (%zu upstreams, %zu routes, %zu keys)\n", path.c_str(), cfg->upstreams.size(),
+              cfg->routes.size(), cfg->keys.size());
+  return 0;
 }
 
 int run_serve(const ServeArgs& a) {
+  if (a.hash_key) return hash_key();
+  if (!a.check_config.empty()) return check_config(a.check_config);
+  std::optional<server::GatewayConfig> config;
+  if (!a.config.empty()) {
+    auto c = server::load_config_file(a.config);
+    if (!c) {
+      std::fprintf(stderr, "toolwire serve: %s\n", c.error().message.c_str());
+      return 2;
+    }
+    config = std::move(*c);
+  }
   server::GatewayOptions opt;
   auto colon = a.listen.rfind(':');
   if (colon == std::string::npos) return usage_error("--listen: expected HOST:PORT, got '" + a.listen + "'");
@@ -115,6 +143,17 @@ int run_serve(const ServeArgs& a) {
   opt.upstream_content_idle = std::chrono::milliseconds(a.upstream_idle_ms);
   opt.drain_deadline = std::chrono::milliseconds(a.drain_ms);
   opt.log_requests = !a.quiet;
+  if (config) {
+    // The file's settings; --listen on the command line still wins.
+    std::string host = opt.host;
+    uint16_t port = opt.port;
+    opt = config->options;
+    if (a.listen_given) {
+      opt.host = host;
+      opt.port = port;
+    }
+    if (a.quiet) opt.log_requests = false;
+  }
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -138,13 +177,28 @@ int run_serve(const ServeArgs& a) {
   server::ToolMode mode = mode_name == "server" ? server::ToolMode::server
                           : mode_name == "mixed" ? server::ToolMode::mixed
                                                  : server::ToolMode::passthrough;
-  auto route_tools = server_tools(a, mode);
-  if (!route_tools) {
-    std::fprintf(stderr, "toolwire serve: server tools: %s\n", route_tools.error().to_string().c_str());
-    return 1;
+  std::shared_ptr<const server::RouteTools> rt;
+  if (!config) {
+    auto route_tools = server_tools(a, mode);
+    if (!route_tools) {
+      std::fprintf(stderr, "toolwire serve: server tools: %s\n", route_tools.error().to_string().c_str());
+      return 1;
+    }
+    rt = *route_tools;
   }
-  std::shared_ptr<const server::RouteTools> rt = *route_tools;
-  if (!a.upstream.empty()) {
+  std::shared_ptr<server::KeyRing> keys;
+  if (config) {
+    for (const auto& v : config->missing_env)
+      std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n", v.c_str());
+    auto built = server::build_gateway(*config, client);
+    if (!built) {
+      std::fprintf(stderr, "toolwire serve: %s\n", built.error().message.c_str());
+      return 1;
+    }
+    gw.set_router(built->router);
+    keys = built->keys;
+    described = built->described;
+  } else if (!a.upstream.empty()) {
     std::string name;
     auto p = make_upstream(a, client, name);
     if (!p) {
@@ -179,7 +233,8 @@ int run_serve(const ServeArgs& a) {
     add_env("ANTHROPIC_API_KEY", "anthropic", {"claude-*"});
   }
 
-  gw.set_router(router);
+  if (!config) gw.set_router(router);
+  if (keys) gw.set_keys(keys);
   if (auto s = gw.start(); !s) {
     std::fprintf(stderr, "toolwire serve: %s\n", s.error().to_string().c_str());
     return 1;
@@ -203,7 +258,11 @@ int run_serve(const ServeArgs& a) {
 void add_serve_command(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
   auto* cmd = app.add_subcommand("serve", "Run the gateway: OpenAI- and Anthropic-compatible endpoints");
-  cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)");
+  cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->each([a](const std::string&) { a->listen_given = true; });
+  cmd->add_option("--config", a->config, "gateway configuration (YAML; see examples/gateway.yaml)");
+  cmd->add_option("--check-config", a->check_config, "validate a configuration file and exit (0: valid)");
+  cmd->add_flag("--hash-key", a->hash_key, "read a gateway key on standard input, print its sha256: line");
   cmd->add_option("--upstream", a->upstream,
                   "openai | anthropic[=BASE_URL] | openai_compatible=BASE_URL | scripted: route every "
                   "model there (default: the offline scripted model, plus openai / anthropic for "

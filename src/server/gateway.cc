@@ -114,6 +114,8 @@ void Gateway::set_router(std::shared_ptr<const ModelRouter> router) { impl_->ctx
 
 asio::io_context& Gateway::io_context() { return impl_->ioc; }
 
+void Gateway::set_keys(std::shared_ptr<const KeyRing> keys) { impl_->ctx->keys = std::move(keys); }
+
 Gateway::~Gateway() {
   stop();
   wait();

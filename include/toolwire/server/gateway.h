@@ -119,6 +119,8 @@ class Gateway {
   // after the gateway.
   explicit Gateway(GatewayOptions options);
   void set_router(std::shared_ptr<const ModelRouter> router);
+  // Gateway keys (auth.h); without any, every caller is served.
+  void set_keys(std::shared_ptr<const class KeyRing> keys);
   // The io_context the gateway's threads run.
   boost::asio::io_context& io_context();
   ~Gateway();  // stop() + wait()

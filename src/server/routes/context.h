@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "server/metrics/metrics.h"
+#include "toolwire/server/auth.h"
 #include "toolwire/server/gateway.h"
 
 namespace toolwire::server::routes {
@@ -75,6 +76,7 @@ class ContinuationStore {
 struct RouteContext {
   GatewayOptions options;
   std::shared_ptr<const ModelRouter> router;
+  std::shared_ptr<const KeyRing> keys;  // null or empty: no gateway key required
   Metrics metrics;
   InFlight upstream_calls;
   std::atomic<bool> ready{false};  // false before start and while draining

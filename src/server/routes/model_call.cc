@@ -63,9 +63,10 @@ bool is_content(const ir::StreamEvent& e) {
 
 class ModelCall : public std::enable_shared_from_this<ModelCall> {
  public:
-  ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
+  ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route, GatewayKey* key,
             std::shared_ptr<http::Exchange> ex)
-      : ctx_(std::move(ctx)),
+      : key_(key),
+        ctx_(std::move(ctx)),
         dialect_(dialect),
         codec_(codec_for(dialect)),
         route_(route),
@@ -101,6 +102,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       if (e.path.empty()) e.path = "$.model";
       return reject(e);
     }
+    if (key_ && !key_->allows_model(request_.model))
+      return reject(make_error(ErrorCode::permission_denied,
+                               "key '" + key_->config().name + "' may not use model '" + request_.model + "'",
+                               "$.model"));
     targets_ = std::move(*targets);
     if (targets_.empty())
       return reject(make_error(ErrorCode::not_found, "no upstream for model " + request_.model,
@@ -111,6 +116,16 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     tools_ = targets_.front().tools;
     if (tools_ && tools_->mode != ToolMode::passthrough && tools_->registry) {
       if (auto err = prepare_loop()) return reject(*err);
+    }
+    if (stream_ && key_) {
+      if (!key_->open_stream()) {
+        Error e = make_error(ErrorCode::resource_exhausted,
+                             "key '" + key_->config().name + "' already has " +
+                                 std::to_string(key_->config().max_concurrent_streams) + " streams open");
+        e.http_status = 429;
+        return reject(e);
+      }
+      holds_stream_slot_ = true;
     }
     if (stream_) encoder_ = codec_.make_stream_encoder();
     ex_->on_close([self = shared_from_this()] { self->client_gone(); });
@@ -321,6 +336,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   void finish_metrics(int status) {
+    if (holds_stream_slot_) {
+      holds_stream_slot_ = false;
+      key_->close_stream();
+    }
     auto now = Clock::now();
     double secs = std::chrono::duration<double>(now - start_).count();
     std::string_view model = model_.empty() ? std::string_view("unknown") : model_;
@@ -335,6 +354,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
   }
 
+  GatewayKey* key_;  // owned by the gateway's KeyRing, which outlives every call
+  bool holds_stream_slot_ = false;
   std::shared_ptr<RouteContext> ctx_;
   Dialect dialect_;
   const codec::Codec& codec_;
@@ -621,8 +642,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 }  // namespace
 
 void handle_model_call(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
-                       std::shared_ptr<http::Exchange> ex, http::Request&& req) {
-  auto call = std::make_shared<ModelCall>(std::move(ctx), dialect, route, std::move(ex));
+                       GatewayKey* key, std::shared_ptr<http::Exchange> ex, http::Request&& req) {
+  auto call = std::make_shared<ModelCall>(std::move(ctx), dialect, route, key, std::move(ex));
   call->start(std::move(req));
 }
 

@@ -12,7 +12,8 @@ namespace toolwire::server::routes {
 
 // `route` names the endpoint in logs and metrics; it must outlive the call
 // (a string literal).
+// `key`: the caller's gateway key (null when the gateway has none).
 void handle_model_call(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
-                       std::shared_ptr<http::Exchange> ex, http::Request&& req);
+                       GatewayKey* key, std::shared_ptr<http::Exchange> ex, http::Request&& req);
 
 }  // namespace toolwire::server::routes

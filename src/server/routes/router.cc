@@ -27,6 +27,33 @@ void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view
 
 }  // namespace
 
+// The caller's gateway key, when the gateway has keys: 401 when missing or
+// unknown, 429 (with retry-after) when its per-minute budget is spent.
+// Returns false when it answered.
+bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, GatewayKey*& key) {
+  key = nullptr;
+  if (!ctx.keys || ctx.keys->empty()) return true;
+  Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
+  std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"));
+  key = ctx.keys->authenticate(presented);
+  if (!key) {
+    send_error(ex, d, 401, ErrorCode::unauthenticated,
+               presented.empty() ? "a gateway key is required (Authorization: Bearer KEY or x-api-key: KEY)"
+                                 : "invalid gateway key");
+    ctx.metrics.request(req.path(), "unknown", 401, 0);
+    return false;
+  }
+  if (auto wait = key->take_request(http::Clock::now())) {
+    send_error(ex, d, 429, ErrorCode::resource_exhausted,
+               "rate limit of key '" + key->config().name + "': " +
+                   std::to_string(key->config().requests_per_minute) + " requests per minute",
+               {}, {{"retry-after", std::to_string(*wait)}});
+    ctx.metrics.request(req.path(), "unknown", 429, 0);
+    return false;
+  }
+  return true;
+}
+
 http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
   return [ctx](std::shared_ptr<http::Exchange> ex, http::Request&& req) {
     std::string_view path = req.path();
@@ -37,13 +64,15 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       return false;
     };
     if (path == "/v1/chat/completions" || path == "/chat/completions") {
-      if (only(verb::post, "POST"))
-        handle_model_call(ctx, Dialect::openai_chat, "/v1/chat/completions", ex, std::move(req));
+      GatewayKey* key = nullptr;
+      if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
+        handle_model_call(ctx, Dialect::openai_chat, "/v1/chat/completions", key, ex, std::move(req));
       return;
     }
     if (path == "/v1/messages") {
-      if (only(verb::post, "POST"))
-        handle_model_call(ctx, Dialect::anthropic_messages, "/v1/messages", ex, std::move(req));
+      GatewayKey* key = nullptr;
+      if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
+        handle_model_call(ctx, Dialect::anthropic_messages, "/v1/messages", key, ex, std::move(req));
       return;
     }
     if (path == "/v1/messages/count_tokens") {
@@ -53,7 +82,8 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       return;
     }
     if (path == "/v1/models" || path == "/models") {
-      if (only(verb::get, "GET")) handle_models(*ctx, *ex, req);
+      GatewayKey* key = nullptr;
+      if (only(verb::get, "GET") && authorize(*ctx, *ex, req, key)) handle_models(*ctx, *ex, req);
       return;
     }
     if (path == "/health") {

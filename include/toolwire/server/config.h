@@ -1,0 +1,81 @@
+// toolwire/server/config.h — the gateway's YAML configuration.
+//
+//   auto cfg = server::load_config_file("gateway.yaml");
+//   if (!cfg) die(cfg.error().message);   // "gateway.yaml:12:5: routes[0].upstreams[1]: unknown upstream 'backup'"
+//
+// Every key is checked: an unknown one is an error (a typo must not pass
+// silently), and each error names the file, line, column and key path.
+// The full annotated example is examples/gateway.yaml; the reference is
+// docs/gateway.md ("Configuration").
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "toolwire/core/result.h"
+#include "toolwire/server/auth.h"
+#include "toolwire/server/gateway.h"
+#include "toolwire/transport/http_client.h"
+
+namespace toolwire::server {
+
+struct UpstreamConfig {
+  std::string name;
+  std::string profile;      // openai | anthropic | openai_compatible | scripted | a built-in profile name
+  std::string base_url;     // as the provider's SDK takes it (OpenAI: ends in /v1; Anthropic: the root)
+  std::string api_key_env;  // variable holding the key ("" = the profile's)
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  int max_attempts = 3;
+};
+
+struct RouteTargetConfig {
+  std::string upstream;  // a key of `upstreams`
+  std::string model;     // the model name sent upstream; "" = the caller's
+};
+
+struct RouteToolsConfig {
+  ToolMode mode = ToolMode::passthrough;
+  std::string workspace = ".";
+  std::vector<std::string> builtins = {"read", "list", "glob", "grep"};
+  std::vector<std::string> shell_allow;  // shell is offered only when listed here
+  bool demo_todo = false;                // the offline demo's to-do tools
+  std::string data_dir;                  // their SQLite folder
+  int max_rounds = 8;
+  std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};
+};
+
+struct RouteConfig {
+  std::string model;  // exact name or glob ('*')
+  std::vector<std::string> aliases;
+  std::vector<RouteTargetConfig> targets;  // primary, then fallbacks
+  RouteToolsConfig tools;
+};
+
+struct GatewayConfig {
+  std::string source;  // the file name, for messages
+  GatewayOptions options;
+  std::vector<KeyConfig> keys;
+  std::vector<UpstreamConfig> upstreams;
+  std::vector<RouteConfig> routes;
+  // Environment variables the config names that are not set now (a warning
+  // at --check-config time; an error when the upstream is built).
+  std::vector<std::string> missing_env;
+};
+
+Result<GatewayConfig> load_config_file(const std::string& path);
+Result<GatewayConfig> load_config_string(std::string_view yaml, const std::string& name = "<config>");
+
+// What a config becomes: providers (owned by the router), the router, keys.
+struct BuiltGateway {
+  std::shared_ptr<ModelRouter> router;
+  std::shared_ptr<KeyRing> keys;
+  std::vector<std::string> described;  // one line per route, for the start-up log
+};
+Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport);
+// A route's server tools (built-ins in its workspace, the demo to-do list).
+Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& config);
+
+}  // namespace toolwire::server

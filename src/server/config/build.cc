@@ -1,0 +1,101 @@
+// GatewayConfig → providers, router, keys, server tools.
+#include "toolwire/agent/demo.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/provider/scripted.h"
+#include "toolwire/server/config.h"
+#include "toolwire/server/routing.h"
+#include "toolwire/tools/builtin.h"
+
+namespace toolwire::server {
+namespace {
+
+Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u, transport::HttpTransport& t) {
+  if (u.profile == "scripted") {
+    auto script = provider::parse_script(agent::demo_script_json());
+    if (!script) return std::move(script).error();
+    return std::unique_ptr<provider::Provider>(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+  }
+  provider::ProviderConfig cfg;
+  cfg.profile = u.profile;
+  cfg.base_url = u.base_url;
+  cfg.api_key_env = u.api_key_env;
+  cfg.deadline = u.timeout;
+  cfg.idle_timeout = u.idle_timeout;
+  cfg.retry.max_attempts = u.max_attempts;
+  auto profile = provider::resolve_profile(cfg);
+  if (!profile) return std::move(profile).error();
+  // A server of one's own (base URL given, no key variable named) may need no key.
+  if (!u.base_url.empty() && u.api_key_env.empty()) profile->api_key_required = false;
+  return provider::make_http_provider(std::move(*profile), cfg, t);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) {
+  auto t = std::make_shared<RouteTools>();
+  t->mode = c.mode;
+  t->max_rounds = c.max_rounds;
+  t->tool_timeout = c.tool_timeout;
+  if (c.mode == ToolMode::passthrough) return t;
+  auto reg = std::make_shared<tools::Registry>();
+  tools::BuiltinOptions b;
+  b.workspace = c.workspace;
+  b.enabled = std::set<std::string>(c.builtins.begin(), c.builtins.end());
+  b.shell_allow = c.shell_allow;
+  if (!b.enabled.empty()) {
+    auto specs = tools::builtin_tool_specs(b);
+    if (!specs) return std::move(specs).error();
+    for (auto& spec : *specs) TW_TRY(reg->add(std::move(spec)));
+  }
+  if (c.demo_todo) {
+    std::string dir = c.data_dir.empty() ? agent::default_data_dir() : c.data_dir;
+    auto store = agent::TodoStore::open(dir + "/todo.sqlite3");
+    if (!store) return std::move(store).error();
+    TW_TRY(agent::register_todo_tools(*reg, *store));
+  }
+  t->registry = std::move(reg);
+  return t;
+}
+
+Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport) {
+  BuiltGateway out;
+  auto router = std::make_shared<PatternRouter>();
+  std::map<std::string, provider::Provider*> providers;
+  for (const auto& u : config.upstreams) {
+    auto p = make_upstream(u, transport);
+    if (!p) {
+      Error e = p.error();
+      e.message = config.source + ": upstreams." + u.name + ": " + e.message;
+      return e;
+    }
+    providers[u.name] = router->own(std::move(*p));
+  }
+  for (size_t i = 0; i < config.routes.size(); ++i) {
+    const RouteConfig& rc = config.routes[i];
+    auto tools = make_route_tools(rc.tools);
+    if (!tools) {
+      Error e = tools.error();
+      e.message = config.source + ": routes[" + std::to_string(i) + "].tools: " + e.message;
+      return e;
+    }
+    std::shared_ptr<const RouteTools> rt = *tools;
+    Route r;
+    r.pattern = rc.model;
+    r.aliases = rc.aliases;
+    std::string line = rc.model + " ->";
+    for (const auto& t : rc.targets) {
+      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt});
+      line += " " + t.upstream + (t.model.empty() ? "" : "(" + t.model + ")");
+    }
+    static const char* modes[] = {"passthrough", "server", "mixed"};
+    line += std::string(" [tools: ") + modes[static_cast<int>(rc.tools.mode)] + "]";
+    out.described.push_back(std::move(line));
+    router->add_route(std::move(r));
+  }
+  out.router = router;
+  out.keys = std::make_shared<KeyRing>();
+  for (const auto& k : config.keys) TW_TRY(out.keys->add(k));
+  return out;
+}
+
+}  // namespace toolwire::server

@@ -1,0 +1,296 @@
+// YAML → GatewayConfig. yaml-cpp throws; everything here is caught and
+// turned into an Error naming file:line:column and the key path.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "toolwire/server/config.h"
+
+namespace toolwire::server {
+namespace {
+
+struct Reader {
+  std::string file;
+
+  Error error(const YAML::Node& n, const std::string& path, const std::string& msg) const {
+    YAML::Mark m = n.Mark();
+    std::string where = file;
+    if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+    return make_error(ErrorCode::invalid_argument, where + ": " + path + ": " + msg);
+  }
+
+  Status keys(const YAML::Node& n, const std::string& path, std::initializer_list<const char*> allowed) const {
+    if (!n.IsMap()) return error(n, path, "expected a mapping");
+    std::set<std::string> ok(allowed.begin(), allowed.end());
+    for (const auto& kv : n) {
+      std::string k = kv.first.as<std::string>();
+      if (!ok.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        return error(kv.first, path.empty() ? k : path + "." + k, "unknown key (expected one of: " + list + ")");
+      }
+    }
+    return Status::Ok();
+  }
+
+  static std::string join(const std::string& path, const std::string& k) { return path.empty() ? k : path + "." + k; }
+
+  Status str(const YAML::Node& parent, const std::string& path, const char* key, std::string& out) const {
+    YAML::Node n = parent[key];
+    if (!n) return Status::Ok();
+    if (!n.IsScalar()) return error(n, join(path, key), "expected a string");
+    out = n.Scalar();
+    return Status::Ok();
+  }
+
+  Status integer(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
+                 long& out) const {
+    YAML::Node n = parent[key];
+    if (!n) return Status::Ok();
+    if (!n.IsScalar()) return error(n, join(path, key), "expected an integer");
+    const std::string& s = n.Scalar();
+    char* end = nullptr;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0') return error(n, join(path, key), "expected an integer, got '" + s + "'");
+    if (v < lo || v > hi)
+      return error(n, join(path, key), "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    out = v;
+    return Status::Ok();
+  }
+
+  template <class Int>
+  Status integer_as(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
+                    Int& out) const {
+    long v = static_cast<long>(out);
+    TW_TRY(integer(parent, path, key, lo, hi, v));
+    out = static_cast<Int>(v);
+    return Status::Ok();
+  }
+
+  Status millis(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
+                std::chrono::milliseconds& out) const {
+    long v = static_cast<long>(out.count());
+    TW_TRY(integer(parent, path, key, lo, hi, v));
+    out = std::chrono::milliseconds(v);
+    return Status::Ok();
+  }
+
+  Status boolean(const YAML::Node& parent, const std::string& path, const char* key, bool& out) const {
+    YAML::Node n = parent[key];
+    if (!n) return Status::Ok();
+    if (!n.IsScalar() || (n.Scalar() != "true" && n.Scalar() != "false"))
+      return error(n, join(path, key), "expected true or false");
+    out = n.Scalar() == "true";
+    return Status::Ok();
+  }
+
+  Status strings(const YAML::Node& parent, const std::string& path, const char* key,
+                 std::vector<std::string>& out) const {
+    YAML::Node n = parent[key];
+    if (!n) return Status::Ok();
+    if (!n.IsSequence()) return error(n, join(path, key), "expected a list of strings");
+    out.clear();
+    for (size_t i = 0; i < n.size(); ++i) {
+      if (!n[i].IsScalar()) return error(n[i], join(path, key) + "[" + std::to_string(i) + "]", "expected a string");
+      out.push_back(n[i].Scalar());
+    }
+    return Status::Ok();
+  }
+};
+
+bool valid_env_name(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
+Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
+  const std::string p = "limits";
+  TW_TRY(r.keys(n, p, {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools", "max_connections",
+                       "max_pipelined", "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
+  TW_TRY(r.integer_as(n, p, "max_body_bytes", 1024, 1L << 30, l.max_body_bytes));
+  TW_TRY(r.integer_as(n, p, "max_header_bytes", 1024, 1L << 20, l.max_header_bytes));
+  TW_TRY(r.integer_as(n, p, "max_messages", 1, 1'000'000, l.max_messages));
+  TW_TRY(r.integer_as(n, p, "max_tools", 0, 100'000, l.max_tools));
+  TW_TRY(r.integer_as(n, p, "max_connections", 1, 1'000'000, l.max_connections));
+  TW_TRY(r.integer_as(n, p, "max_pipelined", 1, 1024, l.max_pipelined));
+  TW_TRY(r.millis(n, p, "header_timeout_ms", 10, 3'600'000, l.header_timeout));
+  TW_TRY(r.millis(n, p, "body_timeout_ms", 10, 3'600'000, l.body_timeout));
+  TW_TRY(r.millis(n, p, "keepalive_idle_ms", 10, 86'400'000, l.keepalive_idle));
+  return Status::Ok();
+}
+
+Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, RouteToolsConfig& t) {
+  TW_TRY(r.keys(n, p, {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
+                       "tool_timeout_ms"}));
+  std::string mode = "passthrough";
+  TW_TRY(r.str(n, p, "mode", mode));
+  if (mode == "passthrough") t.mode = ToolMode::passthrough;
+  else if (mode == "server") t.mode = ToolMode::server;
+  else if (mode == "mixed") t.mode = ToolMode::mixed;
+  else return r.error(n["mode"], p + ".mode", "expected passthrough, server or mixed, got '" + mode + "'");
+  TW_TRY(r.str(n, p, "workspace", t.workspace));
+  TW_TRY(r.strings(n, p, "builtins", t.builtins));
+  static const std::set<std::string> known = {"read", "write", "edit", "list", "glob", "grep", "shell", "fetch"};
+  for (size_t i = 0; i < t.builtins.size(); ++i)
+    if (!known.count(t.builtins[i]))
+      return r.error(n["builtins"][i], p + ".builtins[" + std::to_string(i) + "]",
+                     "unknown built-in tool '" + t.builtins[i] + "'");
+  TW_TRY(r.strings(n, p, "shell_allow", t.shell_allow));
+  bool wants_shell = std::find(t.builtins.begin(), t.builtins.end(), "shell") != t.builtins.end();
+  if (wants_shell && t.shell_allow.empty())
+    return r.error(n["builtins"], p + ".builtins", "shell needs an allow-list (shell_allow: [ls, git, ...])");
+  TW_TRY(r.boolean(n, p, "demo_todo", t.demo_todo));
+  TW_TRY(r.str(n, p, "data_dir", t.data_dir));
+  long rounds = t.max_rounds;
+  TW_TRY(r.integer(n, p, "max_rounds", 1, 100, rounds));
+  t.max_rounds = static_cast<int>(rounds);
+  TW_TRY(r.millis(n, p, "tool_timeout_ms", 1, 3'600'000, t.tool_timeout));
+  return Status::Ok();
+}
+
+Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
+  GatewayConfig c;
+  c.source = r.file;
+  if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
+  TW_TRY(r.keys(root, "", {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
+                           "drain_ms", "log_requests", "keys", "upstreams", "routes"}));
+  GatewayOptions& o = c.options;
+  std::string listen = "127.0.0.1:8080";
+  TW_TRY(r.str(root, "", "listen", listen));
+  auto colon = listen.rfind(':');
+  char* end = nullptr;
+  long port = colon == std::string::npos ? -1 : std::strtol(listen.c_str() + colon + 1, &end, 10);
+  if (colon == std::string::npos || *end != '\0' || port < 0 || port > 65535)
+    return r.error(root["listen"], "listen", "expected HOST:PORT, got '" + listen + "'");
+  o.host = listen.substr(0, colon);
+  if (o.host.size() > 1 && o.host.front() == '[') o.host = o.host.substr(1, o.host.size() - 2);
+  o.port = static_cast<uint16_t>(port);
+  TW_TRY(r.integer_as(root, "", "threads", 0, 1024, o.threads));
+  TW_TRY(r.integer_as(root, "", "tool_threads", 1, 1024, o.tool_threads));
+  if (root["limits"]) TW_TRY(read_limits(r, root["limits"], o.limits));
+  TW_TRY(r.millis(root, "", "stream_keepalive_ms", 10, 3'600'000, o.stream_keepalive));
+  TW_TRY(r.millis(root, "", "upstream_idle_ms", 10, 86'400'000, o.upstream_content_idle));
+  TW_TRY(r.millis(root, "", "drain_ms", 0, 3'600'000, o.drain_deadline));
+  TW_TRY(r.boolean(root, "", "log_requests", o.log_requests));
+
+  if (YAML::Node ks = root["keys"]) {
+    if (!ks.IsSequence()) return r.error(ks, "keys", "expected a list");
+    for (size_t i = 0; i < ks.size(); ++i) {
+      std::string p = "keys[" + std::to_string(i) + "]";
+      const YAML::Node& k = ks[i];
+      TW_TRY(r.keys(k, p, {"name", "sha256", "models", "requests_per_minute", "max_concurrent_streams"}));
+      KeyConfig kc;
+      TW_TRY(r.str(k, p, "name", kc.name));
+      TW_TRY(r.str(k, p, "sha256", kc.sha256_hex));
+      if (kc.sha256_hex.empty()) return r.error(k, p + ".sha256", "required (toolwire serve --hash-key makes one)");
+      KeyRing probe;
+      if (auto s = probe.add(kc); !s) return r.error(k["sha256"], p + ".sha256", s.error().message);
+      TW_TRY(r.strings(k, p, "models", kc.models));
+      TW_TRY(r.integer_as(k, p, "requests_per_minute", 0, 1'000'000, kc.requests_per_minute));
+      TW_TRY(r.integer_as(k, p, "max_concurrent_streams", 0, 1'000'000, kc.max_concurrent_streams));
+      if (kc.name.empty()) kc.name = "key" + std::to_string(i);
+      c.keys.push_back(std::move(kc));
+    }
+  }
+
+  YAML::Node ups = root["upstreams"];
+  if (!ups) return r.error(root, "upstreams", "required: at least one upstream");
+  if (!ups.IsMap()) return r.error(ups, "upstreams", "expected a mapping of name → upstream");
+  for (const auto& kv : ups) {
+    UpstreamConfig u;
+    u.name = kv.first.as<std::string>();
+    std::string p = "upstreams." + u.name;
+    const YAML::Node& n = kv.second;
+    TW_TRY(r.keys(n, p, {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms", "max_attempts"}));
+    TW_TRY(r.str(n, p, "profile", u.profile));
+    if (u.profile.empty()) return r.error(n, p + ".profile", "required (openai, anthropic, openai_compatible, scripted)");
+    TW_TRY(r.str(n, p, "base_url", u.base_url));
+    if (!u.base_url.empty()) {
+      if (!u.base_url.starts_with("http://") && !u.base_url.starts_with("https://"))
+        return r.error(n["base_url"], p + ".base_url", "expected an http:// or https:// URL");
+      if (u.base_url.find('@') != std::string::npos)
+        return r.error(n["base_url"], p + ".base_url", "credentials in a URL are not accepted (use api_key_env)");
+      std::string b = u.base_url;
+      while (!b.empty() && b.back() == '/') b.pop_back();
+      if ((u.profile == "openai" || u.profile == "openai_compatible") && !b.ends_with("/v1") &&
+          b.find("/v1/") == std::string::npos)
+        return r.error(n["base_url"], p + ".base_url",
+                       "an OpenAI-style base URL ends in /v1, as the OpenAI SDK takes it (e.g. " + b + "/v1)");
+    } else if (u.profile == "openai_compatible") {
+      return r.error(n, p + ".base_url", "required for openai_compatible");
+    }
+    TW_TRY(r.str(n, p, "api_key_env", u.api_key_env));
+    if (!u.api_key_env.empty()) {
+      if (!valid_env_name(u.api_key_env))
+        return r.error(n["api_key_env"], p + ".api_key_env", "not an environment variable name");
+      if (!std::getenv(u.api_key_env.c_str())) c.missing_env.push_back(u.api_key_env);
+    }
+    TW_TRY(r.millis(n, p, "timeout_ms", 1, 86'400'000, u.timeout));
+    TW_TRY(r.millis(n, p, "idle_timeout_ms", 1, 86'400'000, u.idle_timeout));
+    TW_TRY(r.integer_as(n, p, "max_attempts", 1, 10, u.max_attempts));
+    c.upstreams.push_back(std::move(u));
+  }
+
+  YAML::Node routes = root["routes"];
+  if (!routes) return r.error(root, "routes", "required: at least one route");
+  if (!routes.IsSequence()) return r.error(routes, "routes", "expected a list");
+  for (size_t i = 0; i < routes.size(); ++i) {
+    std::string p = "routes[" + std::to_string(i) + "]";
+    const YAML::Node& n = routes[i];
+    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools"}));
+    RouteConfig rc;
+    TW_TRY(r.str(n, p, "model", rc.model));
+    if (rc.model.empty()) return r.error(n, p + ".model", "required (a model name or a glob such as gpt-*)");
+    TW_TRY(r.strings(n, p, "aliases", rc.aliases));
+    YAML::Node ts = n["upstreams"];
+    if (!ts || !ts.IsSequence() || ts.size() == 0)
+      return r.error(ts ? ts : n, p + ".upstreams", "required: a list of upstream names (primary first)");
+    for (size_t j = 0; j < ts.size(); ++j) {
+      std::string tp = p + ".upstreams[" + std::to_string(j) + "]";
+      RouteTargetConfig t;
+      if (ts[j].IsScalar()) {
+        t.upstream = ts[j].Scalar();
+      } else {
+        TW_TRY(r.keys(ts[j], tp, {"upstream", "model"}));
+        TW_TRY(r.str(ts[j], tp, "upstream", t.upstream));
+        TW_TRY(r.str(ts[j], tp, "model", t.model));
+      }
+      bool known = std::any_of(c.upstreams.begin(), c.upstreams.end(),
+                               [&](const UpstreamConfig& u) { return u.name == t.upstream; });
+      if (!known) return r.error(ts[j], tp, "unknown upstream '" + t.upstream + "'");
+      rc.targets.push_back(std::move(t));
+    }
+    if (n["tools"]) TW_TRY(read_tools(r, n["tools"], p + ".tools", rc.tools));
+    c.routes.push_back(std::move(rc));
+  }
+  return c;
+}
+
+}  // namespace
+
+Result<GatewayConfig> load_config_string(std::string_view yaml, const std::string& name) {
+  Reader r{name};
+  try {
+    YAML::Node root = YAML::Load(std::string(yaml));
+    return read(r, root);
+  } catch (const YAML::Exception& e) {
+    std::string where = name;
+    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    return make_error(ErrorCode::invalid_argument, where + ": " + e.msg);
+  }
+}
+
+Result<GatewayConfig> load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorCode::not_found, path + ": cannot open the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_config_string(ss.str(), path);
+}
+
+}  // namespace toolwire::server
