@@ -1,0 +1,101 @@
+// The gateway's YAML configuration: what loads, and that every mistake is
+// reported with file:line:column and its key path.
+#include <gtest/gtest.h>
+
+#include "toolwire/server/config.h"
+
+namespace toolwire::server {
+namespace {
+
+const char* kGood = R"(listen: 127.0.0.1:0
+threads: 2
+limits:
+  max_body_bytes: 4096
+  header_timeout_ms: 500
+keys:
+  - name: ci
+    sha256: "sha256:2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b"
+    models: ["gpt-*"]
+    requests_per_minute: 60
+upstreams:
+  a: {profile: openai_compatible, base_url: "http://127.0.0.1:9/v1"}
+  b: {profile: anthropic, base_url: "http://127.0.0.1:9", api_key_env: TOOLWIRE_TEST_SURELY_UNSET_VAR}
+routes:
+  - model: "gpt-*"
+    aliases: [fast]
+    upstreams: [a, {upstream: b, model: claude-x}]
+  - model: demo
+    upstreams: [b]
+    tools: {mode: server, builtins: [read, grep], max_rounds: 3, tool_timeout_ms: 250}
+)";
+
+TEST(GatewayConfig, LoadsEverySection) {
+  auto c = load_config_string(kGood, "good.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->options.host, "127.0.0.1");
+  EXPECT_EQ(c->options.port, 0);
+  EXPECT_EQ(c->options.threads, 2);
+  EXPECT_EQ(c->options.limits.max_body_bytes, 4096u);
+  EXPECT_EQ(c->options.limits.header_timeout.count(), 500);
+  ASSERT_EQ(c->keys.size(), 1u);
+  EXPECT_EQ(c->keys[0].requests_per_minute, 60);
+  ASSERT_EQ(c->upstreams.size(), 2u);
+  ASSERT_EQ(c->routes.size(), 2u);
+  ASSERT_EQ(c->routes[0].targets.size(), 2u);
+  EXPECT_EQ(c->routes[0].targets[1].upstream, "b");
+  EXPECT_EQ(c->routes[0].targets[1].model, "claude-x");
+  EXPECT_EQ(c->routes[0].aliases, std::vector<std::string>{"fast"});
+  EXPECT_EQ(c->routes[1].tools.mode, ToolMode::server);
+  EXPECT_EQ(c->routes[1].tools.max_rounds, 3);
+  EXPECT_EQ(c->missing_env, std::vector<std::string>{"TOOLWIRE_TEST_SURELY_UNSET_VAR"});
+}
+
+struct Bad {
+  const char* yaml;
+  const char* expect;  // a substring of the message
+};
+
+class GatewayConfigErrors : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(GatewayConfigErrors, NameFileLineColumnAndKey) {
+  auto c = load_config_string(GetParam().yaml, "bad.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find(GetParam().expect), std::string::npos) << c.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, GatewayConfigErrors,
+    ::testing::Values(
+        Bad{"listen: x\n", "bad.yaml:1:9: listen: expected HOST:PORT"},
+        Bad{"lisen: 1.2.3.4:5\n", "bad.yaml:1:1: lisen: unknown key"},
+        Bad{"upstreams: {a: {profile: openai}}\nroutes: [{model: x, upstreams: [b]}]\n",
+            "routes[0].upstreams[0]: unknown upstream 'b'"},
+        Bad{"upstreams:\n  a: {profile: openai, base_url: \"http://h\"}\nroutes: [{model: x, upstreams: [a]}]\n",
+            "bad.yaml:2:34: upstreams.a.base_url: an OpenAI-style base URL ends in /v1"},
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {mode: sever}}]\n",
+            "routes[0].tools.mode: expected passthrough, server or mixed"},
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {builtins: [shell]}}]\n",
+            "shell needs an allow-list"},
+        Bad{"limits: {max_body_bytes: lots}\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
+            "limits.max_body_bytes: expected an integer"},
+        Bad{"keys: [{sha256: nothex}]\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
+            "keys[0].sha256"},
+        Bad{"upstreams: {a: {profile: scripted}}\n", "routes: required"},
+        Bad{"routes: [\n", "bad.yaml:"},  // a YAML syntax error keeps its position
+        Bad{"upstreams: {a: {profile: openai_compatible, base_url: \"http://u:p@h/v1\"}}\nroutes: []\n",
+            "credentials in a URL are not accepted"}));
+
+TEST(GatewayConfig, ExampleFileIsValid) {
+  auto c = load_config_file(std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routes.size(), 3u);
+}
+
+TEST(GatewayConfig, MissingFileIsNotFound) {
+  auto c = load_config_file("/nonexistent/toolwire.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::not_found);
+}
+
+}  // namespace
+}  // namespace toolwire::server
