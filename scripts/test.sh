@@ -4,7 +4,8 @@
 #   2. ASan+UBSan build, the same tests;
 #   3. libFuzzer targets (clang), each for a bounded time.
 # Set TOOLWIRE_SKIP_SANITIZE=1 / TOOLWIRE_SKIP_FUZZ=1 to skip stages locally,
-# TOOLWIRE_FUZZ_SECONDS to change the fuzz time per target (default 20).
+# TOOLWIRE_FUZZ_SECONDS to change the fuzz stage's total budget (default 160 s,
+# shared by all targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -28,9 +29,9 @@ if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
 fi
 
 if [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-20}s per target)"
+  echo "== fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-160}s in all)"
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_FUZZ=ON >/dev/null
   cmake --build build-fuzz -j "$jobs" --target fuzz_all
-  ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-20}"
+  ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-160}"
 fi
 echo "== all stages passed"
