@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, builds and runs the whole test suite:
-#   1. Release-with-debug-info build, every CTest test;
+#   1. Release build (-O3, warnings as errors), every CTest test;
 #   2. ASan+UBSan build, the same tests;
 #   3. libFuzzer targets (clang), each for a bounded time.
 # Set TOOLWIRE_SKIP_SANITIZE=1 / TOOLWIRE_SKIP_FUZZ=1 to skip stages locally,
@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
 
-echo "== build (RelWithDebInfo)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+echo "== build (Release, warnings as errors)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build -j "$jobs"
 echo "== test"
 ctest --test-dir build --output-on-failure -j "$jobs"
@@ -21,7 +21,7 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (ASan+UBSan)"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOOLWIRE_SANITIZE=ON \
-    -DTOOLWIRE_BENCH=OFF >/dev/null
+    -DTOOLWIRE_BENCH=OFF -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
   cmake --build build-asan -j "$jobs"
   echo "== test (ASan+UBSan)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
