@@ -204,7 +204,8 @@ void Session::dispatch() {
   Request r = std::move(pending_.front());
   pending_.pop_front();
   if (deadline_ == Deadline::idle) arm(Deadline::none);
-  current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive);
+  // An answer begun while draining says `connection: close`.
+  current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive && !draining_);
   if (r.method_text == "!") {
     // A protocol error recorded by fail_request(): "STATUS message".
     int status = std::stoi(r.body.substr(0, 3));
@@ -219,7 +220,9 @@ void Session::dispatch() {
 
 void Session::exchange_ended(bool keep_alive) {
   current_.reset();
-  if (!keep_alive) {
+  // Draining: the connection closes once what was already read is answered,
+  // not at the drain deadline.
+  if (!keep_alive || (draining_ && pending_.empty())) {
     closing_ = true;
     read_closed_ = true;
   }
