@@ -307,6 +307,25 @@ TEST_P(BadInput, Pipelining) {
   EXPECT_EQ(c.buffer(), "");
 }
 
+// More pipelined requests than max_pipelined: reading pauses while the
+// queue is full and resumes, and every request is answered in order.
+TEST(PipeliningLimit, MoreThanTheQueueHolds) {
+  auto opt = small_options();
+  opt.limits.max_pipelined = 2;
+  GatewayRig rig(opt);
+  DialectCase d = dialects()[0];
+  RawClient c(rig.port);
+  std::string bytes;
+  for (int i = 0; i < 7; ++i) bytes += d.request(d.body(d.model(), "n" + std::to_string(i)));
+  ASSERT_TRUE(c.send(bytes));
+  for (int i = 0; i < 7; ++i) {
+    auto r = c.read_response();
+    ASSERT_TRUE(r.has_value()) << "answer " << i;
+    EXPECT_EQ(r->status, 200);
+    EXPECT_NE(r->body.find("echo: n" + std::to_string(i)), std::string::npos) << r->body;
+  }
+}
+
 // A streamed answer and a whole one pipelined behind it keep their order.
 TEST_P(BadInput, PipeliningBehindStream) {
   RawClient c(rig.port);
