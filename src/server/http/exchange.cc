@@ -41,6 +41,11 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   if (ended_ || started_) return;
   started_ = true;
   ended_ = true;
+  // The route's close callback usually holds the route (which holds this
+  // Exchange): drop it once the exchange ended, or the pair never dies.
+  // Safe here: the Session's current_ still holds this Exchange, and the
+  // route calling us holds itself.
+  on_close_ = nullptr;
   if (closed_) return;
   std::string out;
   out.reserve(160 + body.size());
@@ -83,6 +88,7 @@ void Exchange::write(std::string_view bytes) {
 void Exchange::end_stream() {
   if (!streaming_ || ended_) return;
   ended_ = true;
+  on_close_ = nullptr;  // see respond()
   if (closed_) return;
   if (chunked_) session_->queue("0\r\n\r\n");
   session_->exchange_ended(keep_alive_);
