@@ -270,6 +270,36 @@ TEST_P(Streaming, StopClosesIdleConnections) {
   rig.gateway->wait();
 }
 
+// Once an exchange ended the gateway lets go of its model call (and with it
+// the connection's state): whole, streamed, refused upstream, disconnected.
+TEST_P(Streaming, FinishedCallsAreReleased) {
+  GatewayRig rig;
+  {
+    RawClient c(rig.port);
+    ASSERT_TRUE(c.send(d().request(d().body(d().model(), "a"))));
+    ASSERT_TRUE(c.read_response().has_value());
+    ASSERT_TRUE(c.send(d().request(d().body(d().model(), "b", true))));
+    ASSERT_TRUE(c.read_response().has_value());
+    ASSERT_TRUE(c.send(d().request(d().body("hold-f", "c", true))));
+    auto call = rig.provider->held(0);
+    ASSERT_TRUE(call);
+    call->fail(make_error(ErrorCode::unavailable, "down"));
+    auto r = c.read_response();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->status, d().anthropic ? 529 : 503);
+    // The connection stays open: its calls must be released all the same.
+    EXPECT_TRUE(GatewayRig::eventually([&] { return rig.provider->live_handles() == 0; }))
+        << rig.provider->live_handles() << " call handles still held";
+  }
+  RawClient gone(rig.port);
+  ASSERT_TRUE(gone.send(d().request(d().body("hold-g", "d", true))));
+  auto call = rig.provider->held(1);
+  ASSERT_TRUE(call);
+  gone.close();
+  EXPECT_TRUE(call->wait_cancelled(Ms(3000)));
+  EXPECT_TRUE(GatewayRig::eventually([&] { return rig.provider->live_handles() == 0; }));
+}
+
 TEST_P(Streaming, MetricsMove) {
   GatewayRig rig;
   std::string route =

@@ -118,6 +118,13 @@ class TestProvider final : public provider::Provider {
   provider::ProviderCall stream(ir::Request r, provider::EventCallback on_event,
                                 provider::DoneCallback done) override {
     calls_.fetch_add(1);
+    // Lives as long as the ProviderCall handle the gateway keeps: tells a
+    // test when the gateway has let go of a finished call.
+    auto token = std::make_shared<int>(0);
+    {
+      std::lock_guard lock(mu_);
+      handles_.push_back(token);
+    }
     if (r.model.rfind("hold", 0) == 0) {
       auto call = std::make_shared<HeldCall>(std::move(r), std::move(on_event), std::move(done));
       {
@@ -126,7 +133,7 @@ class TestProvider final : public provider::Provider {
       }
       cv_.notify_all();
       std::weak_ptr<HeldCall> weak = call;
-      return provider::ProviderCall([weak] {
+      return provider::ProviderCall([weak, token] {
         if (auto c = weak.lock()) c->cancel();
       });
     }
@@ -138,7 +145,7 @@ class TestProvider final : public provider::Provider {
     provider::Generation g;
     g.response = std::move(acc).take();
     done(std::move(g));
-    return provider::ProviderCall([] {});
+    return provider::ProviderCall([token] {});
   }
 
   // The n-th held call (0-based), waiting up to `limit` for it to arrive.
@@ -160,12 +167,20 @@ class TestProvider final : public provider::Provider {
     return n;
   }
   int calls() const { return calls_.load(); }
+  // Call handles the gateway still holds.
+  size_t live_handles() const {
+    std::lock_guard lock(mu_);
+    size_t n = 0;
+    for (const auto& h : handles_) n += h.expired() ? 0 : 1;
+    return n;
+  }
 
  private:
   provider::Capabilities caps_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::shared_ptr<HeldCall>> held_;
+  std::vector<std::weak_ptr<int>> handles_;
   std::atomic<int> calls_{0};
 };
 
