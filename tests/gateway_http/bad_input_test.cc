@@ -326,6 +326,30 @@ TEST(PipeliningLimit, MoreThanTheQueueHolds) {
   }
 }
 
+// The same with a mix of answers made at once (404, 405, /metrics) and model
+// calls, and the client's write side shut after the last byte: every request
+// is answered and then the connection closes.
+TEST(PipeliningLimit, MixedAnswersThenHalfClose) {
+  auto opt = small_options();
+  opt.limits.max_pipelined = 2;
+  GatewayRig rig(opt);
+  DialectCase d = dialects()[1];
+  std::string bytes;
+  int n = 0;
+  for (int i = 0; i < 12; ++i, n += 4)
+    bytes += d.request(d.body(d.model(), "n" + std::to_string(i))) + http_get("/metrics") +
+             http_get("/nowhere") + http_get(d.path);
+  for (int round = 0; round < 20; ++round) {
+    RawClient c(rig.port);
+    ASSERT_TRUE(c.send(bytes));
+    c.shutdown_write();
+    ASSERT_TRUE(c.wait_closed(Ms(4000))) << "round " << round;
+    int answers = 0;
+    while (take_response(c.buffer(), true)) ++answers;
+    EXPECT_EQ(answers, n) << "round " << round;
+  }
+}
+
 // A streamed answer and a whole one pipelined behind it keep their order.
 TEST_P(BadInput, PipeliningBehindStream) {
   RawClient c(rig.port);
