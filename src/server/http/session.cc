@@ -120,19 +120,19 @@ void Session::on_read_error(error_code ec) {
   bool timed_out = timed_out_;
   timed_out_ = false;
   arm(Deadline::none);
-  bool have_path = parser_ && parser_->is_header_done();
+  std::string target = current_target();
   if (timed_out) {
     // A slow client: the request did not arrive in time. While an answer
     // streams, the connection is simply closed (the answer is cut).
     if (current_) return close();
-    return fail_request(408, "the request did not arrive within the server's read timeout", have_path);
+    return fail_request(408, "the request did not arrive within the server's read timeout", target);
   }
   if (ec == bhttp::error::header_limit)
     return fail_request(431, "request headers exceed " + std::to_string(ctx_->limits.max_header_bytes) +
-                                 " bytes", false);
+                                 " bytes", target);
   if (ec == bhttp::error::body_limit)
     return fail_request(413, "request body exceeds " + std::to_string(ctx_->limits.max_body_bytes) +
-                                 " bytes", have_path);
+                                 " bytes", target);
   if (ec == bhttp::error::end_of_stream || ec == asio::error::eof ||
       ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
       ec == bhttp::error::partial_message || ec == asio::error::broken_pipe) {
@@ -144,15 +144,31 @@ void Session::on_read_error(error_code ec) {
     closing_ = true;
     return;
   }
-  fail_request(400, "malformed HTTP request: " + ec.message(), have_path);
+  fail_request(400, "malformed HTTP request: " + ec.message(), target);
+}
+
+// The target of the request being read, so that its error takes the dialect
+// of its path: the parser's once it has read the request line; else the one
+// on the buffered request line (Beast parses a header only once all of it is
+// there, so a header that is too big or too slow leaves it unparsed).
+std::string Session::current_target() const {
+  if (parser_ && !parser_->get().target().empty()) return std::string(parser_->get().target());
+  auto data = buffer_.cdata();
+  std::string_view line(static_cast<const char*>(data.data()), std::min<size_t>(data.size(), 8192));
+  line = line.substr(0, line.find("\r\n"));
+  size_t sp = line.find(' ');
+  if (sp == std::string_view::npos) return {};
+  size_t end = line.find(' ', sp + 1);  // the target is whole only once its space arrived
+  if (end == std::string_view::npos) return {};
+  return std::string(line.substr(sp + 1, end - sp - 1));
 }
 
 // A request that cannot be read is answered in order, then the connection
 // closes: what follows it on the wire cannot be trusted.
-void Session::fail_request(int status, std::string_view message, bool have_path) {
+void Session::fail_request(int status, std::string_view message, std::string target) {
   read_closed_ = true;
   Request r;
-  if (have_path) r.target = std::string(parser_->get().target());
+  r.target = std::move(target);
   r.keep_alive = false;
   r.method = bhttp::verb::unknown;
   r.method_text = "!";
@@ -188,7 +204,8 @@ void Session::dispatch() {
   Request r = std::move(pending_.front());
   pending_.pop_front();
   if (deadline_ == Deadline::idle) arm(Deadline::none);
-  current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive);
+  // An answer begun while draining says `connection: close`.
+  current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive && !draining_);
   if (r.method_text == "!") {
     // A protocol error recorded by fail_request(): "STATUS message".
     int status = std::stoi(r.body.substr(0, 3));
@@ -203,7 +220,9 @@ void Session::dispatch() {
 
 void Session::exchange_ended(bool keep_alive) {
   current_.reset();
-  if (!keep_alive) {
+  // Draining: the connection closes once what was already read is answered,
+  // not at the drain deadline.
+  if (!keep_alive || (draining_ && pending_.empty())) {
     closing_ = true;
     read_closed_ = true;
   }

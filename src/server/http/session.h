@@ -77,7 +77,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void dispatch();
   void write_some();
   void shutdown_now();
-  void fail_request(int status, std::string_view message, bool have_path);
+  void fail_request(int status, std::string_view message, std::string target);
+  std::string current_target() const;
 
   Socket socket_;
   std::shared_ptr<const SessionContext> ctx_;

@@ -206,6 +206,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     ex_->begin_stream(200, "text/event-stream", h);
     ctx_->metrics.stream_opened();
     last_write_ = Clock::now();
+    arm_timer();  // from now on the timer also sends keep-alives
   }
 
   void on_event(const ir::StreamEvent& e) {
