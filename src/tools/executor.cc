@@ -113,8 +113,9 @@ void Executor::timer_loop(std::stop_token st) {
     Clock::time_point first = deadlines_.begin()->first;
     if (first > Clock::now()) {
       // Wakes early when an earlier deadline is armed.
-      timer_cv_.wait_until(lock, st, first,
-                           [&] { return !deadlines_.empty() && deadlines_.begin()->first < first; });
+      timer_cv_.wait_until(lock, st, first, [&] {
+        return !deadlines_.empty() && deadlines_.begin()->first < first;
+      });
       continue;
     }
     std::vector<Job> expired;
@@ -198,8 +199,11 @@ CallHandle Executor::submit(const ir::ToolCallPart& call, const CallOptions& opt
       queued = true;
     }
   }
-  if (queued) cv_.notify_all();
-  else settle(*job, error_result(call.id, "tool '" + job->wire_name + "' not run: executor shut down"));
+  if (queued)
+    cv_.notify_all();
+  else
+    settle(*job,
+           error_result(call.id, "tool '" + job->wire_name + "' not run: executor shut down"));
   return CallHandle(job);
 }
 

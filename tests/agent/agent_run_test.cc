@@ -47,7 +47,7 @@ struct ManualQueue {
   std::vector<std::shared_ptr<Timer>> timers;
   std::atomic<bool> inside{false};  // a posted function or timer is running
   std::thread::id owner = std::this_thread::get_id();
-  std::atomic<int> misplaced{0};    // post_after / timer cancel outside a step
+  std::atomic<int> misplaced{0};  // post_after / timer cancel outside a step
 
   Scheduler scheduler() {
     Scheduler s;
@@ -166,7 +166,9 @@ class ManualProvider final : public provider::Provider {
   std::vector<Call> calls_;
 };
 
-ir::Message user(std::string text) { return ir::Message{ir::Role::user, {ir::TextPart{std::move(text)}}, {}}; }
+ir::Message user(std::string text) {
+  return ir::Message{ir::Role::user, {ir::TextPart{std::move(text)}}, {}};
+}
 
 RemoteTool remote(std::string name) {
   RemoteTool t;
@@ -278,7 +280,8 @@ TEST(AgentRun, StepsRunOnlyInsidePostedFunctions) {
 
   ASSERT_TRUE(f.q.drain_until([&] { return !run->pending_remote_calls().empty(); }));
   EXPECT_EQ(run->pending_remote_calls(), std::vector<std::string>{"r1"});
-  std::thread phone([&] { EXPECT_TRUE(run->submit_result("r1", tools::ToolOutput::text("ring")).ok()); });
+  std::thread phone(
+      [&] { EXPECT_TRUE(run->submit_result("r1", tools::ToolOutput::text("ring")).ok()); });
   phone.join();
   ASSERT_TRUE(f.q.drain_until([&] { return f.out.completions > 0; }));
   f.q.drain();
@@ -509,7 +512,8 @@ TEST(AgentRun, MaxConcurrencyBoundsOneRunOnASharedPool) {
   probe.handler = tools::SyncHandler([&](const nlohmann::json&, tools::ToolContext& ctx) {
     int cur = ++now;
     int pk = peak.load();
-    while (cur > pk && !peak.compare_exchange_weak(pk, cur)) {}
+    while (cur > pk && !peak.compare_exchange_weak(pk, cur)) {
+    }
     ctx.cancel.wait_for(20ms);
     --now;
     return tools::ToolOutput::text("p");

@@ -30,7 +30,8 @@ struct AgentOptions {
   int max_rounds = 8;                                          // model calls per run
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};    // per local call
   std::chrono::milliseconds remote_timeout{std::chrono::seconds(30)};  // per remote call
-  bool parallel_tool_calls = true;   // false: the model is asked for one call per turn and calls run in order
+  // false: the model is asked for one call per turn and calls run in order
+  bool parallel_tool_calls = true;
   size_t max_concurrency = 4;        // local calls running at once
   // A tool whose call ends the run; its "answer" argument (or its raw
   // arguments) becomes the final answer. When the registry has no such tool,

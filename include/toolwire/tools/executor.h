@@ -46,7 +46,7 @@
 namespace toolwire::tools {
 
 struct ExecutorOptions {
-  size_t max_concurrency = 4;                                   // worker threads, >= 1
+  size_t max_concurrency = 4;  // worker threads, >= 1
   std::chrono::milliseconds default_timeout{std::chrono::seconds(30)};
 };
 

@@ -21,16 +21,16 @@ struct Agent::Impl {
 
   mutable std::mutex mu;
   bool running = false;
-  bool cancel_early = false;              // cancel() before the run object existed
-  std::shared_ptr<AgentRun> current;     // the run in progress
-  std::shared_ptr<AgentRun> last;        // the latest run: judges late remote results
+  bool cancel_early = false;          // cancel() before the run object existed
+  std::shared_ptr<AgentRun> current;  // the run in progress
+  std::shared_ptr<AgentRun> last;     // the latest run: judges late remote results
 
   Impl(provider::Provider& p, const tools::Registry& r, AgentOptions o)
       : provider(p),
         registry(r),
         opt(std::move(o)),
-        executor(r, tools::ExecutorOptions{std::max<size_t>(1, opt.max_concurrency),
-                                           opt.tool_timeout}) {
+        executor(
+            r, tools::ExecutorOptions{std::max<size_t>(1, opt.max_concurrency), opt.tool_timeout}) {
     if (!opt.log)
       opt.log = [](std::string_view line) { std::cerr << "toolwire agent: " << line << "\n"; };
   }

@@ -54,8 +54,7 @@ void add_usage(ir::Usage& sum, const ir::Usage& u) {
 std::string end_turn_answer(const ir::ToolCallPart& call) {
   nlohmann::json j = nlohmann::json::parse(call.arguments, nullptr, false);
   if (j.is_object()) {
-    if (auto it = j.find("answer"); it != j.end() && it->is_string())
-      return it->get<std::string>();
+    if (auto it = j.find("answer"); it != j.end() && it->is_string()) return it->get<std::string>();
     if (j.size() == 1 && j.begin()->is_string()) return j.begin()->get<std::string>();
   }
   return call.arguments;
@@ -221,9 +220,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     };
     auto on_done = [weak, gen](Result<provider::Generation> res) {
       if (auto s = weak.lock())
-        s->post_step([gen, res = std::move(res)](Run& r) mutable {
-          r.on_model_done(gen, std::move(res));
-        });
+        s->post_step(
+            [gen, res = std::move(res)](Run& r) mutable { r.on_model_done(gen, std::move(res)); });
     };
     call_ = opt_.stream ? provider_.stream(build_request(), on_event, on_done)
                         : provider_.generate(build_request(), on_done);
@@ -288,7 +286,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
         if (const RemoteTool* rt = find_remote(c.name)) {
           is_remote[i] = true;
           if (!c.arguments_valid) {
-            results_[i] = tools::error_result(c.id, "arguments for " + c.name + " are not valid JSON");
+            results_[i] =
+                tools::error_result(c.id, "arguments for " + c.name + " are not valid JSON");
             continue;
           }
           // Registered before the call is announced, so an answer sent from
@@ -456,7 +455,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
 
   void finish(StopReason reason) {
     res_.reason = reason;
-    if (reason == StopReason::round_limit || reason == StopReason::cancelled) res_.text = last_text_;
+    if (reason == StopReason::round_limit || reason == StopReason::cancelled)
+      res_.text = last_text_;
     res_.rounds = round_;
     phase_ = Phase::done;
     call_ = provider::ProviderCall();
@@ -509,9 +509,9 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   std::vector<Clock::time_point> started_;
   size_t remaining_ = 0;
   size_t limit_ = 1;
-  std::deque<size_t> local_queue_;                         // local calls not submitted yet
+  std::deque<size_t> local_queue_;                          // local calls not submitted yet
   std::unordered_map<size_t, tools::CallHandle> inflight_;  // submitted, no result yet
-  std::unordered_map<std::string, size_t> remote_index_;   // this round's remote calls
+  std::unordered_map<std::string, size_t> remote_index_;    // this round's remote calls
   std::unordered_map<std::string, TimerHandle> remote_timers_;
 };
 

@@ -47,8 +47,10 @@ struct RunLoop::State {
       if (!wait || now >= until) return {};
       Clock::time_point wake = until;
       if (!timers.empty()) wake = std::min(wake, timers.begin()->first);
-      if (wake == Clock::time_point::max()) cv.wait(lock);
-      else cv.wait_until(lock, wake);
+      if (wake == Clock::time_point::max())
+        cv.wait(lock);
+      else
+        cv.wait_until(lock, wake);
     }
   }
 };
