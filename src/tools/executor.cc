@@ -27,8 +27,12 @@ struct ExecutorJob {
 
 namespace {
 
-bool settle(ExecutorJob& job, ir::ToolResultPart result) {
+// The first caller wins. `cancel_token`: the handler is told before the
+// result goes out, so whoever sees a timeout or cancel result can rely on
+// the handler's token being cancelled already.
+bool settle(ExecutorJob& job, ir::ToolResultPart result, bool cancel_token = false) {
   if (job.settled.exchange(true, std::memory_order_acq_rel)) return false;
+  if (cancel_token) job.token.cancel();
   ResultCallback done = std::move(job.on_done);
   job.on_done = nullptr;
   if (done) done(std::move(result));
@@ -44,9 +48,10 @@ ir::ToolResultPart timeout_result(const ExecutorJob& job) {
 
 void CallHandle::cancel() const {
   if (!job_) return;
-  // Settle first, so the result is "cancelled" whatever the handler returns.
-  settle(*job_, error_result(job_->call_id, "tool '" + job_->wire_name + "' cancelled"));
-  job_->token.cancel();
+  // Claimed before the token is cancelled, so the result is "cancelled"
+  // whatever the handler returns when it notices.
+  settle(*job_, error_result(job_->call_id, "tool '" + job_->wire_name + "' cancelled"),
+         /*cancel_token=*/true);
 }
 
 bool CallHandle::done() const { return job_ && job_->settled.load(std::memory_order_acquire); }
@@ -128,10 +133,7 @@ void Executor::timer_loop(std::stop_token st) {
       deadlines_.erase(deadlines_.begin());
     }
     lock.unlock();
-    for (auto& j : expired) {
-      settle(*j, timeout_result(*j));
-      j->token.cancel();
-    }
+    for (auto& j : expired) settle(*j, timeout_result(*j), /*cancel_token=*/true);
     expired.clear();
     lock.lock();
   }

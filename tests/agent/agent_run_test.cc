@@ -27,6 +27,8 @@ using testing::FakeProvider;
 using testing::text_turn;
 using Clock = std::chrono::steady_clock;
 
+// Threads of this process. Compared with <=: a thread another test joined may
+// leave /proc a moment later, but none may be added.
 size_t thread_count() {
   size_t n = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
@@ -371,7 +373,7 @@ TEST(AgentRun, StuckLocalToolTimesOutWithoutHoldingTheRun) {
   ASSERT_TRUE(loop.run_until([&] { return out.completions > 0; }, Clock::now() + 10s));
   EXPECT_LT(Clock::now() - t0, 5s);
   EXPECT_FALSE(returned.load()) << "the run finished while the handler was still stuck";
-  EXPECT_EQ(thread_count(), threads_before) << "no thread per run or per call";
+  EXPECT_LE(thread_count(), threads_before) << "no thread per run or per call";
   EXPECT_EQ(out.result.reason, StopReason::final_text);
   auto res = results_in(out.history[2]);
   ASSERT_EQ(res.size(), 1u);
@@ -568,7 +570,7 @@ TEST(AgentRun, AThousandRunsWaitOnOneThread) {
   for (auto& r : runs) pending += r->pending_remote_calls().size();
   EXPECT_EQ(pending, static_cast<size_t>(kRuns));
   EXPECT_EQ(done, 0);
-  EXPECT_EQ(thread_count(), threads_before) << "runs waiting for results hold no thread";
+  EXPECT_LE(thread_count(), threads_before) << "runs waiting for results hold no thread";
 
   std::thread phone([&] {
     for (auto& r : runs) EXPECT_TRUE(r->submit_result("r1", tools::ToolOutput::text("jpg")).ok());
