@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "test_tools.h"
@@ -199,4 +203,148 @@ TEST(Executor, SessionDataReachesHandlers) {
   opts.session = std::make_shared<std::any>(std::string("ada"));
   EXPECT_EQ(text_of(ex.run_one(call("1", "whoami", "{}"), opts)), "ada");
   EXPECT_EQ(text_of(ex.run_one(call("2", "whoami", "{}"))), "nobody");
+}
+
+namespace {
+
+// A tool that blocks, ignoring its token, until the test lets it go.
+struct Gate {
+  std::promise<void> open;
+  std::shared_future<void> opened = open.get_future().share();
+  std::atomic<int> runs{0};
+  ToolSpec spec(std::string name) {
+    ToolSpec s;
+    s.name = std::move(name);
+    s.handler = SyncHandler([this, f = opened](const nlohmann::json&, ToolContext&) {
+      ++runs;
+      f.wait_for(std::chrono::seconds(20));
+      return ToolOutput::text("late");
+    });
+    return s;
+  }
+};
+
+size_t thread_count() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// Collects on_done calls; wait() is bounded.
+struct Results {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::pair<int, ir::ToolResultPart>> got;
+  ResultCallback cb(int tag) {
+    return [this, tag](ir::ToolResultPart r) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        got.emplace_back(tag, std::move(r));
+      }
+      cv.notify_all();
+    };
+  }
+  bool wait(size_t n) {
+    std::unique_lock<std::mutex> lock(mu);
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return got.size() >= n; });
+  }
+  size_t count(int tag) {
+    std::lock_guard<std::mutex> lock(mu);
+    size_t n = 0;
+    for (auto& [t, r] : got) n += t == tag;
+    return n;
+  }
+  std::string text(int tag) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto& [t, r] : got)
+      if (t == tag) return text_of(r);
+    return "";
+  }
+};
+
+}  // namespace
+
+TEST(Executor, SubmitReportsOnceAndBadCallsBeforeReturning) {
+  Registry reg;
+  Probe probe;
+  ASSERT_TRUE(reg.add(probe.sleeper("sleep", milliseconds(1))).ok());
+  Executor ex(reg, {.max_concurrency = 2});
+  Results res;
+  CallHandle bad = ex.submit(call("b", "nope", "{}"), {}, res.cb(1));
+  EXPECT_TRUE(bad.done());  // lookup failed: settled inside submit()
+  EXPECT_EQ(res.count(1), 1u);
+  CallHandle good = ex.submit(call("g", "sleep", R"({"n":7})"), {}, res.cb(2));
+  ASSERT_TRUE(res.wait(2));
+  EXPECT_EQ(res.text(2), "7");
+  EXPECT_TRUE(good.done());
+  good.cancel();  // too late: no second report
+  bad.cancel();
+  EXPECT_EQ(res.count(2), 1u);
+  EXPECT_EQ(res.count(1), 1u);
+}
+
+TEST(Executor, SubmitTimeoutSettlesWhileTheHandlerIsStuckAndNoThreadIsAdded) {
+  Registry reg;
+  Gate gate;
+  ASSERT_TRUE(reg.add(gate.spec("stuck")).ok());
+  Executor ex(reg, {.max_concurrency = 1});
+  const size_t before = thread_count();
+  Results res;
+  auto t0 = Clock::now();
+  ex.submit(call("s", "stuck", "{}"), {.session = nullptr, .timeout = milliseconds(40)}, res.cb(1));
+  ASSERT_TRUE(res.wait(1));
+  EXPECT_GE(Clock::now() - t0, milliseconds(35));
+  EXPECT_EQ(res.text(1), "tool 'stuck' timed out after 40 ms");
+  // The deadline is the shared timer thread's. (<=: a thread joined by an
+  // earlier test may leave /proc a moment later.)
+  EXPECT_LE(thread_count(), before);
+  gate.open.set_value();
+  // The handler's late return is dropped; the worker is free again.
+  Results more;
+  ex.submit(call("s2", "stuck", "{}"), {}, more.cb(2));
+  ASSERT_TRUE(more.wait(1));
+  EXPECT_EQ(more.text(2), "late");
+  EXPECT_EQ(res.count(1), 1u);
+}
+
+TEST(Executor, CancelledQueuedCallNeverRunsItsHandler) {
+  Registry reg;
+  Gate gate;
+  ASSERT_TRUE(reg.add(gate.spec("gate")).ok());
+  std::atomic<int> second_runs{0};
+  ToolSpec counted;
+  counted.name = "counted";
+  counted.handler = SyncHandler([&](const nlohmann::json&, ToolContext&) {
+    ++second_runs;
+    return ToolOutput::text("ran");
+  });
+  ASSERT_TRUE(reg.add(std::move(counted)).ok());
+  Executor ex(reg, {.max_concurrency = 1});
+  Results res;
+  ex.submit(call("1", "gate", "{}"), {}, res.cb(1));
+  CallHandle queued = ex.submit(call("2", "counted", "{}"), {}, res.cb(2));
+  queued.cancel();  // settles at once, on this thread
+  EXPECT_EQ(res.text(2), "tool 'counted' cancelled");
+  gate.open.set_value();
+  ex.submit(call("3", "counted", "{}"), {}, res.cb(3));  // FIFO: runs after 2 was dropped
+  ASSERT_TRUE(res.wait(3));
+  EXPECT_EQ(res.text(3), "ran");
+  EXPECT_EQ(second_runs.load(), 1);
+  EXPECT_EQ(res.count(2), 1u);
+}
+
+TEST(Executor, DestructorSettlesCallsThatNeverStarted) {
+  Registry reg;
+  Probe probe;
+  ASSERT_TRUE(reg.add(probe.sleeper("sleep", milliseconds(50))).ok());
+  Results res;
+  {
+    Executor ex(reg, {.max_concurrency = 1});
+    ex.submit(call("a", "sleep", R"({"n":1})"), {}, res.cb(1));
+    ex.submit(call("b", "sleep", R"({"n":2})"), {}, res.cb(2));
+    ex.submit(call("c", "sleep", R"({"n":3})"), {}, res.cb(3));
+  }
+  ASSERT_TRUE(res.wait(3));
+  EXPECT_EQ(res.count(1) + res.count(2) + res.count(3), 3u);
+  EXPECT_NE(res.text(3).find("not run: executor shut down"), std::string::npos) << res.text(3);
 }

@@ -28,12 +28,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -53,11 +55,34 @@ class CancellationToken {
 
   bool cancelled() const { return state_->cancelled.load(std::memory_order_acquire); }
   void cancel() const {
+    std::vector<std::function<void()>> run;
     {
       std::lock_guard<std::mutex> lock(state_->mu);
-      state_->cancelled.store(true, std::memory_order_release);
+      if (!state_->cancelled.exchange(true, std::memory_order_acq_rel))
+        for (auto& [id, fn] : state_->callbacks) run.push_back(std::move(fn));
+      state_->callbacks.clear();
     }
     state_->cv.notify_all();
+    for (auto& fn : run) fn();
+  }
+  // Runs `fn` once when the token is cancelled, on the cancelling thread (at
+  // once on this thread when it already is). Returns an id for
+  // remove_on_cancel(), which drops `fn` unless it already ran or is running.
+  uint64_t on_cancel(std::function<void()> fn) const {
+    {
+      std::lock_guard<std::mutex> lock(state_->mu);
+      if (!cancelled()) {
+        uint64_t id = ++state_->next_id;
+        state_->callbacks.emplace_back(id, std::move(fn));
+        return id;
+      }
+    }
+    fn();
+    return 0;
+  }
+  void remove_on_cancel(uint64_t id) const {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    std::erase_if(state_->callbacks, [id](const auto& c) { return c.first == id; });
   }
   // Sleeps up to `d`; returns true if cancelled (early or at the end).
   template <class Rep, class Period>
@@ -71,6 +96,8 @@ class CancellationToken {
     std::atomic<bool> cancelled{false};
     std::mutex mu;
     std::condition_variable cv;
+    uint64_t next_id = 0;
+    std::vector<std::pair<uint64_t, std::function<void()>>> callbacks;
   };
   std::shared_ptr<State> state_;
 };
