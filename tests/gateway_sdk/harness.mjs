@@ -33,6 +33,7 @@ async function importSdk(name) {
 
 export const { default: OpenAI } = await importSdk('openai');
 export const { default: Anthropic } = await importSdk('@anthropic-ai/sdk');
+export const { betaTool } = await importSdk('@anthropic-ai/sdk/helpers/beta/json-schema');
 
 function binary() {
   const b = process.env.TOOLWIRE_BINARY;
