@@ -37,7 +37,8 @@ export const { betaTool } = await importSdk('@anthropic-ai/sdk/helpers/beta/json
 
 function binary() {
   const b = process.env.TOOLWIRE_BINARY;
-  if (!b || !existsSync(b)) throw new Error(`TOOLWIRE_BINARY must name the toolwire binary (got ${b})`);
+  if (!b || !existsSync(b))
+    throw new Error(`TOOLWIRE_BINARY must name the toolwire binary (got ${b})`);
   return b;
 }
 
@@ -47,8 +48,8 @@ function waitListening(proc, stderr) {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => done(new Error(
-      `toolwire serve printed no listening line in ${START_TIMEOUT_MS} ms; stdout: ${out}; stderr: ${stderr()}`)),
-    START_TIMEOUT_MS);
+      `toolwire serve printed no listening line in ${START_TIMEOUT_MS} ms; ` +
+      `stdout: ${out}; stderr: ${stderr()}`)), START_TIMEOUT_MS);
     const onData = (d) => {
       out += d;
       const m = /^toolwire serve: listening on http:\/\/127\.0\.0\.1:(\d+)$/m.exec(out);
@@ -85,7 +86,8 @@ export async function startGateway({ upstream, upstreamModel } = {}) {
   let err = '';
   proc.stderr.setEncoding('utf8');
   proc.stderr.on('data', (d) => { err += d; });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })));
   let port;
   try {
     port = await waitListening(proc, () => err);
@@ -99,8 +101,10 @@ export async function startGateway({ upstream, upstreamModel } = {}) {
     mock,
     url,
     stderr: () => err,
-    openai: new OpenAI({ apiKey: 'sk-test-gateway', baseURL: `${url}/v1`, maxRetries: 0, timeout: 20000 }),
-    anthropic: new Anthropic({ apiKey: 'sk-ant-test-gateway', baseURL: url, maxRetries: 0, timeout: 20000 }),
+    openai: new OpenAI(
+      { apiKey: 'sk-test-gateway', baseURL: `${url}/v1`, maxRetries: 0, timeout: 20000 }),
+    anthropic: new Anthropic(
+      { apiKey: 'sk-ant-test-gateway', baseURL: url, maxRetries: 0, timeout: 20000 }),
     // SIGTERM by PID; the gateway must drain and exit 0 within STOP_TIMEOUT_MS.
     async stop() {
       try {
@@ -114,16 +118,11 @@ export async function startGateway({ upstream, upstreamModel } = {}) {
           proc.kill('SIGKILL');
           assert.fail(`toolwire serve did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM`);
         }
-        assert.deepStrictEqual(res, { code: 0, signal: null }, `toolwire serve exit; stderr: ${err}`);
+        assert.deepStrictEqual(res, { code: 0, signal: null },
+          `toolwire serve exit; stderr: ${err}`);
       } finally {
         await mock.close();
       }
     },
   };
-}
-
-// The one request the upstream received in a single-call test.
-export function onlyRequest(mock) {
-  assert.equal(mock.requests.length, 1, `upstream requests: ${JSON.stringify(mock.requests.map((r) => r.body))}`);
-  return mock.requests[0];
 }

@@ -55,12 +55,15 @@ function openaiStream(turn, model, n, includeUsage) {
     if (includeUsage && !('usage' in c)) c.usage = null;
     return `data: ${JSON.stringify(c)}\n\n`;
   };
-  const delta = (d, finish = null) => chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+  const delta = (d, finish = null) =>
+    chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
   let out = delta({ role: 'assistant', content: '', refusal: null });
   for (const p of pieces(turn.text ?? '', 3)) out += delta({ content: p });
   (turn.toolCalls ?? []).forEach((c, index) => {
-    out += delta({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
-    for (const p of pieces(c.arguments, 3)) out += delta({ tool_calls: [{ index, function: { arguments: p } }] });
+    const start = { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } };
+    out += delta({ tool_calls: [start] });
+    for (const p of pieces(c.arguments, 3))
+      out += delta({ tool_calls: [{ index, function: { arguments: p } }] });
   });
   out += delta({}, finishOf(turn, 'openai'));
   if (includeUsage)
@@ -93,7 +96,8 @@ function anthropicStream(turn, model, n) {
   const ev = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   let out = ev('message_start', { message: {
     id: `msg_mock${n}`, type: 'message', role: 'assistant', model, content: [],
-    stop_reason: null, stop_sequence: null, usage: { input_tokens: turn.usage.input, output_tokens: 1 },
+    stop_reason: null, stop_sequence: null,
+    usage: { input_tokens: turn.usage.input, output_tokens: 1 },
   } });
   let index = 0;
   if (turn.text !== undefined) {
@@ -105,15 +109,19 @@ function anthropicStream(turn, model, n) {
     index++;
   }
   for (const c of turn.toolCalls ?? []) {
-    out += ev('content_block_start', { index, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } });
+    const block = { type: 'tool_use', id: c.id, name: c.name, input: {} };
+    out += ev('content_block_start', { index, content_block: block });
     // The first fragment is empty, as the API sends it.
     for (const p of ['', ...pieces(JSON.stringify(JSON.parse(c.arguments)), 3)])
-      out += ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } });
+      out += ev('content_block_delta',
+        { index, delta: { type: 'input_json_delta', partial_json: p } });
     out += ev('content_block_stop', { index });
     index++;
   }
-  out += ev('message_delta', { delta: { stop_reason: finishOf(turn, 'anthropic'), stop_sequence: null },
-    usage: { output_tokens: turn.usage.output } });
+  out += ev('message_delta', {
+    delta: { stop_reason: finishOf(turn, 'anthropic'), stop_sequence: null },
+    usage: { output_tokens: turn.usage.output },
+  });
   return out + ev('message_stop', {});
 }
 
@@ -139,7 +147,8 @@ export async function startMockUpstream() {
           ? { type: 'error', error: { type: 'api_error', message } }
           : { error: { message, type: 'server_error', param: null, code: null } }));
       };
-      if (req.method !== 'POST' || !dialect) return fail(404, `mock upstream: no route ${req.method} ${req.url}`);
+      if (req.method !== 'POST' || !dialect)
+        return fail(404, `mock upstream: no route ${req.method} ${req.url}`);
       if (!body) return fail(400, 'mock upstream: body is not JSON');
       const turn = turns.shift();
       if (!turn) return fail(500, `mock upstream: no scripted turn for request ${requests.length}`);

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startGateway } from './harness.mjs';
 import {
-  ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_TOOLS, OPENAI_TOOLS, streamFields, upstreamBodies,
+  ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_TOOLS, anResult, anUse, OPENAI_TOOLS, oaCall, oaToolMsg,
+  scriptedCall, streamFields, upstreamBodies,
 } from './common.mjs';
 
 const MODEL = 'gpt-4o-mini';
@@ -45,6 +46,11 @@ function anthropicBody(messages, extra = {}, stream = false) {
   };
 }
 
+// The OpenAI request body with the two tools.
+function ask(messages, extra = {}) {
+  return { model: MODEL, messages, tools: OPENAI_TOOLS, ...extra };
+}
+
 export function openaiClientSuite(upstream) {
   describe(`openai SDK -> toolwire serve -> ${upstream} upstream`, () => {
     let gw;
@@ -57,7 +63,8 @@ export function openaiClientSuite(upstream) {
 
       test(`two-round tool conversation (${mode})`, async () => {
         gw.mock.script(
-          { text: 'Checking.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+          { text: 'Checking.',
+            toolCalls: [scriptedCall('call_w1', 'get_weather', '{"city":"Paris"}')],
             usage: { input: 31, output: 12 } },
           { text: 'It is 18C and sunny in Paris.', usage: { input: 57, output: 9 } },
         );
@@ -65,23 +72,23 @@ export function openaiClientSuite(upstream) {
           { role: 'system', content: SYSTEM },
           { role: 'user', content: 'Weather in Paris?' },
         ];
-        const r1 = await complete(gw.openai, { model: MODEL, messages, tools: OPENAI_TOOLS }, stream);
+        const r1 = await complete(gw.openai, ask(messages), stream);
         const m1 = r1.choices[0].message;
         assert.equal(r1.choices[0].finish_reason, 'tool_calls');
         assert.equal(m1.role, 'assistant');
         assert.equal(m1.content, 'Checking.');
         assert.deepStrictEqual(calls(m1),
-          [{ id: 'call_w1', type: 'function', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+          [{ id: 'call_w1', type: 'function', name: 'get_weather',
+            arguments: '{"city":"Paris"}' }]);
         assertUsage(r1, 31, 12);
 
         const history = [
           ...messages,
-          { role: 'assistant', content: m1.content, tool_calls: m1.tool_calls.map((c) => ({
-            id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments },
-          })) },
-          { role: 'tool', tool_call_id: 'call_w1', content: '18C, sunny' },
+          { role: 'assistant', content: m1.content, tool_calls: m1.tool_calls.map((c) =>
+            oaCall(c.id, c.function.name, c.function.arguments)) },
+          oaToolMsg('call_w1', '18C, sunny'),
         ];
-        const r2 = await complete(gw.openai, { model: MODEL, messages: history, tools: OPENAI_TOOLS }, stream);
+        const r2 = await complete(gw.openai, ask(history), stream);
         assert.equal(r2.choices[0].finish_reason, 'stop');
         assert.equal(r2.choices[0].message.content, 'It is 18C and sunny in Paris.');
         assert.deepStrictEqual(r2.choices[0].message.tool_calls ?? [], []);
@@ -89,8 +96,8 @@ export function openaiClientSuite(upstream) {
 
         const [b1, b2] = upstreamBodies(gw.mock, upstream, 2);
         if (upstream === 'openai') {
-          assert.deepStrictEqual(b1, { model: MODEL, messages, tools: OPENAI_TOOLS, ...sf });
-          assert.deepStrictEqual(b2, { model: MODEL, messages: history, tools: OPENAI_TOOLS, ...sf });
+          assert.deepStrictEqual(b1, { ...ask(messages), ...sf });
+          assert.deepStrictEqual(b2, { ...ask(history), ...sf });
         } else {
           const user = { role: 'user', content: 'Weather in Paris?' };
           assert.deepStrictEqual(b1, anthropicBody([user], {}, stream));
@@ -98,60 +105,59 @@ export function openaiClientSuite(upstream) {
             user,
             { role: 'assistant', content: [
               { type: 'text', text: 'Checking.' },
-              { type: 'tool_use', id: 'call_w1', name: 'get_weather', input: { city: 'Paris' } },
+              anUse('call_w1', 'get_weather', { city: 'Paris' }),
             ] },
-            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_w1', content: '18C, sunny' }] },
+            { role: 'user', content: [anResult('call_w1', '18C, sunny')] },
           ], {}, stream));
         }
       });
 
       test(`two parallel calls, both answered (${mode})`, async () => {
         const scripted = [
-          { id: 'call_p1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
-          { id: 'call_p2', name: 'get_time', arguments: '{"tz":"Europe/Oslo"}' },
+          scriptedCall('call_p1', 'get_weather', '{"city":"Oslo"}'),
+          scriptedCall('call_p2', 'get_time', '{"tz":"Europe/Oslo"}'),
         ];
         gw.mock.script(
           { toolCalls: scripted, usage: { input: 40, output: 22 } },
           { text: 'Oslo: 3C, 14:05.', usage: { input: 80, output: 7 } },
         );
-        const messages = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Oslo weather and time?' }];
-        const r1 = await complete(gw.openai, { model: MODEL, messages, tools: OPENAI_TOOLS }, stream);
+        const messages = [
+          { role: 'system', content: SYSTEM }, { role: 'user', content: 'Oslo weather and time?' },
+        ];
+        const r1 = await complete(gw.openai, ask(messages), stream);
         const m1 = r1.choices[0].message;
         assert.equal(r1.choices[0].finish_reason, 'tool_calls');
-        assert.ok(m1.content === null || m1.content === '', `content ${JSON.stringify(m1.content)}`);
+        assert.ok(m1.content === null || m1.content === '',
+          `content ${JSON.stringify(m1.content)}`);
         assert.deepStrictEqual(calls(m1), scripted.map((c) => ({ ...c, type: 'function' })));
         assertUsage(r1, 40, 22);
 
         const history = [
           ...messages,
-          { role: 'assistant', content: null, tool_calls: scripted.map((c) => ({
-            id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments },
-          })) },
-          { role: 'tool', tool_call_id: 'call_p1', content: '3C' },
-          { role: 'tool', tool_call_id: 'call_p2', content: '14:05' },
+          { role: 'assistant', content: null,
+            tool_calls: scripted.map((c) => oaCall(c.id, c.name, c.arguments)) },
+          oaToolMsg('call_p1', '3C'),
+          oaToolMsg('call_p2', '14:05'),
         ];
-        const r2 = await complete(gw.openai, { model: MODEL, messages: history, tools: OPENAI_TOOLS }, stream);
+        const r2 = await complete(gw.openai, ask(history), stream);
         assert.equal(r2.choices[0].finish_reason, 'stop');
         assert.equal(r2.choices[0].message.content, 'Oslo: 3C, 14:05.');
         assertUsage(r2, 80, 7);
 
         const [b1, b2] = upstreamBodies(gw.mock, upstream, 2);
         if (upstream === 'openai') {
-          assert.deepStrictEqual(b1, { model: MODEL, messages, tools: OPENAI_TOOLS, ...sf });
-          assert.deepStrictEqual(b2, { model: MODEL, messages: history, tools: OPENAI_TOOLS, ...sf });
+          assert.deepStrictEqual(b1, { ...ask(messages), ...sf });
+          assert.deepStrictEqual(b2, { ...ask(history), ...sf });
         } else {
           const user = { role: 'user', content: 'Oslo weather and time?' };
           assert.deepStrictEqual(b1, anthropicBody([user], {}, stream));
           assert.deepStrictEqual(b2, anthropicBody([
             user,
             { role: 'assistant', content: [
-              { type: 'tool_use', id: 'call_p1', name: 'get_weather', input: { city: 'Oslo' } },
-              { type: 'tool_use', id: 'call_p2', name: 'get_time', input: { tz: 'Europe/Oslo' } },
+              anUse('call_p1', 'get_weather', { city: 'Oslo' }),
+              anUse('call_p2', 'get_time', { tz: 'Europe/Oslo' }),
             ] },
-            { role: 'user', content: [
-              { type: 'tool_result', tool_use_id: 'call_p1', content: '3C' },
-              { type: 'tool_result', tool_use_id: 'call_p2', content: '14:05' },
-            ] },
+            { role: 'user', content: [anResult('call_p1', '3C'), anResult('call_p2', '14:05')] },
           ], {}, stream));
         }
       });
@@ -164,44 +170,41 @@ export function openaiClientSuite(upstream) {
         const history = [
           { role: 'system', content: SYSTEM },
           { role: 'user', content: 'Weather in Atlantis?' },
-          { role: 'assistant', content: null, tool_calls: [
-            { id: 'call_e1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Atlantis"}' } },
-          ] },
-          { role: 'tool', tool_call_id: 'call_e1', content: 'Error: unknown city' },
+          { role: 'assistant', content: null,
+            tool_calls: [oaCall('call_e1', 'get_weather', '{"city":"Atlantis"}')] },
+          oaToolMsg('call_e1', 'Error: unknown city'),
         ];
-        const r = await complete(gw.openai, { model: MODEL, messages: history, tools: OPENAI_TOOLS }, stream);
+        const r = await complete(gw.openai, ask(history), stream);
         assert.equal(r.choices[0].finish_reason, 'stop');
         assert.equal(r.choices[0].message.content, 'No such city.');
         assertUsage(r, 44, 4);
         const [b] = upstreamBodies(gw.mock, upstream, 1);
         if (upstream === 'openai') {
-          assert.deepStrictEqual(b, { model: MODEL, messages: history, tools: OPENAI_TOOLS, ...sf });
+          assert.deepStrictEqual(b, { ...ask(history), ...sf });
         } else {
           assert.deepStrictEqual(b, anthropicBody([
             { role: 'user', content: 'Weather in Atlantis?' },
             { role: 'assistant', content: [
-              { type: 'tool_use', id: 'call_e1', name: 'get_weather', input: { city: 'Atlantis' } },
+              anUse('call_e1', 'get_weather', { city: 'Atlantis' }),
             ] },
-            { role: 'user', content: [
-              { type: 'tool_result', tool_use_id: 'call_e1', content: 'unknown city', is_error: true },
-            ] },
+            { role: 'user', content: [anResult('call_e1', 'unknown city', { is_error: true })] },
           ], {}, stream));
         }
       });
 
       test(`tool_choice forces a named tool (${mode})`, async () => {
-        gw.mock.script({ toolCalls: [{ id: 'call_t1', name: 'get_time', arguments: '{"tz":"UTC"}' }],
+        gw.mock.script({ toolCalls: [scriptedCall('call_t1', 'get_time', '{"tz":"UTC"}')],
           usage: { input: 20, output: 6 } });
         const messages = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Time?' }];
         const tool_choice = { type: 'function', function: { name: 'get_time' } };
-        const r = await complete(gw.openai, { model: MODEL, messages, tools: OPENAI_TOOLS, tool_choice }, stream);
+        const r = await complete(gw.openai, ask(messages, { tool_choice }), stream);
         assert.equal(r.choices[0].finish_reason, 'tool_calls');
         assert.deepStrictEqual(calls(r.choices[0].message),
           [{ id: 'call_t1', type: 'function', name: 'get_time', arguments: '{"tz":"UTC"}' }]);
         assertUsage(r, 20, 6);
         const [b] = upstreamBodies(gw.mock, upstream, 1);
         if (upstream === 'openai') {
-          assert.deepStrictEqual(b, { model: MODEL, messages, tools: OPENAI_TOOLS, tool_choice, ...sf });
+          assert.deepStrictEqual(b, { ...ask(messages, { tool_choice }), ...sf });
         } else {
           assert.deepStrictEqual(b, anthropicBody([{ role: 'user', content: 'Time?' }],
             { tool_choice: { type: 'tool', name: 'get_time' } }, stream));
@@ -210,15 +213,16 @@ export function openaiClientSuite(upstream) {
 
       test(`tool_choice none (${mode})`, async () => {
         gw.mock.script({ text: 'I will not call tools.', usage: { input: 18, output: 5 } });
-        const messages = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Just talk.' }];
-        const r = await complete(gw.openai,
-          { model: MODEL, messages, tools: OPENAI_TOOLS, tool_choice: 'none' }, stream);
+        const messages = [
+          { role: 'system', content: SYSTEM }, { role: 'user', content: 'Just talk.' },
+        ];
+        const r = await complete(gw.openai, ask(messages, { tool_choice: 'none' }), stream);
         assert.equal(r.choices[0].finish_reason, 'stop');
         assert.equal(r.choices[0].message.content, 'I will not call tools.');
         assertUsage(r, 18, 5);
         const [b] = upstreamBodies(gw.mock, upstream, 1);
         if (upstream === 'openai') {
-          assert.deepStrictEqual(b, { model: MODEL, messages, tools: OPENAI_TOOLS, tool_choice: 'none', ...sf });
+          assert.deepStrictEqual(b, { ...ask(messages, { tool_choice: 'none' }), ...sf });
         } else {
           assert.deepStrictEqual(b, anthropicBody([{ role: 'user', content: 'Just talk.' }],
             { tool_choice: { type: 'none' } }, stream));
@@ -229,14 +233,18 @@ export function openaiClientSuite(upstream) {
       // message (as the SDK returned it) and the tool message, and calls again.
       test(`chat.completions.runTools runs a two-round conversation (${mode})`, async () => {
         gw.mock.script(
-          { text: 'Let me look.', toolCalls: [{ id: 'call_r1', name: 'get_weather', arguments: '{"city":"Rome"}' }],
+          { text: 'Let me look.',
+            toolCalls: [scriptedCall('call_r1', 'get_weather', '{"city":"Rome"}')],
             usage: { input: 25, output: 11 } },
           { text: 'Rome: 24C.', usage: { input: 49, output: 5 } },
         );
         const seen = [];
+        const first = [
+          { role: 'system', content: SYSTEM }, { role: 'user', content: 'Weather in Rome?' },
+        ];
         const runner = gw.openai.chat.completions.runTools({
           model: MODEL,
-          messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Weather in Rome?' }],
+          messages: first,
           tools: [{ type: 'function', function: {
             name: 'get_weather', description: OPENAI_TOOLS[0].function.description,
             parameters: OPENAI_TOOLS[0].function.parameters, parse: JSON.parse,
@@ -253,10 +261,10 @@ export function openaiClientSuite(upstream) {
 
         const [b1, b2] = upstreamBodies(gw.mock, upstream, 2);
         const tool = [OPENAI_TOOLS[0]];
-        const first = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Weather in Rome?' }];
         if (upstream === 'openai') {
           // The runner sends tool_choice "auto" itself.
-          assert.deepStrictEqual(b1, { model: MODEL, messages: first, tools: tool, tool_choice: 'auto', ...sf });
+          assert.deepStrictEqual(b1,
+            { model: MODEL, messages: first, tools: tool, tool_choice: 'auto', ...sf });
           // Only the fields that matter of the SDK's echoed assistant message
           // (it also carries refusal / parsed / annotations as the SDK built it).
           assert.equal(b2.model, MODEL);
@@ -267,10 +275,9 @@ export function openaiClientSuite(upstream) {
           const a = b2.messages[2];
           assert.equal(a.role, 'assistant');
           assert.equal(a.content, 'Let me look.');
-          assert.deepStrictEqual(a.tool_calls, [
-            { id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
-          ]);
-          assert.deepStrictEqual(b2.messages[3], { role: 'tool', tool_call_id: 'call_r1', content: '24C' });
+          assert.deepStrictEqual(a.tool_calls,
+            [oaCall('call_r1', 'get_weather', '{"city":"Rome"}')]);
+          assert.deepStrictEqual(b2.messages[3], oaToolMsg('call_r1', '24C'));
           assert.equal(b2.stream, sf.stream);
           assert.deepStrictEqual(b2.stream_options, sf.stream_options);
         } else {
@@ -282,9 +289,9 @@ export function openaiClientSuite(upstream) {
             user,
             { role: 'assistant', content: [
               { type: 'text', text: 'Let me look.' },
-              { type: 'tool_use', id: 'call_r1', name: 'get_weather', input: { city: 'Rome' } },
+              anUse('call_r1', 'get_weather', { city: 'Rome' }),
             ] },
-            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_r1', content: '24C' }] },
+            { role: 'user', content: [anResult('call_r1', '24C')] },
           ], auto, stream), tools: aTool });
         }
       });

@@ -1,4 +1,4 @@
-// The official `openai` SDK client through `toolwire serve` to a scripted openai-dialect upstream.
+// The official openai SDK client -> toolwire serve -> a scripted openai upstream.
 import { openaiClientSuite } from './openai_client.mjs';
 
 openaiClientSuite('openai');
