@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { betaTool, startGateway } from './harness.mjs';
 import {
-  ANTHROPIC_TOOLS, OPENAI_TOOLS, PNG_B64, streamFields, upstreamBodies, WEATHER_SCHEMA,
+  ANTHROPIC_TOOLS, anResult, anUse, OPENAI_TOOLS, oaCall, oaToolMsg, PNG_B64, scriptedCall,
+  streamFields, upstreamBodies, WEATHER_SCHEMA,
 } from './common.mjs';
 
 const MODEL = 'claude-gateway-test';
@@ -40,7 +41,8 @@ function assertUsage(message, input, output) {
 function blocks(message) {
   return message.content.map((b) => {
     if (b.type === 'text') {
-      assert.ok(b.citations === undefined || b.citations === null, `citations ${JSON.stringify(b.citations)}`);
+      assert.ok(b.citations === undefined || b.citations === null,
+        `citations ${JSON.stringify(b.citations)}`);
       return { type: 'text', text: b.text };
     }
     if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
@@ -59,13 +61,15 @@ function openaiBody(messages, extra = {}, stream = false) {
 
 function anthropicBody(messages, extra = {}, stream = false) {
   return {
-    model: MODEL, max_tokens: MAX_TOKENS, system: SYSTEM, messages, tools: ANTHROPIC_TOOLS, ...extra,
-    ...streamFields('anthropic', stream),
+    ...request(messages, extra), ...streamFields('anthropic', stream),
   };
 }
 
 function request(messages, extra = {}) {
-  return { model: MODEL, max_tokens: MAX_TOKENS, system: SYSTEM, messages, tools: ANTHROPIC_TOOLS, ...extra };
+  return {
+    model: MODEL, max_tokens: MAX_TOKENS, system: SYSTEM, messages, tools: ANTHROPIC_TOOLS,
+    ...extra,
+  };
 }
 
 export function anthropicClientSuite(upstream) {
@@ -79,7 +83,8 @@ export function anthropicClientSuite(upstream) {
 
       test(`two-round tool conversation (${mode})`, async () => {
         gw.mock.script(
-          { text: 'Checking.', toolCalls: [{ id: 'toolu_w1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+          { text: 'Checking.',
+            toolCalls: [scriptedCall('toolu_w1', 'get_weather', '{"city":"Paris"}')],
             usage: { input: 31, output: 12 } },
           { text: 'It is 18C and sunny in Paris.', usage: { input: 57, output: 9 } },
         );
@@ -89,16 +94,17 @@ export function anthropicClientSuite(upstream) {
         assert.equal(m1.stop_reason, 'tool_use');
         const assistant = [
           { type: 'text', text: 'Checking.' },
-          { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: { city: 'Paris' } },
+          anUse('toolu_w1', 'get_weather', { city: 'Paris' }),
         ];
         assert.deepStrictEqual(blocks(m1), assistant);
         assertUsage(m1, 31, 12);
 
-        const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w1', content: '18C, sunny' }] };
+        const result = { role: 'user', content: [anResult('toolu_w1', '18C, sunny')] };
         const history = [user, { role: 'assistant', content: assistant }, result];
         const { message: m2 } = await send(gw.anthropic, request(history), stream);
         assert.equal(m2.stop_reason, 'end_turn');
-        assert.deepStrictEqual(blocks(m2), [{ type: 'text', text: 'It is 18C and sunny in Paris.' }]);
+        assert.deepStrictEqual(blocks(m2),
+          [{ type: 'text', text: 'It is 18C and sunny in Paris.' }]);
         assertUsage(m2, 57, 9);
 
         const [b1, b2] = upstreamBodies(gw.mock, upstream, 2);
@@ -109,18 +115,17 @@ export function anthropicClientSuite(upstream) {
           assert.deepStrictEqual(b1, openaiBody([user], {}, stream));
           assert.deepStrictEqual(b2, openaiBody([
             user,
-            { role: 'assistant', content: 'Checking.', tool_calls: [
-              { id: 'toolu_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-            ] },
-            { role: 'tool', tool_call_id: 'toolu_w1', content: '18C, sunny' },
+            { role: 'assistant', content: 'Checking.',
+              tool_calls: [oaCall('toolu_w1', 'get_weather', '{"city":"Paris"}')] },
+            oaToolMsg('toolu_w1', '18C, sunny'),
           ], {}, stream));
         }
       });
 
       test(`two parallel calls, both answered (${mode})`, async () => {
         const scripted = [
-          { id: 'toolu_p1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
-          { id: 'toolu_p2', name: 'get_time', arguments: '{"tz":"Europe/Oslo"}' },
+          scriptedCall('toolu_p1', 'get_weather', '{"city":"Oslo"}'),
+          scriptedCall('toolu_p2', 'get_time', '{"tz":"Europe/Oslo"}'),
         ];
         gw.mock.script(
           { toolCalls: scripted, usage: { input: 40, output: 22 } },
@@ -130,16 +135,15 @@ export function anthropicClientSuite(upstream) {
         const { message: m1 } = await send(gw.anthropic, request([user]), stream);
         assert.equal(m1.stop_reason, 'tool_use');
         const uses = [
-          { type: 'tool_use', id: 'toolu_p1', name: 'get_weather', input: { city: 'Oslo' } },
-          { type: 'tool_use', id: 'toolu_p2', name: 'get_time', input: { tz: 'Europe/Oslo' } },
+          anUse('toolu_p1', 'get_weather', { city: 'Oslo' }),
+          anUse('toolu_p2', 'get_time', { tz: 'Europe/Oslo' }),
         ];
         assert.deepStrictEqual(blocks(m1), uses);
         assertUsage(m1, 40, 22);
 
-        const results = { role: 'user', content: [
-          { type: 'tool_result', tool_use_id: 'toolu_p1', content: '3C' },
-          { type: 'tool_result', tool_use_id: 'toolu_p2', content: '14:05' },
-        ] };
+        const results = {
+          role: 'user', content: [anResult('toolu_p1', '3C'), anResult('toolu_p2', '14:05')],
+        };
         const history = [user, { role: 'assistant', content: uses }, results];
         const { message: m2 } = await send(gw.anthropic, request(history), stream);
         assert.equal(m2.stop_reason, 'end_turn');
@@ -154,11 +158,10 @@ export function anthropicClientSuite(upstream) {
           assert.deepStrictEqual(b1, openaiBody([user], {}, stream));
           assert.deepStrictEqual(b2, openaiBody([
             user,
-            { role: 'assistant', content: null, tool_calls: scripted.map((c) => ({
-              id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments },
-            })) },
-            { role: 'tool', tool_call_id: 'toolu_p1', content: '3C' },
-            { role: 'tool', tool_call_id: 'toolu_p2', content: '14:05' },
+            { role: 'assistant', content: null,
+              tool_calls: scripted.map((c) => oaCall(c.id, c.name, c.arguments)) },
+            oaToolMsg('toolu_p1', '3C'),
+            oaToolMsg('toolu_p2', '14:05'),
           ], {}, stream));
         }
       });
@@ -168,13 +171,11 @@ export function anthropicClientSuite(upstream) {
       test(`an is_error tool result (${mode})`, async () => {
         gw.mock.script({ text: 'No such city.', usage: { input: 44, output: 4 } });
         const user = { role: 'user', content: 'Weather in Atlantis?' };
-        const use = { type: 'tool_use', id: 'toolu_e1', name: 'get_weather', input: { city: 'Atlantis' } };
+        const use = anUse('toolu_e1', 'get_weather', { city: 'Atlantis' });
         const history = [
           user,
           { role: 'assistant', content: [use] },
-          { role: 'user', content: [
-            { type: 'tool_result', tool_use_id: 'toolu_e1', content: 'unknown city', is_error: true },
-          ] },
+          { role: 'user', content: [anResult('toolu_e1', 'unknown city', { is_error: true })] },
         ];
         const { message } = await send(gw.anthropic, request(history), stream);
         assert.equal(message.stop_reason, 'end_turn');
@@ -186,10 +187,9 @@ export function anthropicClientSuite(upstream) {
         } else {
           assert.deepStrictEqual(b, openaiBody([
             user,
-            { role: 'assistant', content: null, tool_calls: [
-              { id: 'toolu_e1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Atlantis"}' } },
-            ] },
-            { role: 'tool', tool_call_id: 'toolu_e1', content: 'Error: unknown city' },
+            { role: 'assistant', content: null,
+              tool_calls: [oaCall('toolu_e1', 'get_weather', '{"city":"Atlantis"}')] },
+            oaToolMsg('toolu_e1', 'Error: unknown city'),
           ], {}, stream));
         }
       });
@@ -200,13 +200,15 @@ export function anthropicClientSuite(upstream) {
       test(`an image in a tool result (${mode})`, async () => {
         gw.mock.script({ text: 'A sunny chart.', usage: { input: 90, output: 4 } });
         const user = { role: 'user', content: 'Show the weather chart.' };
-        const use = { type: 'tool_use', id: 'toolu_i1', name: 'get_weather', input: { city: 'Nice' } };
-        const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 } };
+        const use = anUse('toolu_i1', 'get_weather', { city: 'Nice' });
+        const image = {
+          type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 },
+        };
         const history = [
           user,
           { role: 'assistant', content: [use] },
           { role: 'user', content: [
-            { type: 'tool_result', tool_use_id: 'toolu_i1', content: [{ type: 'text', text: 'chart attached' }, image] },
+            anResult('toolu_i1', [{ type: 'text', text: 'chart attached' }, image]),
           ] },
         ];
         const { message, response } = await send(gw.anthropic, request(history), stream);
@@ -221,28 +223,28 @@ export function anthropicClientSuite(upstream) {
         } else {
           assert.deepStrictEqual(b, openaiBody([
             user,
-            { role: 'assistant', content: null, tool_calls: [
-              { id: 'toolu_i1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Nice"}' } },
-            ] },
-            { role: 'tool', tool_call_id: 'toolu_i1', content: 'chart attached' },
+            { role: 'assistant', content: null,
+              tool_calls: [oaCall('toolu_i1', 'get_weather', '{"city":"Nice"}')] },
+            oaToolMsg('toolu_i1', 'chart attached'),
             { role: 'user', content: [
               { type: 'text', text: 'Image returned by tool call toolu_i1:' },
               { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_B64}` } },
             ] },
           ], {}, stream));
-          assert.match(warnings, /(^|; )tool_result_image_moved( \(|;|$)/, `toolwire-warnings: ${warnings}`);
+          assert.match(warnings, /(^|; )tool_result_image_moved( \(|;|$)/,
+            `toolwire-warnings: ${warnings}`);
         }
       });
 
       test(`tool_choice forces a named tool (${mode})`, async () => {
-        gw.mock.script({ toolCalls: [{ id: 'toolu_t1', name: 'get_time', arguments: '{"tz":"UTC"}' }],
+        gw.mock.script({ toolCalls: [scriptedCall('toolu_t1', 'get_time', '{"tz":"UTC"}')],
           usage: { input: 20, output: 6 } });
         const user = { role: 'user', content: 'Time?' };
         const tool_choice = { type: 'tool', name: 'get_time' };
         const { message } = await send(gw.anthropic, request([user], { tool_choice }), stream);
         assert.equal(message.stop_reason, 'tool_use');
         assert.deepStrictEqual(blocks(message),
-          [{ type: 'tool_use', id: 'toolu_t1', name: 'get_time', input: { tz: 'UTC' } }]);
+          [anUse('toolu_t1', 'get_time', { tz: 'UTC' })]);
         assertUsage(message, 20, 6);
         const [b] = upstreamBodies(gw.mock, upstream, 1);
         if (upstream === 'anthropic') {
@@ -256,13 +258,14 @@ export function anthropicClientSuite(upstream) {
       test(`tool_choice none (${mode})`, async () => {
         gw.mock.script({ text: 'I will not call tools.', usage: { input: 18, output: 5 } });
         const user = { role: 'user', content: 'Just talk.' };
-        const { message } = await send(gw.anthropic, request([user], { tool_choice: { type: 'none' } }), stream);
+        const none = { tool_choice: { type: 'none' } };
+        const { message } = await send(gw.anthropic, request([user], none), stream);
         assert.equal(message.stop_reason, 'end_turn');
         assert.deepStrictEqual(blocks(message), [{ type: 'text', text: 'I will not call tools.' }]);
         assertUsage(message, 18, 5);
         const [b] = upstreamBodies(gw.mock, upstream, 1);
         if (upstream === 'anthropic') {
-          assert.deepStrictEqual(b, anthropicBody([user], { tool_choice: { type: 'none' } }, stream));
+          assert.deepStrictEqual(b, anthropicBody([user], none, stream));
         } else {
           assert.deepStrictEqual(b, openaiBody([user], { tool_choice: 'none' }, stream));
         }
@@ -271,7 +274,8 @@ export function anthropicClientSuite(upstream) {
       // The SDK's own tool loop (beta toolRunner, full history every turn).
       test(`beta.messages.toolRunner runs a two-round conversation (${mode})`, async () => {
         gw.mock.script(
-          { text: 'Let me look.', toolCalls: [{ id: 'toolu_r1', name: 'get_weather', arguments: '{"city":"Rome"}' }],
+          { text: 'Let me look.',
+            toolCalls: [scriptedCall('toolu_r1', 'get_weather', '{"city":"Rome"}')],
             usage: { input: 25, output: 11 } },
           { text: 'Rome: 24C.', usage: { input: 49, output: 5 } },
         );
@@ -280,7 +284,8 @@ export function anthropicClientSuite(upstream) {
         const runner = gw.anthropic.beta.messages.toolRunner({
           model: MODEL, max_tokens: MAX_TOKENS, system: SYSTEM, messages: [user],
           tools: [betaTool({
-            name: 'get_weather', description: ANTHROPIC_TOOLS[0].description, inputSchema: WEATHER_SCHEMA,
+            name: 'get_weather', description: ANTHROPIC_TOOLS[0].description,
+            inputSchema: WEATHER_SCHEMA,
             run: (args) => { seen.push(args); return '24C'; },
           })],
           ...(stream ? { stream: true } : {}),
@@ -294,7 +299,7 @@ export function anthropicClientSuite(upstream) {
         const [b1, b2] = upstreamBodies(gw.mock, upstream, 2);
         const assistant = [
           { type: 'text', text: 'Let me look.' },
-          { type: 'tool_use', id: 'toolu_r1', name: 'get_weather', input: { city: 'Rome' } },
+          anUse('toolu_r1', 'get_weather', { city: 'Rome' }),
         ];
         if (upstream === 'anthropic') {
           // betaTool declares its tool with `type: "custom"`, the API's default
@@ -304,17 +309,16 @@ export function anthropicClientSuite(upstream) {
           assert.deepStrictEqual(b2, { ...anthropicBody([
             user,
             { role: 'assistant', content: assistant },
-            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r1', content: '24C' }] },
+            { role: 'user', content: [anResult('toolu_r1', '24C')] },
           ], {}, stream), tools });
         } else {
           const tools = [OPENAI_TOOLS[0]];
           assert.deepStrictEqual(b1, { ...openaiBody([user], {}, stream), tools });
           assert.deepStrictEqual(b2, { ...openaiBody([
             user,
-            { role: 'assistant', content: 'Let me look.', tool_calls: [
-              { id: 'toolu_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
-            ] },
-            { role: 'tool', tool_call_id: 'toolu_r1', content: '24C' },
+            { role: 'assistant', content: 'Let me look.',
+              tool_calls: [oaCall('toolu_r1', 'get_weather', '{"city":"Rome"}')] },
+            oaToolMsg('toolu_r1', '24C'),
           ], {}, stream), tools });
         }
       });
