@@ -35,6 +35,13 @@ export function upstreamBodies(mock, upstream, n) {
   for (const r of mock.requests) {
     assert.equal(r.method, 'POST');
     assert.equal(r.path, path);
+    assert.equal(r.headers['content-type'], 'application/json');
+    assert.equal(r.headers.accept,
+      r.body?.stream === true ? 'text/event-stream' : 'application/json');
+    if (upstream === 'anthropic') assert.equal(r.headers['anthropic-version'], '2023-06-01');
+    // The client's key is the gateway's business; it never goes upstream.
+    assert.equal(r.headers.authorization, undefined);
+    assert.equal(r.headers['x-api-key'], undefined);
   }
   assert.equal(mock.pending(), 0, 'scripted turns left unused');
   return bodies;
