@@ -77,6 +77,18 @@ TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
   EXPECT_EQ(r.status, 0) << describe(r);
   r = run_cli(chat({"--dir", dir_.string(), "--once", "show my to-do list"}));
   EXPECT_EQ(r.status, 0) << describe(r);
+  r = run_cli({"serve", "--check-config", std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml"});
+  EXPECT_EQ(r.status, 0) << describe(r);
+
+  // serve runs until SIGTERM, then drains and exits 0.
+  Subprocess serve({TOOLWIRE_BINARY, "serve", "--listen", "127.0.0.1:0", "--quiet", "--data-dir",
+                    (dir_ / "data").string(), "--workspace", dir_.string()});
+  ASSERT_TRUE(serve.started());
+  ASSERT_TRUE(serve.read_until(
+      [](const std::string& out) { return out.find("listening on") != std::string::npos; }, kWait))
+      << serve.out() << serve.err();
+  ::kill(serve.pid(), SIGTERM);
+  EXPECT_EQ(serve.wait(kWait), 0) << serve.out() << serve.err();
 }
 
 // Row 1: the command line was fine, the work failed.
@@ -100,6 +112,11 @@ TEST_F(ExitCodes, OneOnRuntimeFailure) {
   // The to-do database cannot be created under a regular file.
   std::ofstream(dir_ / "file") << "x";
   r = run_cli({"chat", "--data-dir", (dir_ / "file").string(), "--once", "show my to-do list"});
+  EXPECT_EQ(r.status, 1) << describe(r);
+
+  // 192.0.2.1 (TEST-NET-1) is no address of this host: bind fails.
+  r = run_cli({"serve", "--listen", "192.0.2.1:0", "--quiet", "--data-dir", (dir_ / "data").string(),
+               "--workspace", dir_.string()});
   EXPECT_EQ(r.status, 1) << describe(r);
 }
 
@@ -137,6 +154,9 @@ TEST_F(ExitCodes, TwoOnUsageErrors) {
       {{"chat", "--data-dir", data, "--script", (dir_ / "missing.json").string(), "--once", "hi"},
        "missing.json"},
       {{"no_such_command"}, "unknown command no_such_command"},
+      {{"serve", "--listen", "no-port", "--data-dir", data}, "--listen"},
+      {{"serve", "--tools", "nobody"}, "--tools"},
+      {{"serve", "--config", (dir_ / "missing.yaml").string()}, "missing.yaml"},
   };
   for (const Case& c : cases) {
     CliResult r = run_cli(c.args);
