@@ -60,8 +60,8 @@ constexpr std::string_view kOpenAiCompletion =
     R"("logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":472,)"
     R"("completion_tokens":91,"total_tokens":563},"system_fingerprint":"fp_44709d6fcb"})";
 
-const char* const kTextPieces[] = {"I'll", " check", " the", " current", " weather",
-                                   " in", " San", " Francisco", " for", " you."};
+const char* const kTextPieces[] = {"I'll", " check", " the",       " current", " weather",
+                                   " in",  " San",   " Francisco", " for",     " you."};
 const char* const kArgPieces[] = {R"({\"location\")", R"(: \"San Fra)", R"(ncisco, CA\")",
                                   R"(, \"unit\": )", R"(\"celsius\"})"};
 // The same pieces as OpenAI argument strings (JSON text inside a JSON string).
@@ -104,7 +104,8 @@ std::vector<std::string> anthropic_stream_events() {
   for (const char* a : kArgPieces)
     ev.push_back(anthropic_event(
         "content_block_delta",
-        std::string(R"({"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta",)") +
+        std::string(
+            R"({"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta",)") +
             R"("partial_json":")" + a + "\"}}"));
   ev.push_back(anthropic_event("content_block_stop", R"({"type":"content_block_stop","index":1})"));
   ev.push_back(anthropic_event(
@@ -267,11 +268,16 @@ class Server {
       for (int i = 0; i < n; ++i) {
         int fd = evs[i].data.fd;
         uint32_t e = evs[i].events;
-        if (fd == lfd_) accept_all();
-        else if (fd == sfd_) stop_ = true;
-        else if (fd == tfd_) fire_delayed();
-        else if (fd == dfd_) drip_all();
-        else on_conn(fd, e);
+        if (fd == lfd_)
+          accept_all();
+        else if (fd == sfd_)
+          stop_ = true;
+        else if (fd == tfd_)
+          fire_delayed();
+        else if (fd == dfd_)
+          drip_all();
+        else
+          on_conn(fd, e);
       }
     }
     std::fprintf(stderr, "mock_upstream: answered %llu requests\n",
@@ -346,9 +352,12 @@ class Server {
         for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         std::string_view value = h.substr(colon + 1);
         while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-        if (name == "content-length") body_len = std::strtoul(std::string(value).c_str(), nullptr, 10);
-        else if (name == "transfer-encoding") chunked = true;
-        else if (name == "connection" && (value == "close" || value == "Close")) c.close_after = true;
+        if (name == "content-length")
+          body_len = std::strtoul(std::string(value).c_str(), nullptr, 10);
+        else if (name == "transfer-encoding")
+          chunked = true;
+        else if (name == "connection" && (value == "close" || value == "Close"))
+          c.close_after = true;
       }
       if (chunked) {
         std::fprintf(stderr, "mock_upstream: chunked request bodies are not supported\n");
@@ -373,14 +382,18 @@ class Server {
     static const std::string not_found =
         "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 21\r\n\r\n"
         "{\"error\":\"not found\"}";
-    if (!openai && !anthropic) bytes = &not_found;
+    if (!openai && !anthropic)
+      bytes = &not_found;
     else if (opt_.drip_ms > 0 && stream) {
       bytes = openai ? &canned_.openai_open : &canned_.anthropic_open;
       drip = openai ? &canned_.openai_drip : &canned_.anthropic_drip;
-    } else if (openai) bytes = stream ? &canned_.openai_stream : &canned_.openai_whole;
-    else bytes = stream ? &canned_.anthropic_stream : &canned_.anthropic_whole;
+    } else if (openai)
+      bytes = stream ? &canned_.openai_stream : &canned_.openai_whole;
+    else
+      bytes = stream ? &canned_.anthropic_stream : &canned_.anthropic_whole;
     if (opt_.delay_us > 0) {
-      delayed_.push_back({Clock::now() + std::chrono::microseconds(opt_.delay_us), c.fd, *bytes, drip});
+      delayed_.push_back(
+          {Clock::now() + std::chrono::microseconds(opt_.delay_us), c.fd, *bytes, drip});
       if (delayed_.size() == 1) arm_delay();
       return;
     }
@@ -479,9 +492,12 @@ int main(int argc, char** argv) {
       }
       return std::strtol(argv[++i], nullptr, 10);
     };
-    if (a == "--port") o.port = static_cast<int>(value());
-    else if (a == "--delay-us") o.delay_us = value();
-    else if (a == "--drip-ms") o.drip_ms = value();
+    if (a == "--port")
+      o.port = static_cast<int>(value());
+    else if (a == "--delay-us")
+      o.delay_us = value();
+    else if (a == "--drip-ms")
+      o.drip_ms = value();
     else {
       std::fprintf(stderr, "usage: mock_upstream [--port N] [--delay-us N] [--drip-ms N]\n");
       return 2;
