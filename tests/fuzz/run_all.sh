@@ -8,8 +8,17 @@ build=${1:?build dir}; total=${2:-160}
 here=$(cd "$(dirname "$0")" && pwd)
 shopt -s nullglob
 bins=()
+# Targets with an open, understood-to-be-unexplained finding are built but not
+# run here (they would fail CI at random); each line of quarantine.txt names
+# one and says why. Run them by hand: build-fuzz/tests/fuzz/NAME CORPUS.
+quarantined=$(grep -v '^#' "$here/quarantine.txt" 2>/dev/null | awk '{print $1}' || true)
 for bin in "$build"/tests/fuzz/fuzz_*; do
-  [ -x "$bin" ] && bins+=("$bin")
+  [ -x "$bin" ] || continue
+  if grep -qx "$(basename "$bin")" <<<"$quarantined"; then
+    echo "fuzz: $(basename "$bin") quarantined (tests/fuzz/quarantine.txt)"
+    continue
+  fi
+  bins+=("$bin")
 done
 ((${#bins[@]})) || { echo "fuzz: no targets in $build"; exit 1; }
 seconds=$(( total / ${#bins[@]} ))
