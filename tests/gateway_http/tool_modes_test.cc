@@ -1,0 +1,194 @@
+// Server and mixed tool modes end to end: the gateway runs its own tools in
+// rounds of model calls (scripted model), a client that leaves cancels the
+// running tool, and the mode rules (client tools on a server route, name
+// clashes) are enforced.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <nlohmann/json.hpp>
+
+#include "raw_client.h"
+#include "toolwire/provider/scripted.h"
+#include "toolwire/server/gateway.h"
+#include "toolwire/server/routing.h"
+
+namespace toolwire::testing {
+namespace {
+
+using nlohmann::json;
+
+// A tool that blocks until its call is cancelled (or 10 s pass), and says
+// what happened.
+struct SlowTool {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false;
+  bool saw_cancel = false;
+  bool finished = false;
+};
+
+constexpr const char* kScript = R"({"rules": [
+  {"user_pattern": "^echo (.*)$", "calls": [{"name": "echo", "arguments": {"text": "$1"}}]},
+  {"after_tool": "echo", "reply": "the tool said: {{result}}"},
+  {"user_pattern": "^both$", "calls": [{"name": "echo", "arguments": {"text": "s"}},
+                                       {"name": "client_tool", "arguments": {}}]},
+  {"after_tool": "client_tool", "reply": "client answered: {{result}}"},
+  {"user_pattern": "^slow$", "calls": [{"name": "slow", "arguments": {}}]},
+  {"after_tool": "slow", "reply": "slow done"}
+], "fallback": "plain"})";
+
+class ToolModes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto reg = std::make_shared<tools::Registry>();
+    tools::ToolSpec echo;
+    echo.name = "echo";
+    echo.description = "Echoes its text";
+    echo.input_schema = R"({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]})";
+    echo.handler = tools::SyncHandler([](const json& args, tools::ToolContext&) {
+      return tools::ToolOutput::text("echo:" + args.at("text").get<std::string>());
+    });
+    ASSERT_TRUE(reg->add(std::move(echo)));
+    tools::ToolSpec slow;
+    slow.name = "slow";
+    slow.description = "Waits until cancelled";
+    slow.handler = tools::SyncHandler([this](const json&, tools::ToolContext& ctx) {
+      std::unique_lock lock(slow_.mu);
+      slow_.started = true;
+      slow_.cv.notify_all();
+      lock.unlock();
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!ctx.cancelled() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the tool's own work loop
+      lock.lock();
+      slow_.saw_cancel = ctx.cancelled();
+      slow_.finished = true;
+      slow_.cv.notify_all();
+      return tools::ToolOutput::text("slow");
+    });
+    ASSERT_TRUE(reg->add(std::move(slow)));
+
+    auto script = provider::parse_script(kScript);
+    ASSERT_TRUE(script) << script.error().to_string();
+    auto router = std::make_shared<server::PatternRouter>();
+    auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+    auto server_tools = std::make_shared<server::RouteTools>();
+    server_tools->mode = server::ToolMode::server;
+    server_tools->registry = reg;
+    server_tools->tool_timeout = std::chrono::seconds(20);
+    auto mixed_tools = std::make_shared<server::RouteTools>(*server_tools);
+    mixed_tools->mode = server::ToolMode::mixed;
+    router->add_route({.pattern = "server", .aliases = {}, .targets = {{p, "", "scripted", server_tools}}});
+    router->add_route({.pattern = "mixed", .aliases = {}, .targets = {{p, "", "scripted", mixed_tools}}});
+    server::GatewayOptions opt;
+    opt.host = "127.0.0.1";
+    opt.port = 0;
+    opt.threads = 2;
+    opt.log = [](std::string_view) {};
+    gw_ = std::make_unique<server::Gateway>(opt, router);
+    ASSERT_TRUE(gw_->start().ok());
+  }
+  void TearDown() override {
+    gw_->stop();
+    gw_->wait();
+  }
+
+  std::optional<HttpResponse> post(const std::string& path, const json& body) {
+    RawClient c(gw_->port());
+    EXPECT_TRUE(c.send(http_post(path, body.dump())));
+    return c.read_response();
+  }
+
+  static json user(const std::string& text) { return {{"role", "user"}, {"content", text}}; }
+
+  SlowTool slow_;
+  std::unique_ptr<server::Gateway> gw_;
+};
+
+TEST_F(ToolModes, ServerRunsItsToolAndAnswersWithTheFinalText) {
+  auto r = post("/v1/chat/completions", {{"model", "server"}, {"messages", {user("echo hi")}}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  json j = json::parse(r->body);
+  EXPECT_EQ(j["choices"][0]["message"]["content"], "the tool said: echo:hi");
+  EXPECT_EQ(j["choices"][0]["finish_reason"], "stop");
+  EXPECT_FALSE(j["choices"][0]["message"].contains("tool_calls"));
+  // Two model calls' usage, summed.
+  EXPECT_GT(j["usage"]["completion_tokens"].get<int>(), 0);
+}
+
+TEST_F(ToolModes, ServerStreamShowsOneTurnAndToolCommentsWhenAsked) {
+  RawClient c(gw_->port());
+  json body = {{"model", "server"}, {"max_tokens", 64}, {"stream", true}, {"messages", {user("echo yo")}}};
+  ASSERT_TRUE(c.send(http_post("/v1/messages", body.dump(), "toolwire-tool-events: comments\r\n")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200);
+  EXPECT_NE(r->body.find(": toolwire.tool_call echo"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find(": toolwire.tool_result"), std::string::npos);
+  EXPECT_NE(r->body.find("\"the tool"), std::string::npos);  // text arrives in 12-char deltas
+  EXPECT_EQ(r->body.find("\"tool_use\""), std::string::npos) << "a server call reached the client";
+  size_t starts = 0;
+  for (size_t pos = 0; (pos = r->body.find("event: message_start", pos)) != std::string::npos; ++pos) ++starts;
+  EXPECT_EQ(starts, 1u);
+  EXPECT_NE(r->body.find("\"stop_reason\":\"end_turn\""), std::string::npos);
+}
+
+TEST_F(ToolModes, ServerRouteRefusesClientTools) {
+  json tools = json::array({{{"type", "function"}, {"function", {{"name", "x"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions", {{"model", "server"}, {"messages", {user("hi")}}, {"tools", tools}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(r->body.find("mixed route"), std::string::npos) << r->body;
+}
+
+TEST_F(ToolModes, MixedRefusesANameClash) {
+  json tools = json::array({{{"type", "function"}, {"function", {{"name", "echo"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions", {{"model", "mixed"}, {"messages", {user("hi")}}, {"tools", tools}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(r->body.find("clashes with a server tool"), std::string::npos) << r->body;
+}
+
+// A turn calling a server tool and a client tool: the server call runs, the
+// client gets only its own call (index 0); its next request, carrying only
+// that call and its result, reaches the model with the server call spliced
+// back (the script answers after client_tool).
+TEST_F(ToolModes, MixedReturnsClientCallsAndKeepsTheHistoryComplete) {
+  json tools = json::array(
+      {{{"type", "function"}, {"function", {{"name", "client_tool"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions", {{"model", "mixed"}, {"messages", {user("both")}}, {"tools", tools}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  json msg = json::parse(r->body)["choices"][0]["message"];
+  ASSERT_EQ(msg["tool_calls"].size(), 1u) << msg.dump();
+  EXPECT_EQ(msg["tool_calls"][0]["function"]["name"], "client_tool");
+  EXPECT_EQ(json::parse(r->body)["choices"][0]["finish_reason"], "tool_calls");
+  std::string id = msg["tool_calls"][0]["id"];
+  json next = {{"model", "mixed"},
+               {"tools", tools},
+               {"messages", {user("both"), msg, {{"role", "tool"}, {"tool_call_id", id}, {"content", "42"}}}}};
+  auto r2 = post("/v1/chat/completions", next);
+  ASSERT_TRUE(r2);
+  ASSERT_EQ(r2->status, 200) << r2->body;
+  EXPECT_EQ(json::parse(r2->body)["choices"][0]["message"]["content"], "client answered: 42");
+}
+
+TEST_F(ToolModes, ClientLeavingCancelsTheRunningServerTool) {
+  {
+    RawClient c(gw_->port());
+    json body = {{"model", "server"}, {"stream", true}, {"messages", {user("slow")}}};
+    ASSERT_TRUE(c.send(http_post("/v1/chat/completions", body.dump())));
+    std::unique_lock lock(slow_.mu);
+    ASSERT_TRUE(slow_.cv.wait_for(lock, std::chrono::seconds(5), [&] { return slow_.started; }));
+    lock.unlock();
+    c.reset();  // the client goes away while the tool runs
+  }
+  std::unique_lock lock(slow_.mu);
+  ASSERT_TRUE(slow_.cv.wait_for(lock, std::chrono::seconds(5), [&] { return slow_.finished; }));
+  EXPECT_TRUE(slow_.saw_cancel) << "the tool ran to its own limit instead of being cancelled";
+}
+
+}  // namespace
+}  // namespace toolwire::testing
