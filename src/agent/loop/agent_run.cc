@@ -305,10 +305,12 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
       }
     }
     std::weak_ptr<Run> weak = weak_from_this();
-    for (auto& [id, timeout] : waits)
-      remote_timers_[id] = sched_.post_after(timeout, [weak, id] {
+    for (auto& wait : waits) {
+      const std::string id = wait.first;  // clang 14 cannot capture a structured binding
+      remote_timers_[id] = sched_.post_after(wait.second, [weak, id] {
         if (auto s = weak.lock()) s->step([id](Run& r) { r.on_remote_timeout(id); });
       });
+    }
     for (size_t i = 0; i < n; ++i) emit(ToolCallEvent{round_, calls_[i], is_remote[i]});
     for (size_t i = 0; i < n; ++i)
       if (results_[i]) {
