@@ -18,7 +18,7 @@
 
 #include "cli/commands.h"
 #include "toolwire/agent/agent.h"
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
@@ -103,16 +103,16 @@ Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg, int
     TW_TRY(reg.add(risky && !o.yes ? guarded(std::move(s)) : std::move(s)));
   }
   exit_code = kExitFailure;
-  std::string data_dir = o.data_dir.empty() ? agent::default_data_dir() : o.data_dir;
-  auto store = agent::TodoStore::open(data_dir + "/todo.sqlite3");
+  std::string data_dir = o.data_dir.empty() ? demo::default_data_dir() : o.data_dir;
+  auto store = demo::TodoStore::open(data_dir + "/todo.sqlite3");
   if (!store) return store.error();
-  return agent::register_todo_tools(reg, *store);
+  return demo::register_todo_tools(reg, *store);
 }
 
 Result<std::unique_ptr<provider::Provider>> build_provider(const ChatOptions& o,
                                                            std::unique_ptr<transport::HttpClient>& client) {
   if (o.provider == "scripted") {
-    std::string text(agent::demo_script_json());
+    std::string text(demo::demo_script_json());
     if (!o.script_file.empty()) {
       std::ifstream in(o.script_file, std::ios::binary);
       if (!in) return make_error(ErrorCode::not_found, "cannot open script '" + o.script_file + "'");

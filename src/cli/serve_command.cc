@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "cli/commands.h"
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
@@ -60,7 +60,7 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
   }
   name = kind;
   if (kind == "scripted") {
-    auto script = provider::parse_script(agent::demo_script_json());
+    auto script = provider::parse_script(demo::demo_script_json());
     if (!script) return std::move(script).error();
     return std::unique_ptr<provider::Provider>(
         std::make_unique<provider::ScriptedProvider>(std::move(*script)));
@@ -211,7 +211,7 @@ int run_serve(const ServeArgs& a) {
   } else {
     // Embedded default: offline on the scripted model; real providers for
     // their model families when their keys are in the environment.
-    auto script = provider::parse_script(agent::demo_script_json());
+    auto script = provider::parse_script(demo::demo_script_json());
     if (!script) return usage_error(script.error().to_string());
     auto* scripted = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
     router->add_route({.pattern = "*", .aliases = {}, .targets = {{scripted, "", "scripted", rt}}});

@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "codecs/common/json_in.h"
+#include "toolwire/core/json_valid.h"
 
 namespace toolwire::ir {
 
@@ -66,7 +66,7 @@ Response StreamAccumulator::take() && {
   for (auto& part : response_.parts) {
     if (auto* call = std::get_if<ToolCallPart>(&part)) {
       if (call->arguments.empty()) call->arguments = "{}";  // a call with no arguments
-      call->arguments_valid = codec::json::is_valid_json(call->arguments);
+      call->arguments_valid = is_valid_json(call->arguments);
     }
   }
   return std::move(response_);

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "toolwire/agent/agent.h"
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 #include "toolwire/provider/capabilities.h"
 #include "toolwire/provider/profile.h"
 #include "toolwire/provider/scripted.h"
@@ -185,19 +185,19 @@ TEST(Scripted, BadScriptsAreReportedWithPaths) {
 }
 
 TEST(Demo, ScriptParsesAndTodoStorePersists) {
-  ASSERT_TRUE(parse_script(agent::demo_script_json()).ok()) << parse_script(agent::demo_script_json()).error().to_string();
+  ASSERT_TRUE(parse_script(demo::demo_script_json()).ok()) << parse_script(demo::demo_script_json()).error().to_string();
   auto dir = std::filesystem::temp_directory_path() / ("tw_todo_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::string path = (dir / "sub" / "todo.sqlite3").string();
   {
-    auto store = agent::TodoStore::open(path);
+    auto store = demo::TodoStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().to_string();
     ASSERT_EQ(*(*store)->add("buy milk"), 1);
     ASSERT_EQ(*(*store)->add("walk the 'dog'; DROP TABLE todos"), 2);
     ASSERT_TRUE((*store)->complete(1).ok());
     EXPECT_EQ((*store)->complete(99).error().code, ErrorCode::not_found);
   }
-  auto again = agent::TodoStore::open(path);
+  auto again = demo::TodoStore::open(path);
   ASSERT_TRUE(again.ok());
   auto open_items = (*again)->list(false);
   ASSERT_TRUE(open_items.ok());
@@ -210,11 +210,11 @@ TEST(Demo, ScriptParsesAndTodoStorePersists) {
 TEST(Demo, OfflineAgentAddsThenListsInTwoToolRounds) {
   auto dir = std::filesystem::temp_directory_path() / ("tw_demo_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  auto store = agent::TodoStore::open((dir / "todo.sqlite3").string());
+  auto store = demo::TodoStore::open((dir / "todo.sqlite3").string());
   ASSERT_TRUE(store.ok());
   tools::Registry reg;
-  ASSERT_TRUE(agent::register_todo_tools(reg, *store).ok());
-  ScriptedProvider model(*parse_script(agent::demo_script_json()));
+  ASSERT_TRUE(demo::register_todo_tools(reg, *store).ok());
+  ScriptedProvider model(*parse_script(demo::demo_script_json()));
   agent::Agent a(model, reg);
   int tool_rounds = 0;
   auto r = a.run("add 'buy milk' to my to-do list", [&](const agent::Event& e) {

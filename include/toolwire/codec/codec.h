@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "toolwire/core/http_status.h"
 #include "toolwire/core/result.h"
 #include "toolwire/core/warnings.h"
 #include "toolwire/ir/request.h"
@@ -97,9 +98,9 @@ Result<std::string> translate_request(const Codec& from, const Codec& to, std::s
 const Codec* find_codec(std::string_view name);
 std::vector<const Codec*> all_codecs();
 
-// The HTTP status that conventionally carries `code`.
-int http_status_for(ErrorCode code);
-// The ErrorCode conventionally meant by an HTTP status.
-ErrorCode error_code_for_http_status(int status);
+// The status mapping moved to core (toolwire/core/http_status.h); the codec::
+// names stay for existing callers.
+using toolwire::error_code_for_http_status;
+using toolwire::http_status_for;
 
 }  // namespace toolwire::codec

@@ -1,6 +1,7 @@
 // Content blocks shared by the request, response and stream encoders.
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
+#include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::anthropic_messages {
 
@@ -63,7 +64,7 @@ void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, 
   }
   // Anthropic takes only an object; anything else keeps its text in a wrapper
   // the decoder recognises, so nothing the model produced is lost.
-  if (call.arguments_valid && args.front() == '{' && (raw_verified || json::is_valid_json(args))) {
+  if (call.arguments_valid && args.front() == '{' && (raw_verified || is_valid_json(args))) {
     w.raw(args);
     return;
   }

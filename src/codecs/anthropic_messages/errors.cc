@@ -1,5 +1,6 @@
 // Errors in Anthropic's shape: {"type":"error","error":{"type","message"}}.
 #include "codecs/anthropic_messages/wire.h"
+#include "toolwire/core/http_status.h"
 
 namespace toolwire::codec::anthropic_messages {
 namespace {

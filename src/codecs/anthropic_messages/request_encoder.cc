@@ -2,6 +2,7 @@
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/request_size.h"
 #include "codecs/common/call_id.h"
+#include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::anthropic_messages {
 namespace {
@@ -247,7 +248,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
     const Path tpath(path, i);
     std::string_view schema = t.input_schema;
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (schema.front() != '{' || (!raw_verified && !json::is_valid_json(schema))) {
+    if (schema.front() != '{' || (!raw_verified && !is_valid_json(schema))) {
       const Path spath(tpath, "input_schema");
       return json::invalid(spath, "tool input schema is not a JSON object");
     }
@@ -331,7 +332,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
   if (req.stream) w.field("stream", true);
   if (!req.metadata.empty()) {
-    if (req.metadata.front() != '{' || (!options.raw_json_verified && !json::is_valid_json(req.metadata)))
+    if (req.metadata.front() != '{' || (!options.raw_json_verified && !is_valid_json(req.metadata)))
       return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
     w.field_raw("metadata", req.metadata);
   }

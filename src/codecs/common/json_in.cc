@@ -101,9 +101,4 @@ Result<element> required(object obj, std::string_view key, const Path& path) {
 
 std::string to_json(element e) { return compact(e); }
 
-bool is_valid_json(std::string_view text) {
-  thread_local simdjson::dom::parser parser;
-  return !parser.parse(text.data(), text.size(), true).error();
-}
-
 }  // namespace toolwire::codec::json

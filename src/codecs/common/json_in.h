@@ -77,7 +77,4 @@ Result<element> required(object obj, std::string_view key, const Path& path);
 // The element serialized back to compact JSON text (simdjson's minifier).
 std::string to_json(element e);
 
-// True when `text` is one well-formed JSON value (uses a thread-local parser).
-bool is_valid_json(std::string_view text);
-
 }  // namespace toolwire::codec::json

@@ -1,5 +1,6 @@
 // toolwire Error ↔ OpenAI error body {"error":{"message","type","param","code"}}.
 #include "codecs/openai_chat/wire.h"
+#include "toolwire/core/http_status.h"
 
 namespace toolwire::codec::openai_chat {
 namespace {

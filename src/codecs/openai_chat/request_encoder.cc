@@ -1,6 +1,7 @@
 // IR request → OpenAI Chat Completions request JSON.
 #include "codecs/common/request_size.h"
 #include "codecs/openai_chat/wire.h"
+#include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::openai_chat {
 namespace {
@@ -215,7 +216,7 @@ struct Enc {
 // A raw JSON object field of a hand-built IR is checked before it is spliced
 // in (see EncodeOptions): a bad one would corrupt the whole request.
 bool is_json_object(std::string_view raw, bool verified) {
-  return !raw.empty() && raw.front() == '{' && (verified || json::is_valid_json(raw));
+  return !raw.empty() && raw.front() == '{' && (verified || is_valid_json(raw));
 }
 
 template <class S>

@@ -1,5 +1,6 @@
 // Helpers shared by the OpenAI Chat request, response and stream codecs.
 #include "codecs/openai_chat/wire.h"
+#include "toolwire/core/json_valid.h"
 
 #include <charconv>
 #include <cstdint>
@@ -160,7 +161,7 @@ Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path&
     part.arguments = T::keep(*a);
   }
   if (part.arguments.empty()) part.arguments = "{}";
-  part.arguments_valid = json::is_valid_json(part.arguments);
+  part.arguments_valid = is_valid_json(part.arguments);
   return ir::BasicPart<S>(std::move(part));
 }
 

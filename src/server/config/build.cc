@@ -1,5 +1,5 @@
 // GatewayConfig → providers, router, keys, server tools.
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/server/config.h"
@@ -11,7 +11,7 @@ namespace {
 
 Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u, transport::HttpTransport& t) {
   if (u.profile == "scripted") {
-    auto script = provider::parse_script(agent::demo_script_json());
+    auto script = provider::parse_script(demo::demo_script_json());
     if (!script) return std::move(script).error();
     return std::unique_ptr<provider::Provider>(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
@@ -48,10 +48,10 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) 
     for (auto& spec : *specs) TW_TRY(reg->add(std::move(spec)));
   }
   if (c.demo_todo) {
-    std::string dir = c.data_dir.empty() ? agent::default_data_dir() : c.data_dir;
-    auto store = agent::TodoStore::open(dir + "/todo.sqlite3");
+    std::string dir = c.data_dir.empty() ? demo::default_data_dir() : c.data_dir;
+    auto store = demo::TodoStore::open(dir + "/todo.sqlite3");
     if (!store) return std::move(store).error();
-    TW_TRY(agent::register_todo_tools(*reg, *store));
+    TW_TRY(demo::register_todo_tools(*reg, *store));
   }
   t->registry = std::move(reg);
   return t;

@@ -1,9 +1,9 @@
 // The to-do tools of the offline demo, and the script that drives them.
 #include <string>
 
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 
-namespace toolwire::agent {
+namespace toolwire::demo {
 namespace {
 
 std::string format_list(const std::vector<Todo>& items) {
@@ -94,4 +94,4 @@ std::string_view demo_script_json() {
 })json";
 }
 
-}  // namespace toolwire::agent
+}  // namespace toolwire::demo

@@ -58,6 +58,29 @@ void finish_timing(Timing& t, const ir::Usage& usage) {
     t.output_tokens_per_second = static_cast<double>(*usage.output_tokens) / (static_cast<double>(gen.count()) / 1e6);
 }
 
+// What a call's callbacks need after the provider may be gone: a caller can
+// destroy the provider while a cancelled call's completion is still on its way
+// from the transport thread, so the callbacks hold this, never the provider.
+struct CallContext {
+  const codec::Codec* codec;
+  std::string url;
+  transport::HttpHeaders secret_headers;
+
+  // A transport failure; the URL is named without credentials or query.
+  Error transport_error(Error e) const {
+    e.message = "upstream " + transport::redact_url(url) + ": " + transport::scrub_secrets(e.message, secret_headers);
+    return e;
+  }
+
+  // A non-2xx answer, translated from the dialect's error body.
+  Error upstream_error(int status, std::string_view body) const {
+    Error e = codec->decode_error(status, body);
+    e.http_status = status;  // a gateway answers its caller with the upstream's status
+    e.message = "upstream HTTP " + std::to_string(status) + ": " + transport::scrub_secrets(e.message, secret_headers);
+    return e;
+  }
+};
+
 class HttpProvider final : public Provider {
  public:
   HttpProvider(Profile profile, const codec::Codec& codec, ProviderConfig cfg, transport::HttpTransport& client,
@@ -66,9 +89,12 @@ class HttpProvider final : public Provider {
     if (!cfg_.model.empty()) profile_.default_model = cfg_.model;
     std::string base = profile_.base_url;
     while (!base.empty() && base.back() == '/') base.pop_back();
-    url_ = base + profile_.path;
+    auto ctx = std::make_shared<CallContext>();
+    ctx->codec = &codec_;
+    ctx->url = base + profile_.path;
     if (!profile_.auth_header.empty() && !key_.empty())
-      secret_headers_.add(profile_.auth_header, profile_.auth_prefix + key_);
+      ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key_);
+    ctx_ = std::move(ctx);
   }
 
   std::string_view name() const override { return profile_.name; }
@@ -103,11 +129,11 @@ class HttpProvider final : public Provider {
       st->body.append(bytes);
       return true;
     };
-    cb.on_complete = [this, st, done, warnings](const Status& s, const transport::HttpStats& stats) mutable {
+    cb.on_complete = [ctx = ctx_, st, done, warnings](const Status& s, const transport::HttpStats& stats) mutable {
       if (st->too_big) return done(make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
-      if (!s) return done(transport_error(s.error()));
-      if (st->status < 200 || st->status > 299) return done(upstream_error(st->status, st->body));
-      auto resp = codec_.decode_response(st->body, warnings);
+      if (!s) return done(ctx->transport_error(s.error()));
+      if (st->status < 200 || st->status > 299) return done(ctx->upstream_error(st->status, st->body));
+      auto resp = ctx->codec->decode_response(st->body, warnings);
       if (!resp) {
         Error e = std::move(resp).error();
         e.message = "upstream response: " + e.message;
@@ -179,10 +205,10 @@ class HttpProvider final : public Provider {
       }
       return true;
     };
-    cb.on_complete = [this, st, done, deliver, warnings](const Status& s, const transport::HttpStats& stats) mutable {
+    cb.on_complete = [ctx = ctx_, st, done, deliver, warnings](const Status& s, const transport::HttpStats& stats) mutable {
       if (st->error) return done(*st->error);
-      if (!s) return done(transport_error(s.error()));
-      if (st->status < 200 || st->status > 299) return done(upstream_error(st->status, st->error_body));
+      if (!s) return done(ctx->transport_error(s.error()));
+      if (st->status < 200 || st->status > 299) return done(ctx->upstream_error(st->status, st->error_body));
       Status fin = st->decoder->finish(st->events);
       deliver(*st);
       if (!fin) {
@@ -193,7 +219,7 @@ class HttpProvider final : public Provider {
       }
       if (const auto& err = st->acc.error())
         return done(make_error(code_for_stream_error(err->type), "upstream error " + err->type + ": " +
-                                                                     transport::scrub_secrets(err->message, secret_headers_)));
+                                                                     transport::scrub_secrets(err->message, ctx->secret_headers)));
       Generation g;
       g.response = std::move(st->acc).take();
       g.limits = std::move(st->limits);
@@ -242,30 +268,16 @@ class HttpProvider final : public Provider {
       body->insert(body->size() - 1, R"(,"stream_options":{"include_usage":true})");
     transport::HttpRequest http;
     http.method = "POST";
-    http.url = url_;
+    http.url = ctx_->url;
     http.body = std::move(*body);
     http.headers.add("content-type", "application/json");
     http.headers.add("accept", stream ? "text/event-stream" : "application/json");
     for (const auto& [k, v] : profile_.headers) http.headers.add(k, v);
-    for (const auto& [k, v] : secret_headers_) http.headers.add(k, v);
+    for (const auto& [k, v] : ctx_->secret_headers) http.headers.add(k, v);
     http.deadline = cfg_.deadline;
     http.idle_timeout = cfg_.idle_timeout;
     http.retry = cfg_.retry;
     return http;
-  }
-
-  // A transport failure; the URL is named without credentials or query.
-  Error transport_error(Error e) const {
-    e.message = "upstream " + transport::redact_url(url_) + ": " + transport::scrub_secrets(e.message, secret_headers_);
-    return e;
-  }
-
-  // A non-2xx answer, translated from the dialect's error body.
-  Error upstream_error(int status, std::string_view body) const {
-    Error e = codec_.decode_error(status, body);
-    e.http_status = status;  // a gateway answers its caller with the upstream's status
-    e.message = "upstream HTTP " + std::to_string(status) + ": " + transport::scrub_secrets(e.message, secret_headers_);
-    return e;
   }
 
   Profile profile_;
@@ -273,8 +285,7 @@ class HttpProvider final : public Provider {
   ProviderConfig cfg_;
   transport::HttpTransport& client_;
   std::string key_;
-  std::string url_;
-  transport::HttpHeaders secret_headers_;
+  std::shared_ptr<const CallContext> ctx_;
 };
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <system_error>
 
-#include "toolwire/agent/demo.h"
+#include "toolwire/demo/demo.h"
 
-namespace toolwire::agent {
+namespace toolwire::demo {
 namespace {
 
 Error db_error(sqlite3* db, std::string_view what) {
@@ -103,4 +103,4 @@ Result<Todo> TodoStore::complete(int64_t id) {
   return t;
 }
 
-}  // namespace toolwire::agent
+}  // namespace toolwire::demo

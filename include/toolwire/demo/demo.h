@@ -1,4 +1,4 @@
-// toolwire/agent/demo.h — the tools and script of the offline demo
+// toolwire/demo/demo.h — the tools and script of the offline demo
 // (`toolwire chat` with no flags).
 //
 // A small to-do list kept in SQLite under the user's data directory, exposed
@@ -7,10 +7,10 @@
 // adds a row — and the next run lists it.
 //
 //   tools::Registry reg;
-//   auto store = agent::TodoStore::open(agent::default_data_dir() + "/todo.sqlite3");
+//   auto store = demo::TodoStore::open(demo::default_data_dir() + "/todo.sqlite3");
 //   if (!store) die(store.error());
-//   TW_TRY(agent::register_todo_tools(reg, *store));
-//   auto script = provider::parse_script(agent::demo_script_json());
+//   TW_TRY(demo::register_todo_tools(reg, *store));
+//   auto script = provider::parse_script(demo::demo_script_json());
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,7 @@
 
 struct sqlite3;
 
-namespace toolwire::agent {
+namespace toolwire::demo {
 
 // $XDG_DATA_HOME/toolwire, else $HOME/.local/share/toolwire (not created here).
 std::string default_data_dir();
@@ -64,4 +64,4 @@ Status register_todo_tools(tools::Registry& registry, std::shared_ptr<TodoStore>
 // The script of the offline demo (to-do list and read-only file tools).
 std::string_view demo_script_json();
 
-}  // namespace toolwire::agent
+}  // namespace toolwire::demo
