@@ -200,6 +200,25 @@ TEST(OpenAiStreamEncode, ExactBytes) {
   EXPECT_EQ(encode_all(events), expected);
 }
 
+// A turn that opens with a call: OpenAI says the role with `content: null`
+// in the call's own first chunk, so an SDK's accumulated message has content
+// null, as in a whole response (not "").
+TEST(OpenAiStreamEncode, ATurnOpeningWithACallSaysContentNullInItsFirstChunk) {
+  Events events = {ir::MessageStart{"chatcmpl-2", "gpt-4o", 7}, ir::ToolCallStart{0, "call_1", "f"},
+                   ir::ToolCallDelta{0, "{}"}, ir::ToolCallEnd{0},
+                   ir::Finish{{ir::FinishReason::Kind::tool_calls, "tool_calls"}}};
+  const std::string head = R"({"id":"chatcmpl-2","object":"chat.completion.chunk","created":7,"model":"gpt-4o",)";
+  std::string out = encode_all(events);
+  std::string first = out.substr(0, out.find("\n\n"));
+  EXPECT_EQ(first, "data: " + head +
+                       R"("choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"logprobs":null,"finish_reason":null}]})");
+  EXPECT_EQ(out.find("\"content\":\"\""), std::string::npos) << out;
+  // A turn with no content at all still says its role once.
+  std::string empty = encode_all({ir::MessageStart{"chatcmpl-3", "gpt-4o", 7},
+                                  ir::Finish{{ir::FinishReason::Kind::stop, "stop"}}});
+  EXPECT_NE(empty.find(R"("delta":{"role":"assistant","content":""})"), std::string::npos) << empty;
+}
+
 TEST(OpenAiStreamEncode, ReencodingTheTextFixtureGivesItsChunks) {
   auto r = decode_stream(text_stream());
   ASSERT_TRUE(r.status.ok());

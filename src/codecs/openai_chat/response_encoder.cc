@@ -87,7 +87,7 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   w.end_object();
   w.end_array();
   if (!resp.usage.empty()) write_usage(w, resp.usage);
-  if (resp.usage.cache_write_tokens)
+  if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
     warn(warnings, "dropped_cache_write_tokens", "$.usage", "OpenAI usage has no cache write count");
   for (const auto& x : resp.extra) {
     if (same) w.field_raw(x.key, x.raw_json);

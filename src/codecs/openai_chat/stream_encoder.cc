@@ -57,6 +57,7 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::TextDelta& e, std::string& out) {
     if (e.text.empty()) return;
+    flush_role(out);
     out.append(envelope_);
     out.append(R"({"content":)");
     JsonWriter::append_escaped(out, e.text);
@@ -74,6 +75,7 @@ class Encoder final : public StreamEncoder {
       signature_warned_ = true;
     }
     if (e.text.empty()) return;
+    flush_role(out);
     out.append(envelope_);
     out.append(R"({"reasoning_content":)");
     JsonWriter::append_escaped(out, e.text);
@@ -95,7 +97,13 @@ class Encoder final : public StreamEncoder {
       made = "call_toolwire_" + std::to_string(++g_synthesized_ids);
       id = made;
     }
+    const bool opens_turn = role_pending_;
+    role_pending_ = false;
     chunk(out, [&](JsonWriter& w) {
+      if (opens_turn) {
+        w.field("role", "assistant");
+        w.field_null("content");
+      }
       w.key("tool_calls");
       w.begin_array();
       w.begin_object();
@@ -139,6 +147,7 @@ class Encoder final : public StreamEncoder {
   }
 
   void on(const ir::Finish& e, std::string& out) {
+    flush_role(out);
     chunk(out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));
     if (!usage_.empty()) {  // the stream_options.include_usage chunk
       out.append("data: ");
@@ -190,9 +199,18 @@ class Encoder final : public StreamEncoder {
     }
   }
 
-  void write_role_chunk(std::string& out) {
+  // OpenAI's first chunk says the role with `content: ""` before text, and
+  // `content: null` together with the first call when a turn opens with one:
+  // so the role waits for the first content event to know which.
+  void write_role_chunk(std::string&) {
     make_envelope();
     started_ = true;
+    role_pending_ = true;
+  }
+
+  void flush_role(std::string& out) {
+    if (!role_pending_) return;
+    role_pending_ = false;
     chunk(out, [](JsonWriter& w) {
       w.field("role", "assistant");
       w.field("content", "");
@@ -221,6 +239,7 @@ class Encoder final : public StreamEncoder {
   ir::Usage usage_;
   std::vector<uint8_t> started_calls_;  // by index: 1 once its start chunk went out
   bool started_ = false;
+  bool role_pending_ = false;  // the role chunk waits for the first content event
   bool ended_ = false;
   bool saw_calls_ = false;
   bool signature_warned_ = false;
