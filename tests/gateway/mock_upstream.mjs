@@ -7,7 +7,8 @@
 //   { text?, toolCalls?: [{ id, name, arguments }], finish?, usage? }
 // (`arguments` is JSON text or an object; `finish` is 'stop' | 'tool_calls' |
 // 'length', by default 'tool_calls' when there are calls, else 'stop'; `usage`
-// is { input, output }), or an error ({ error: { status, type?, message? } }),
+// is { input, output, cacheRead?, cacheWrite? } with `input` as Anthropic
+// counts it, without the cache tokens; OpenAI's prompt_tokens include them), or an error ({ error: { status, type?, message? } }),
 // or a stall ({ stall: 'before_head' | 'after_head' | 'mid_stream' }). A turn
 // is rendered in the dialect of the path it is asked on. Every request is
 // recorded (method, path, headers, parsed body) so a test can assert exactly
@@ -60,9 +61,10 @@ const ANTHROPIC_ERROR_TYPE = {
 // ---- OpenAI Chat Completions -------------------------------------------------
 
 function openaiUsage(u) {
+  const prompt = u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
   return {
-    prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens: prompt, completion_tokens: u.output, total_tokens: prompt + u.output,
+    prompt_tokens_details: { cached_tokens: u.cacheRead ?? 0, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
@@ -134,7 +136,8 @@ function openaiError(status, type, message) {
 
 function anthropicUsage(u) {
   return {
-    input_tokens: u.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
+    input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite ?? 0,
+    cache_read_input_tokens: u.cacheRead ?? 0,
     output_tokens: u.output, service_tier: 'standard',
   };
 }
@@ -162,7 +165,7 @@ function anthropicEvents(turn, model, id) {
   const out = [ev('message_start', {
     message: {
       id, type: 'message', role: 'assistant', model, content: [], stop_reason: null,
-      stop_sequence: null, usage: anthropicUsage({ input: usage.input, output: 1 }),
+      stop_sequence: null, usage: anthropicUsage({ ...usage, output: 1 }),
     },
   })];
   let index = 0;
