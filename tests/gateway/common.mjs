@@ -92,3 +92,25 @@ export function upstreamRequest(ctx, upstream, index = -1) {
 export function assertNoKeyIn(value) {
   assert.doesNotMatch(JSON.stringify(value), new RegExp(UPSTREAM_KEY), 'the upstream key leaked');
 }
+
+// Runs a test's deferred checks — each answer's toolwire-warnings against
+// `expectWarnings`, then the `later` closures — and fails with all of their
+// messages at once.
+export function settle(warned, later, expectWarnings) {
+  const failures = [];
+  warned.forEach((w, i) => {
+    try {
+      assert.deepEqual(w, expectWarnings, `toolwire-warnings of answer ${i + 1}`);
+    } catch (e) {
+      failures.push(e.message);
+    }
+  });
+  for (const check of later) {
+    try {
+      check();
+    } catch (e) {
+      failures.push(e.message);
+    }
+  }
+  if (failures.length) assert.fail(failures.join('\n---\n'));
+}

@@ -13,7 +13,7 @@ import { beforeEach, describe, test } from 'node:test';
 
 import {
   asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, PNG_B64, QUESTION, SYSTEM,
-  TIME, upstreamRequest, useGateway, WEATHER,
+  settle, TIME, upstreamRequest, useGateway, WEATHER,
 } from './common.mjs';
 import { openaiClient, OpenAI, recordingFetch, startGateway, warningsOf } from './harness.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
@@ -44,8 +44,16 @@ export function openaiClientSuite(upstream) {
   // The toolwire-warnings of every answer of a test, checked at its end (so
   // that a wrong header does not hide the other checks).
   const warned = [];
-  beforeEach(() => { warned.length = 0; });
-  const checkWarnings = (expect) => warned.forEach((w, i) => assert.deepEqual(w, expect, `answer ${i + 1}`));
+  const later = [];
+  beforeEach(() => { warned.length = 0; later.length = 0; });
+  const checkWarnings = (expect) => settle(warned, later, expect);
+  // The upstream's last request (path and auth checked now), deep-equal to
+  // `want` at the test's end: a difference there does not stop the rest of
+  // the conversation.
+  const expectUpstream = (want) => {
+    const got = upstreamRequest(ctx, upstream);
+    later.push(() => assert.deepEqual(got, want, 'the request the upstream got'));
+  };
 
   function base(messages, stream, extra = {}) {
     return { model: MODEL, messages, tools: [asOpenAITool(WEATHER)], max_completion_tokens: 256, ...extra };
@@ -84,11 +92,12 @@ export function openaiClientSuite(upstream) {
     });
   }
 
+  // Deferred to the test's end (checkWarnings), so a wrong count does not
+  // hide the checks of the upstream's request.
   function expectUsage(completion, input, output) {
-    assert.ok(completion.usage, `no usage in ${JSON.stringify(completion)}`);
-    assert.equal(completion.usage.prompt_tokens, input);
-    assert.equal(completion.usage.completion_tokens, output);
-    assert.equal(completion.usage.total_tokens, input + output);
+    later.push(() => assert.deepEqual(
+      [completion.usage?.prompt_tokens, completion.usage?.completion_tokens, completion.usage?.total_tokens],
+      [input, output, input + output], `usage (prompt, completion, total) of ${JSON.stringify(completion)}`));
   }
 
   // The assistant message a client sends back, from the completion.
@@ -129,7 +138,7 @@ export function openaiClientSuite(upstream) {
         expectCalls(r1.choice, [call]);
         assert.equal(r1.choice.finish_reason, 'tool_calls');
         expectUsage(r1.completion, 52, 17);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p1, stream, [{ role: 'user', content: QUESTION }]));
+        expectUpstream(expected(p1, stream, [{ role: 'user', content: QUESTION }]));
 
         const p2 = base([sys, user, echo(r1.choice),
           { role: 'tool', tool_call_id: ID1, content: '18°C, sunny' }], stream);
@@ -138,7 +147,7 @@ export function openaiClientSuite(upstream) {
         assert.equal((r2.choice.message.tool_calls ?? []).length, 0);
         assert.equal(r2.choice.finish_reason, 'stop');
         expectUsage(r2.completion, 80, 12);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p2, stream, [
+        expectUpstream(expected(p2, stream, [
           { role: 'user', content: QUESTION },
           anEcho(lead, [call]),
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: '18°C, sunny' }] },
@@ -160,7 +169,7 @@ export function openaiClientSuite(upstream) {
         expectCalls(r1.choice, calls);
         assert.equal(r1.choice.finish_reason, 'tool_calls');
         expectUsage(r1.completion, 60, 30);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p1, stream, [{ role: 'user', content: QUESTION }]));
+        expectUpstream(expected(p1, stream, [{ role: 'user', content: QUESTION }]));
 
         const p2 = base([sys, user, echo(r1.choice),
           { role: 'tool', tool_call_id: ID1, content: '18°C, sunny' },
@@ -169,7 +178,7 @@ export function openaiClientSuite(upstream) {
         assert.equal(r2.choice.message.content, 'Sunny, 18°C; it is 14:05.');
         assert.equal(r2.choice.finish_reason, 'stop');
         expectUsage(r2.completion, 101, 11);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p2, stream, [
+        expectUpstream(expected(p2, stream, [
           { role: 'user', content: QUESTION },
           anEcho(lead, calls),
           { role: 'user', content: [
@@ -191,7 +200,7 @@ export function openaiClientSuite(upstream) {
         assert.equal(r.choice.message.content, 'The weather service is down; try again later.');
         assert.equal(r.choice.finish_reason, 'stop');
         expectUsage(r.completion, 90, 10);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p, stream, [
+        expectUpstream(expected(p, stream, [
           { role: 'user', content: QUESTION },
           anEcho(undefined, [call]),
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: ERROR_TEXT, is_error: true }] },
@@ -213,7 +222,7 @@ export function openaiClientSuite(upstream) {
         assert.equal(r.choice.message.content, 'The radar shows clear skies.');
         assert.equal(r.choice.finish_reason, 'stop');
         expectUsage(r.completion, 300, 8);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p, stream, [
+        expectUpstream(expected(p, stream, [
           { role: 'user', content: QUESTION },
           anEcho(undefined, [call]),
           { role: 'user', content: [
@@ -241,7 +250,7 @@ export function openaiClientSuite(upstream) {
         if (!stream) assert.equal(r.choice.message.content, null);
         assert.equal(r.choice.finish_reason, 'tool_calls');
         expectUsage(r.completion, 40, 9);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p, stream,
+        expectUpstream(expected(p, stream,
           [{ role: 'user', content: QUESTION }], { tool_choice: { type: 'tool', name: 'get_time' } }));
         checkWarnings(expectedWarnings(stream));
       });
@@ -254,7 +263,7 @@ export function openaiClientSuite(upstream) {
         assert.equal((r.choice.message.tool_calls ?? []).length, 0);
         assert.equal(r.choice.finish_reason, 'stop');
         expectUsage(r.completion, 41, 7);
-        assert.deepEqual(upstreamRequest(ctx, upstream), expected(p, stream,
+        expectUpstream(expected(p, stream,
           [{ role: 'user', content: QUESTION }], { tool_choice: { type: 'none' } }));
         checkWarnings(expectedWarnings(stream));
       });
@@ -304,6 +313,7 @@ export function openaiClientSuite(upstream) {
           assert.deepEqual(second.tools.map((t) => t.name), ['get_weather']);
           assert.equal(second.stream, stream ? true : undefined);
         }
+        checkWarnings([]);  // (the runner's answers are not collected: its deferred checks)
       });
 
       // A 429 whose retry-after is past the gateway's own retry budget comes
