@@ -13,10 +13,12 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 
 import {
-  asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, PNG_B64, QUESTION, SYSTEM,
-  settle, TIME, upstreamRequest, useGateway, WEATHER,
+  anResult, asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, oaToolMsg, PNG_B64,
+  QUESTION, says, settle, SYSTEM, TIME, upstreamRequest, useGateway, userBlocks, WEATHER,
 } from './common.mjs';
-import { Anthropic, anthropicClient, betaTool, recordingFetch, startGateway, warningsOf } from './harness.mjs';
+import {
+  Anthropic, anthropicClient, betaTool, recordingFetch, startGateway, warningsOf,
+} from './harness.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
 
 const MODEL = 'claude-haiku-4-5';
@@ -46,13 +48,15 @@ export function anthropicClientSuite(upstream) {
   // (dropped_unknown_field). A stream's headers leave before any of that.
   const expectedWarnings = (stream, extra = []) => [
     ...(upstream === 'openai' && !stream
-      ? ['dropped_unknown_field ($.service_tier)', 'dropped_unknown_field ($.system_fingerprint)'] : []),
+      ? ['dropped_unknown_field ($.service_tier)', 'dropped_unknown_field ($.system_fingerprint)']
+      : []),
     ...extra,
   ].sort();
 
   async function ask(params, stream) {
     const c = client();
-    const message = stream ? await c.messages.stream(params).finalMessage() : await c.messages.create(params);
+    const message = stream
+      ? await c.messages.stream(params).finalMessage() : await c.messages.create(params);
     const res = ctx.rec.responses.at(-1);
     assert.equal(res.status, 200);
     warned.push(warningsOf(res.headers));
@@ -61,7 +65,10 @@ export function anthropicClientSuite(upstream) {
   }
 
   function base(messages, extra = {}) {
-    return { model: MODEL, max_tokens: 256, system: SYSTEM, messages, tools: [asAnthropicTool(WEATHER)], ...extra };
+    return {
+      model: MODEL, max_tokens: 256, system: SYSTEM, messages, tools: [asAnthropicTool(WEATHER)],
+      ...extra,
+    };
   }
 
   // The request the upstream must get; for OpenAI, `messages` are given in
@@ -84,7 +91,8 @@ export function anthropicClientSuite(upstream) {
   function expectBlocks(message, text, calls) {
     const want = [
       ...(text ? [{ type: 'text', text }] : []),
-      ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
+      ...calls.map((c) =>
+        ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
     ];
     const got = message.content.map((b) => (b.type === 'text'
       ? { type: 'text', text: b.text }
@@ -95,7 +103,8 @@ export function anthropicClientSuite(upstream) {
   // Deferred to the test's end (checkWarnings), so a wrong count does not
   // hide the checks of the upstream's request.
   function expectUsage(message, input, output) {
-    later.push(() => assert.deepEqual([message.usage.input_tokens, message.usage.output_tokens], [input, output],
+    const u = message.usage;
+    later.push(() => assert.deepEqual([u.input_tokens, u.output_tokens], [input, output],
       `usage (input, output) of ${JSON.stringify(message.usage)}`));
   }
 
@@ -103,16 +112,20 @@ export function anthropicClientSuite(upstream) {
   const echo = (message) => ({
     role: 'assistant',
     content: message.content.map((b) => (b.type === 'text'
-      ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id, name: b.name, input: b.input })),
+      ? { type: 'text', text: b.text }
+      : { type: 'tool_use', id: b.id, name: b.name, input: b.input })),
   });
   const anAssistant = (calls) => ({
     role: 'assistant',
-    content: calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
+    content: calls.map((c) =>
+      ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
   });
   // The same, as OpenAI must get it.
   const oaAssistant = (text, calls) => ({
     role: 'assistant', content: text ?? null,
-    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    tool_calls: calls.map((c) => ({
+      id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments },
+    })),
   });
   const user = { role: 'user', content: QUESTION };
 
@@ -130,13 +143,13 @@ export function anthropicClientSuite(upstream) {
         expectUpstream(expected(p1, stream, [user]));
 
         const p2 = base([user, echo(m1),
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: '18°C, sunny' }] }]);
+          userBlocks(anResult(ID1, '18°C, sunny'))]);
         const m2 = await ask(p2, stream);
         expectBlocks(m2, 'It is 18°C and sunny in Paris.', []);
         assert.equal(m2.stop_reason, 'end_turn');
         expectUsage(m2, 80, 12);
         expectUpstream(expected(p2, stream, [
-          user, oaAssistant(lead, [call]), { role: 'tool', tool_call_id: ID1, content: '18°C, sunny' },
+          user, oaAssistant(lead, [call]), oaToolMsg(ID1, '18°C, sunny'),
         ]));
         assert.equal(ctx.mock.modelRequests().length, 2);
         checkWarnings(expectedWarnings(stream));
@@ -177,7 +190,7 @@ export function anthropicClientSuite(upstream) {
       // codec's documented, lossless convention: no warning).
       test('an is_error tool result', async () => {
         const call = { id: ID1, name: 'get_weather', arguments: '{"city":"Paris"}' };
-        ctx.mock.enqueue({ text: 'The weather service is down; try again later.', usage: { input: 90, output: 10 } });
+        ctx.mock.enqueue(says('The weather service is down; try again later.', 90, 10));
         const p = base([user, anAssistant([call]), { role: 'user', content: [
           { type: 'tool_result', tool_use_id: ID1, content: ERROR_TEXT, is_error: true },
         ] }]);
@@ -197,7 +210,7 @@ export function anthropicClientSuite(upstream) {
       // tool_result_image_moved, at the client's message).
       test('an image in a tool result', async () => {
         const call = { id: ID1, name: 'get_weather', arguments: '{"city":"Paris"}' };
-        ctx.mock.enqueue({ text: 'The radar shows clear skies.', usage: { input: 300, output: 8 } });
+        ctx.mock.enqueue(says('The radar shows clear skies.', 300, 8));
         const p = base([user, anAssistant([call]), { role: 'user', content: [{
           type: 'tool_result', tool_use_id: ID1, content: [
             { type: 'text', text: 'Rendered the radar image.' },
@@ -216,7 +229,8 @@ export function anthropicClientSuite(upstream) {
             { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_B64}` } },
           ] },
         ]));
-        checkWarnings(expectedWarnings(stream, upstream === 'openai' ? ['tool_result_image_moved ($.messages[2])'] : []));
+        checkWarnings(expectedWarnings(stream,
+          upstream === 'openai' ? ['tool_result_image_moved ($.messages[2])'] : []));
       });
 
       // OpenAI answers a named tool_choice with finish_reason "stop": the
@@ -226,7 +240,8 @@ export function anthropicClientSuite(upstream) {
         ctx.mock.enqueue({ toolCalls: [call], finish: upstream === 'openai' ? 'stop' : 'tool_calls',
           usage: { input: 40, output: 9 } });
         const p = base([user], {
-          tools: [asAnthropicTool(WEATHER), asAnthropicTool(TIME)], tool_choice: { type: 'tool', name: 'get_time' },
+          tools: [asAnthropicTool(WEATHER), asAnthropicTool(TIME)],
+          tool_choice: { type: 'tool', name: 'get_time' },
         });
         const m = await ask(p, stream);
         expectBlocks(m, undefined, [call]);
@@ -238,7 +253,7 @@ export function anthropicClientSuite(upstream) {
       });
 
       test('tool_choice none', async () => {
-        ctx.mock.enqueue({ text: 'I cannot look that up right now.', usage: { input: 41, output: 7 } });
+        ctx.mock.enqueue(says('I cannot look that up right now.', 41, 7));
         const p = base([user], { tool_choice: { type: 'none' } });
         const m = await ask(p, stream);
         expectBlocks(m, 'I cannot look that up right now.', []);
@@ -255,7 +270,8 @@ export function anthropicClientSuite(upstream) {
       // history unthreaded. With thread: false it sends the full history
       // from the start. Either way the upstream never sees `thread`.
       for (const threaded of [true, false]) {
-        test(`beta.messages.toolRunner (${threaded ? 'default: thread, refused' : 'thread: false'})`, async () => {
+        const mode = threaded ? 'default: thread, refused' : 'thread: false';
+        test(`beta.messages.toolRunner (${mode})`, async () => {
           const call = { id: ID1, name: 'get_weather', arguments: '{"city":"Paris"}' };
           ctx.mock.enqueue({ text: lead, toolCalls: [call], usage: { input: 50, output: 15 } },
             { text: 'Sunny and 18°C.', usage: { input: 77, output: 6 } });
@@ -264,8 +280,10 @@ export function anthropicClientSuite(upstream) {
             model: MODEL, max_tokens: 256, system: SYSTEM, stream,
             ...(threaded ? {} : { thread: false }),
             messages: [user],
-            tools: [betaTool({ name: WEATHER.name, description: WEATHER.description, inputSchema: WEATHER.schema,
-              run: (args) => { seen.push(args); return '18°C, sunny'; } })],
+            tools: [betaTool({
+              name: WEATHER.name, description: WEATHER.description, inputSchema: WEATHER.schema,
+              run: (args) => { seen.push(args); return '18°C, sunny'; },
+            })],
           });
           const final = await runner.runUntilDone();
           expectBlocks(final, 'Sunny and 18°C.', []);
@@ -284,8 +302,10 @@ export function anthropicClientSuite(upstream) {
             assert.equal(second.system, SYSTEM);
             assert.deepEqual(second.messages, [user, {
               role: 'assistant',
-              content: [...(lead ? [{ type: 'text', text: lead }] : []), anAssistant([call]).content[0]],
-            }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: '18°C, sunny' }] }]);
+              content: [
+                ...(lead ? [{ type: 'text', text: lead }] : []), anAssistant([call]).content[0],
+              ],
+            }, userBlocks(anResult(ID1, '18°C, sunny'))]);
             assert.deepEqual(second.tools.map((t) => t.name), ['get_weather']);
           } else {
             assert.deepEqual(second.messages, [
@@ -298,16 +318,39 @@ export function anthropicClientSuite(upstream) {
         });
       }
 
+      // OpenAI-compatible servers may write call ids Anthropic rejects
+      // (^[a-zA-Z0-9_-]+$): the client sees the reversible tw- form and the
+      // upstream gets its own id back (anthropic_messages README, Call ids).
+      if (upstream === 'openai') {
+        test('a call id Anthropic would reject round-trips through its tw- form', async () => {
+          const call = { id: 'call.2:x', name: 'get_weather', arguments: '{"city":"Paris"}' };
+          ctx.mock.enqueue({ toolCalls: [call], usage: { input: 5, output: 5 } },
+            { text: 'Done.', usage: { input: 9, output: 2 } });
+          const m1 = await ask(base([user]), stream);
+          expectBlocks(m1, undefined, [{ ...call, id: 'tw-call-2e2-3ax' }]);
+          const p2 = base([user, echo(m1), { role: 'user', content: [
+            { type: 'tool_result', tool_use_id: 'tw-call-2e2-3ax', content: 'ok' }] }]);
+          const m2 = await ask(p2, stream);
+          expectBlocks(m2, 'Done.', []);
+          expectUpstream(expected(p2, stream, [user, oaAssistant(undefined, [call]),
+            { role: 'tool', tool_call_id: 'call.2:x', content: 'ok' }]));
+          checkWarnings(expectedWarnings(stream));
+        });
+      }
+
       // A 429 whose retry-after is past the gateway's retry budget comes back
       // at once; a 400 is never retried. Both in Anthropic's shape and class.
       test('upstream errors reach the SDK as its own error classes, in its shape', async () => {
         const c = client();
         const p = base([user]);
         const send = () => (stream ? c.messages.stream(p).finalMessage() : c.messages.create(p));
-        ctx.mock.enqueue({ error: { status: 429, message: 'Number of request tokens has exceeded your rate limit',
-          headers: { 'retry-after': '120' } } });
+        ctx.mock.enqueue({ error: {
+          status: 429, message: 'Number of request tokens has exceeded your rate limit',
+          headers: { 'retry-after': '120' },
+        } });
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof Anthropic.RateLimitError, `got ${e?.constructor?.name}: ${e?.message}`);
+          assert.ok(e instanceof Anthropic.RateLimitError,
+            `got ${e?.constructor?.name} ${e?.message}`);
           assert.equal(e.status, 429);
           assert.equal(e.error.type, 'error');
           assert.equal(e.error.error.type, 'rate_limit_error');
@@ -318,7 +361,8 @@ export function anthropicClientSuite(upstream) {
         assert.equal(ctx.mock.modelRequests().length, 1);
         ctx.mock.enqueue({ error: { status: 400, message: 'messages.1: bad thing' } });
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof Anthropic.BadRequestError, `got ${e?.constructor?.name}: ${e?.message}`);
+          assert.ok(e instanceof Anthropic.BadRequestError,
+            `got ${e?.constructor?.name} ${e?.message}`);
           assert.equal(e.status, 400);
           assert.equal(e.error.error.type, 'invalid_request_error');
           assert.match(e.message, /bad thing/);
@@ -340,7 +384,8 @@ export function anthropicClientSuite(upstream) {
   test('--upstream-model is the model the upstream gets', async () => {
     const mock = await startMockUpstream();
     const gw = await startGateway(mock, {
-      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai', upstreamModel: 'upstream-model-x',
+      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai',
+      upstreamModel: 'upstream-model-x',
       keyEnv: 'TOOLWIRE_TEST_UPSTREAM_KEY', env: { TOOLWIRE_TEST_UPSTREAM_KEY: 'k-2' },
     });
     try {

@@ -10,8 +10,8 @@ import { startMockUpstream } from './mock_upstream.mjs';
 export const SYSTEM = 'You are a terse assistant.';
 export const QUESTION = 'What is the weather in Paris, and what time is it there?';
 // A 1x1 PNG.
-export const PNG_B64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+export const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGA' +
+  'hKmMIQAAAABJRU5ErkJggg==';
 export const UPSTREAM_KEY = 'sk-upstream-secret-0123456789';
 export const KEY_ENV = 'TOOLWIRE_TEST_UPSTREAM_KEY';
 
@@ -26,7 +26,17 @@ export const TIME = {
 export const asOpenAITool = (t) => ({
   type: 'function', function: { name: t.name, description: t.description, parameters: t.schema },
 });
-export const asAnthropicTool = (t) => ({ name: t.name, description: t.description, input_schema: t.schema });
+export const asAnthropicTool = (t) => ({
+  name: t.name, description: t.description, input_schema: t.schema,
+});
+
+// Message pieces: an OpenAI tool message, an Anthropic tool_result block, a
+// user turn of blocks, and a scripted mock turn of text.
+export const oaToolMsg = (id, content) => ({ role: 'tool', tool_call_id: id, content });
+export const anResult = (id, content, extra = {}) =>
+  ({ type: 'tool_result', tool_use_id: id, content, ...extra });
+export const userBlocks = (...content) => ({ role: 'user', content });
+export const says = (text, input, output) => ({ text, usage: { input, output } });
 
 // Call ids as each upstream writes them.
 export const CALL_IDS = {
@@ -58,7 +68,8 @@ export function useGateway(upstream) {
     try {
       if (ctx.gw) {
         await ctx.gw.stop();
-        assert.doesNotMatch(ctx.gw.stderr(), new RegExp(UPSTREAM_KEY), 'the upstream key leaked into the log');
+        assert.doesNotMatch(ctx.gw.stderr(), new RegExp(UPSTREAM_KEY),
+          'the upstream key leaked into the log');
       }
     } finally {
       if (ctx.mock) await ctx.mock.close();

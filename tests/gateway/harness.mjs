@@ -15,7 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const npm = join(here, '..', 'npm');
 if (!existsSync(join(npm, 'node_modules', 'openai')) ||
     !existsSync(join(npm, 'node_modules', '@anthropic-ai', 'sdk'))) {
-  throw new Error(`${join(npm, 'node_modules')} lacks openai / @anthropic-ai/sdk: run scripts/setup.sh`);
+  throw new Error(
+    `${join(npm, 'node_modules')} lacks openai / @anthropic-ai/sdk: run scripts/setup.sh`);
 }
 const require = createRequire(join(npm, 'package.json'));
 export const OpenAI = require('openai').default;
@@ -46,7 +47,9 @@ export function recordingFetch() {
 }
 
 export function openaiClient(baseURL, fetchFn) {
-  return new OpenAI({ apiKey: 'sk-client-dummy', baseURL, maxRetries: 0, timeout: 20000, fetch: fetchFn });
+  return new OpenAI({
+    apiKey: 'sk-client-dummy', baseURL, maxRetries: 0, timeout: 20000, fetch: fetchFn,
+  });
 }
 
 export function anthropicClient(baseURL, fetchFn) {
@@ -69,7 +72,9 @@ export async function startGateway(mock, { upstream, upstreamModel, keyEnv, env 
   let stderr = '';
   proc.stderr.setEncoding('utf8');
   proc.stderr.on('data', (d) => { stderr += d; });
-  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) => {
+    proc.once('exit', (code, signal) => resolve({ code, signal }));
+  });
 
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -82,9 +87,10 @@ export async function startGateway(mock, { upstream, upstreamModel, keyEnv, env 
       const nl = stdout.indexOf('\n');
       if (nl < 0) return;
       clearTimeout(timer);
-      const m = /^toolwire serve: listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(stdout.slice(0, nl));
+      const line = stdout.slice(0, nl);
+      const m = /^toolwire serve: listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
       if (m) resolve(m[1]);
-      else reject(new Error(`unexpected first stdout line: ${JSON.stringify(stdout.slice(0, nl))}`));
+      else reject(new Error(`unexpected first stdout line: ${JSON.stringify(line)}`));
     });
     proc.once('error', (e) => { clearTimeout(timer); reject(e); });
     exited.then(({ code, signal }) => {

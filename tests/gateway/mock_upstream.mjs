@@ -8,7 +8,8 @@
 // (`arguments` is JSON text or an object; `finish` is 'stop' | 'tool_calls' |
 // 'length', by default 'tool_calls' when there are calls, else 'stop'; `usage`
 // is { input, output, cacheRead?, cacheWrite? } with `input` as Anthropic
-// counts it, without the cache tokens; OpenAI's prompt_tokens include them), or an error ({ error: { status, type?, message? } }),
+// counts it, without the cache tokens; OpenAI's prompt_tokens include them),
+// or an error ({ error: { status, type?, message?, headers? } }),
 // or a stall ({ stall: 'before_head' | 'after_head' | 'mid_stream' }). A turn
 // is rendered in the dialect of the path it is asked on. Every request is
 // recorded (method, path, headers, parsed body) so a test can assert exactly
@@ -129,7 +130,11 @@ function openaiChunks(turn, model, id, created, includeUsage) {
 }
 
 function openaiError(status, type, message) {
-  return { error: { message, type: type ?? OPENAI_ERROR_TYPE[status] ?? 'server_error', param: null, code: null } };
+  return {
+    error: {
+      message, type: type ?? OPENAI_ERROR_TYPE[status] ?? 'server_error', param: null, code: null,
+    },
+  };
 }
 
 // ---- Anthropic Messages ------------------------------------------------------
@@ -243,9 +248,17 @@ export async function startMockUpstream() {
     const dialect = path === OPENAI_PATH ? 'openai' : path === ANTHROPIC_PATH ? 'anthropic' : null;
     if (req.method === 'GET' && (path === '/v1/models')) {
       return json(res, 200, req.headers['anthropic-version']
-        ? { data: [{ type: 'model', id: 'mock-model', display_name: 'Mock', created_at: '2025-01-01T00:00:00Z' }],
-          has_more: false, first_id: 'mock-model', last_id: 'mock-model' }
-        : { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 1700000000, owned_by: 'mock' }] });
+        ? {
+          data: [{
+            type: 'model', id: 'mock-model', display_name: 'Mock',
+            created_at: '2025-01-01T00:00:00Z',
+          }],
+          has_more: false, first_id: 'mock-model', last_id: 'mock-model',
+        }
+        : {
+          object: 'list',
+          data: [{ id: 'mock-model', object: 'model', created: 1700000000, owned_by: 'mock' }],
+        });
     }
     if (!dialect || req.method !== 'POST') {
       return dialect === 'anthropic' || req.headers['anthropic-version']
@@ -273,7 +286,9 @@ export async function startMockUpstream() {
       return sse(res, openaiChunks(item, model, id, created, includeUsage), {});
     }
     const id = `msg_mock${String(serial).padStart(4, '0')}`;
-    if (!stream) return json(res, 200, anthropicMessage(item, model, id), { 'request-id': 'req_mock' });
+    if (!stream) {
+      return json(res, 200, anthropicMessage(item, model, id), { 'request-id': 'req_mock' });
+    }
     return sse(res, anthropicEvents(item, model, id), { 'request-id': 'req_mock' });
   }
 
@@ -298,7 +313,8 @@ export async function startMockUpstream() {
     res.on('close', () => stalled.delete(res));
     if (where === 'before_head') return;
     res.writeHead(200, {
-      'content-type': stream ? 'text/event-stream' : 'application/json', 'cache-control': 'no-cache',
+      'content-type': stream ? 'text/event-stream' : 'application/json',
+      'cache-control': 'no-cache',
     });
     res.flushHeaders();
     if (where === 'mid_stream' && stream) {

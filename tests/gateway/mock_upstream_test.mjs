@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { anthropicClient, betaTool, openaiClient, OpenAI, Anthropic } from './harness.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
 
+const hi = [{ role: 'user', content: 'hi' }];
 let mock;
 before(async () => { mock = await startMockUpstream(); });
 after(async () => { await mock.close(); });
@@ -21,7 +22,10 @@ const weather = {
 };
 const two = [
   { id: 'call_Aa1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-  { id: 'call_Bb2', name: 'get_time', arguments: { tz: 'Europe/Paris', nested: [1, 2.5, null, 'é"\\'] } },
+  {
+    id: 'call_Bb2', name: 'get_time',
+    arguments: { tz: 'Europe/Paris', nested: [1, 2.5, null, 'é"\\'] },
+  },
 ];
 
 describe('openai SDK -> mock (openai dialect)', () => {
@@ -33,8 +37,9 @@ describe('openai SDK -> mock (openai dialect)', () => {
     });
     const m = r.choices[0].message;
     assert.equal(m.content, 'Checking.');
-    assert.deepEqual(m.tool_calls.map((c) => [c.id, c.type, c.function.name, JSON.parse(c.function.arguments)]),
-      [['call_Aa1', 'function', 'get_weather', { city: 'Paris' }],
+    const calls = m.tool_calls.map((c) =>
+      [c.id, c.type, c.function.name, JSON.parse(c.function.arguments)]);
+    assert.deepEqual(calls, [['call_Aa1', 'function', 'get_weather', { city: 'Paris' }],
         ['call_Bb2', 'function', 'get_time', two[1].arguments]]);
     assert.equal(r.choices[0].finish_reason, 'tool_calls');
     assert.equal(r.usage.prompt_tokens, 20);
@@ -43,7 +48,7 @@ describe('openai SDK -> mock (openai dialect)', () => {
     const got = mock.requests.at(-1);
     assert.equal(got.path, '/v1/chat/completions');
     assert.equal(got.headers.authorization, 'Bearer sk-client-dummy');
-    assert.deepEqual(got.body, { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], tools: [weather] });
+    assert.deepEqual(got.body, { model: 'gpt-4o', messages: hi, tools: [weather] });
   });
 
   test('stream with tool calls and include_usage', async () => {
@@ -56,8 +61,10 @@ describe('openai SDK -> mock (openai dialect)', () => {
     const r = await s.finalChatCompletion();
     const m = r.choices[0].message;
     assert.equal(m.content, null);
-    assert.deepEqual(m.tool_calls.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
-      [['call_Aa1', 'get_weather', { city: 'Paris' }], ['call_Bb2', 'get_time', two[1].arguments]]);
+    const calls = m.tool_calls.map((c) =>
+      [c.id, c.function.name, JSON.parse(c.function.arguments)]);
+    assert.deepEqual(calls, [['call_Aa1', 'get_weather', { city: 'Paris' }],
+      ['call_Bb2', 'get_time', two[1].arguments]]);
     assert.equal(r.choices[0].finish_reason, 'tool_calls');
     assert.equal(r.usage.prompt_tokens, 11);
     assert.equal(r.usage.completion_tokens, 7);
@@ -78,8 +85,9 @@ describe('openai SDK -> mock (openai dialect)', () => {
   test('errors in the OpenAI shape', async () => {
     const client = openaiClient(mock.openaiBase);
     mock.enqueue({ error: { status: 429, message: 'slow down' } });
-    await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
-      (e) => e instanceof OpenAI.RateLimitError && e.status === 429 && e.error.type === 'rate_limit_error' &&
+    await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: hi }),
+      (e) => e instanceof OpenAI.RateLimitError && e.status === 429 &&
+        e.error.type === 'rate_limit_error' &&
         /slow down/.test(e.message));
   });
 
@@ -90,7 +98,13 @@ describe('openai SDK -> mock (openai dialect)', () => {
     const seen = [];
     const runner = client.chat.completions.runTools({
       model: 'gpt-4o', messages: [{ role: 'user', content: 'weather?' }],
-      tools: [{ type: 'function', function: { ...weather.function, parse: JSON.parse, function: (a) => { seen.push(a); return 'sunny'; } } }],
+      tools: [{
+        type: 'function',
+        function: {
+          ...weather.function, parse: JSON.parse,
+          function: (a) => { seen.push(a); return 'sunny'; },
+        },
+      }],
     });
     assert.equal(await runner.finalContent(), 'It is sunny.');
     assert.deepEqual(seen, [{ city: 'Paris' }]);
@@ -98,10 +112,39 @@ describe('openai SDK -> mock (openai dialect)', () => {
     assert.deepEqual(last.at(-1), { role: 'tool', tool_call_id: 'call_Aa1', content: 'sunny' });
   });
 
+  test('a stream stalled mid-way delivers its start, then holds', async () => {
+    const client = openaiClient(mock.openaiBase);
+    mock.enqueue({ stall: 'mid_stream' });
+    const controller = new AbortController();
+    // Bounded: gives up (and fails below) if the first text never comes.
+    const guard = setTimeout(() => controller.abort(), 5000);
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-4o', messages: hi, stream: true }, { signal: controller.signal });
+    let text = '';
+    let stalled = -1;
+    try {
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        if (text) {
+          stalled = mock.stalledCount();
+          controller.abort();
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof OpenAI.APIUserAbortError || e.name === 'AbortError')) throw e;
+    } finally {
+      clearTimeout(guard);
+    }
+    assert.equal(text, 'part');  // the first fragment of "partial"
+    assert.equal(stalled, 1);
+  });
+
   test('a stalled upstream times the SDK out', async () => {
-    const client = new OpenAI({ apiKey: 'k', baseURL: mock.openaiBase, maxRetries: 0, timeout: 300 });
+    const client = new OpenAI({
+      apiKey: 'k', baseURL: mock.openaiBase, maxRetries: 0, timeout: 300,
+    });
     mock.enqueue({ stall: 'before_head' });
-    await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+    await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: hi }),
       (e) => e instanceof OpenAI.APIConnectionTimeoutError);
   });
 });
@@ -114,7 +157,7 @@ describe('anthropic SDK -> mock (anthropic dialect)', () => {
     const client = anthropicClient(mock.anthropicBase);
     mock.enqueue({ text: 'Checking.', toolCalls: two, usage: { input: 20, output: 9 } });
     const m = await client.messages.create({
-      model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], tools: [tool],
+      model: 'claude-haiku-4-5', max_tokens: 100, messages: hi, tools: [tool],
     });
     assert.deepEqual(m.content, [{ type: 'text', text: 'Checking.' },
       { type: 'tool_use', id: 'call_Aa1', name: 'get_weather', input: { city: 'Paris' } },
@@ -132,10 +175,11 @@ describe('anthropic SDK -> mock (anthropic dialect)', () => {
     const client = anthropicClient(mock.anthropicBase);
     mock.enqueue({ text: 'Two calls:', toolCalls: two, usage: { input: 12, output: 40 } });
     const m = await client.messages.stream({
-      model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], tools: [tool],
+      model: 'claude-haiku-4-5', max_tokens: 100, messages: hi, tools: [tool],
     }).finalMessage();
     assert.deepEqual(m.content.map((b) => (b.type === 'text' ? b.text : [b.id, b.name, b.input])),
-      ['Two calls:', ['call_Aa1', 'get_weather', { city: 'Paris' }], ['call_Bb2', 'get_time', two[1].arguments]]);
+      ['Two calls:', ['call_Aa1', 'get_weather', { city: 'Paris' }],
+        ['call_Bb2', 'get_time', two[1].arguments]]);
     assert.equal(m.stop_reason, 'tool_use');
     assert.equal(m.usage.input_tokens, 12);
     assert.equal(m.usage.output_tokens, 40);
@@ -145,14 +189,19 @@ describe('anthropic SDK -> mock (anthropic dialect)', () => {
   test('errors in the Anthropic shape', async () => {
     const client = anthropicClient(mock.anthropicBase);
     mock.enqueue({ error: { status: 529, message: 'Overloaded' } });
-    await assert.rejects(client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
-      (e) => e instanceof Anthropic.APIError && e.status === 529 && e.error.error.type === 'overloaded_error');
+    const create = client.messages.create({
+      model: 'claude-haiku-4-5', max_tokens: 5, messages: hi,
+    });
+    await assert.rejects(create,
+      (e) => e instanceof Anthropic.APIError && e.status === 529 &&
+        e.error.error.type === 'overloaded_error');
   });
 
   for (const stream of [false, true]) {
     test(`beta toolRunner (thread: false, stream: ${stream})`, async () => {
       const client = anthropicClient(mock.anthropicBase);
-      mock.enqueue({ toolCalls: [{ id: 'toolu_01X', name: 'get_weather', arguments: { city: 'Oslo' } }], usage: { input: 5, output: 5 } },
+      const call = { id: 'toolu_01X', name: 'get_weather', arguments: { city: 'Oslo' } };
+      mock.enqueue({ toolCalls: [call], usage: { input: 5, output: 5 } },
         { text: 'Cold.', usage: { input: 9, output: 2 } });
       const seen = [];
       const runner = client.beta.messages.toolRunner({
@@ -165,7 +214,9 @@ describe('anthropic SDK -> mock (anthropic dialect)', () => {
       assert.deepEqual(final.content, [{ type: 'text', text: 'Cold.' }]);
       assert.deepEqual(seen, [{ city: 'Oslo' }]);
       const last = mock.requests.at(-1).body.messages.at(-1);
-      assert.deepEqual(last, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01X', content: '-3C' }] });
+      assert.deepEqual(last, {
+        role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01X', content: '-3C' }],
+      });
     });
   }
 });

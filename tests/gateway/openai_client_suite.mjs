@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 
 import {
-  asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, PNG_B64, QUESTION, SYSTEM,
-  settle, TIME, upstreamRequest, useGateway, WEATHER,
+  anResult, asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, oaToolMsg, PNG_B64,
+  QUESTION, says, settle, SYSTEM, TIME, upstreamRequest, useGateway, userBlocks, WEATHER,
 } from './common.mjs';
 import { openaiClient, OpenAI, recordingFetch, startGateway, warningsOf } from './harness.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
@@ -56,7 +56,9 @@ export function openaiClientSuite(upstream) {
   };
 
   function base(messages, stream, extra = {}) {
-    return { model: MODEL, messages, tools: [asOpenAITool(WEATHER)], max_completion_tokens: 256, ...extra };
+    return {
+      model: MODEL, messages, tools: [asOpenAITool(WEATHER)], max_completion_tokens: 256, ...extra,
+    };
   }
 
   // What the client sent, as the SDK wrote it (the stream helper adds these).
@@ -95,9 +97,10 @@ export function openaiClientSuite(upstream) {
   // Deferred to the test's end (checkWarnings), so a wrong count does not
   // hide the checks of the upstream's request.
   function expectUsage(completion, input, output) {
+    const u = completion.usage;
     later.push(() => assert.deepEqual(
-      [completion.usage?.prompt_tokens, completion.usage?.completion_tokens, completion.usage?.total_tokens],
-      [input, output, input + output], `usage (prompt, completion, total) of ${JSON.stringify(completion)}`));
+      [u?.prompt_tokens, u?.completion_tokens, u?.total_tokens], [input, output, input + output],
+      `usage (prompt, completion, total) of ${JSON.stringify(completion)}`));
   }
 
   // The assistant message a client sends back, from the completion.
@@ -106,20 +109,24 @@ export function openaiClientSuite(upstream) {
   const echo = (choice) => ({
     role: 'assistant', content: choice.message.content || null,
     tool_calls: choice.message.tool_calls.map((c) => ({
-      id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments },
+      id: c.id, type: 'function',
+      function: { name: c.function.name, arguments: c.function.arguments },
     })),
   });
   // An assistant turn of calls only, as a client writes it.
   const oaAssistant = (calls) => ({
     role: 'assistant', content: null,
-    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    tool_calls: calls.map((c) => ({
+      id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments },
+    })),
   });
   // The same, as Anthropic must get it.
   const anEcho = (text, calls) => ({
     role: 'assistant',
     content: [
       ...(text ? [{ type: 'text', text }] : []),
-      ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
+      ...calls.map((c) =>
+        ({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) })),
     ],
   });
   const sys = { role: 'system', content: SYSTEM };
@@ -150,7 +157,7 @@ export function openaiClientSuite(upstream) {
         expectUpstream(expected(p2, stream, [
           { role: 'user', content: QUESTION },
           anEcho(lead, [call]),
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: '18°C, sunny' }] },
+          userBlocks(anResult(ID1, '18°C, sunny')),
         ]));
         assert.equal(ctx.mock.modelRequests().length, 2);
         checkWarnings(expectedWarnings(stream));
@@ -193,7 +200,7 @@ export function openaiClientSuite(upstream) {
       // which reaches Anthropic as is_error: true without it.
       test('an error tool result ("Error: " prefix)', async () => {
         const call = { id: ID1, name: 'get_weather', arguments: '{"city":"Paris"}' };
-        ctx.mock.enqueue({ text: 'The weather service is down; try again later.', usage: { input: 90, output: 10 } });
+        ctx.mock.enqueue(says('The weather service is down; try again later.', 90, 10));
         const p = base([sys, user, oaAssistant([call]),
           { role: 'tool', tool_call_id: ID1, content: `Error: ${ERROR_TEXT}` }], stream);
         const r = await ask(p, stream);
@@ -203,7 +210,7 @@ export function openaiClientSuite(upstream) {
         expectUpstream(expected(p, stream, [
           { role: 'user', content: QUESTION },
           anEcho(undefined, [call]),
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: ERROR_TEXT, is_error: true }] },
+          userBlocks(anResult(ID1, ERROR_TEXT, { is_error: true })),
         ]));
         checkWarnings(expectedWarnings(stream));
       });
@@ -213,11 +220,12 @@ export function openaiClientSuite(upstream) {
       // Anthropic gets it in the same user turn, after the tool_result.
       test('an image returned by a tool (user message after the tool message)', async () => {
         const call = { id: ID1, name: 'get_weather', arguments: '{"city":"Paris"}' };
-        ctx.mock.enqueue({ text: 'The radar shows clear skies.', usage: { input: 300, output: 8 } });
+        ctx.mock.enqueue(says('The radar shows clear skies.', 300, 8));
         const p = base([sys, user, oaAssistant([call]),
           { role: 'tool', tool_call_id: ID1, content: 'Rendered the radar image.' },
           { role: 'user', content: [{ type: 'text', text: 'Radar image:' },
-            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_B64}` } }] }], stream);
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_B64}` } }] }],
+        stream);
         const r = await ask(p, stream);
         assert.equal(r.choice.message.content, 'The radar shows clear skies.');
         assert.equal(r.choice.finish_reason, 'stop');
@@ -251,12 +259,13 @@ export function openaiClientSuite(upstream) {
         assert.equal(r.choice.finish_reason, 'tool_calls');
         expectUsage(r.completion, 40, 9);
         expectUpstream(expected(p, stream,
-          [{ role: 'user', content: QUESTION }], { tool_choice: { type: 'tool', name: 'get_time' } }));
+          [{ role: 'user', content: QUESTION }],
+          { tool_choice: { type: 'tool', name: 'get_time' } }));
         checkWarnings(expectedWarnings(stream));
       });
 
       test('tool_choice none', async () => {
-        ctx.mock.enqueue({ text: 'I cannot look that up right now.', usage: { input: 41, output: 7 } });
+        ctx.mock.enqueue(says('I cannot look that up right now.', 41, 7));
         const p = base([sys, user], stream, { tool_choice: 'none' });
         const r = await ask(p, stream);
         assert.equal(r.choice.message.content, 'I cannot look that up right now.');
@@ -297,10 +306,12 @@ export function openaiClientSuite(upstream) {
         const second = upstreamRequest(ctx, upstream);
         if (upstream === 'openai') {
           assert.equal(second.tool_choice, 'auto');
-          assert.deepEqual(second.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool']);
-          assert.deepEqual(second.messages[2].tool_calls.map((c) => [c.id, c.function.name, c.function.arguments]),
+          assert.deepEqual(second.messages.map((m) => m.role),
+            ['system', 'user', 'assistant', 'tool']);
+          assert.deepEqual(
+            second.messages[2].tool_calls.map((c) => [c.id, c.function.name, c.function.arguments]),
             [[ID1, 'get_weather', '{"city":"Paris"}']]);
-          assert.deepEqual(second.messages[3], { role: 'tool', tool_call_id: ID1, content: '18°C, sunny' });
+          assert.deepEqual(second.messages[3], oaToolMsg(ID1, '18°C, sunny'));
           assert.equal(second.stream, stream ? true : undefined);
         } else {
           assert.deepEqual(second.tool_choice, { type: 'auto' });
@@ -308,7 +319,7 @@ export function openaiClientSuite(upstream) {
           assert.deepEqual(second.messages, [
             { role: 'user', content: QUESTION },
             anEcho(lead, [call]),
-            { role: 'user', content: [{ type: 'tool_result', tool_use_id: ID1, content: '18°C, sunny' }] },
+            userBlocks(anResult(ID1, '18°C, sunny')),
           ]);
           assert.deepEqual(second.tools.map((t) => t.name), ['get_weather']);
           assert.equal(second.stream, stream ? true : undefined);
@@ -323,12 +334,14 @@ export function openaiClientSuite(upstream) {
         const c = client();
         const p = base([sys, user], stream);
         const send = () => (stream
-          ? c.chat.completions.stream({ ...p, stream_options: { include_usage: true } }).finalChatCompletion()
+          ? c.chat.completions.stream({ ...p, stream_options: { include_usage: true } })
+            .finalChatCompletion()
           : c.chat.completions.create(p));
         ctx.mock.enqueue({ error: { status: 429, message: 'Rate limit reached for requests',
           headers: { 'retry-after': '120' } } });
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof OpenAI.RateLimitError, `got ${e?.constructor?.name}: ${e?.message}`);
+          assert.ok(e instanceof OpenAI.RateLimitError,
+            `got ${e?.constructor?.name} ${e?.message}`);
           assert.equal(e.status, 429);
           assert.equal(e.error.type, 'rate_limit_error');
           assert.match(e.message, /Rate limit reached for requests/);
@@ -338,7 +351,8 @@ export function openaiClientSuite(upstream) {
         assert.equal(ctx.mock.modelRequests().length, 1);
         ctx.mock.enqueue({ error: { status: 400, message: 'messages: bad thing at index 1' } });
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof OpenAI.BadRequestError, `got ${e?.constructor?.name}: ${e?.message}`);
+          assert.ok(e instanceof OpenAI.BadRequestError,
+            `got ${e?.constructor?.name} ${e?.message}`);
           assert.equal(e.status, 400);
           assert.equal(e.error.type, 'invalid_request_error');
           assert.match(e.message, /bad thing at index 1/);
@@ -353,12 +367,15 @@ export function openaiClientSuite(upstream) {
       // only: a stream's headers leave before its usage).
       if (upstream === 'anthropic') {
         test('cache token counts', async () => {
-          ctx.mock.enqueue({ text: 'Cached.', usage: { input: 10, output: 3, cacheRead: 100, cacheWrite: 20 } });
+          ctx.mock.enqueue({
+            text: 'Cached.', usage: { input: 10, output: 3, cacheRead: 100, cacheWrite: 20 },
+          });
           const r = await ask(base([sys, user], stream), stream);
           assert.equal(r.choice.message.content, 'Cached.');
           expectUsage(r.completion, 130, 3);
           assert.equal(r.completion.usage.prompt_tokens_details?.cached_tokens, 100);
-          checkWarnings(stream ? expectedWarnings(stream) : ['dropped_cache_write_tokens ($.usage)']);
+          checkWarnings(stream
+            ? expectedWarnings(stream) : ['dropped_cache_write_tokens ($.usage)']);
         });
       }
 
@@ -389,7 +406,8 @@ export function openaiClientSuite(upstream) {
   test('--upstream-model is the model the upstream gets', async () => {
     const mock = await startMockUpstream();
     const gw = await startGateway(mock, {
-      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai', upstreamModel: 'upstream-model-x',
+      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai',
+      upstreamModel: 'upstream-model-x',
       keyEnv: 'TOOLWIRE_TEST_UPSTREAM_KEY', env: { TOOLWIRE_TEST_UPSTREAM_KEY: 'k-2' },
     });
     try {
