@@ -81,7 +81,10 @@ tools::ToolSpec guarded(tools::ToolSpec spec) {
   return spec;
 }
 
-Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg) {
+// Fails with the exit status to use: a bad --dir is a usage error, a to-do
+// database that cannot be opened a runtime failure.
+Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg, int& exit_code) {
+  exit_code = kExitUsage;
   tools::BuiltinOptions b;
   b.workspace = o.dir;
   b.enabled = {"read", "list", "glob", "grep"};
@@ -99,6 +102,7 @@ Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg) {
     bool risky = s.name == "write" || s.name == "edit" || s.name == "shell";
     TW_TRY(reg.add(risky && !o.yes ? guarded(std::move(s)) : std::move(s)));
   }
+  exit_code = kExitFailure;
   std::string data_dir = o.data_dir.empty() ? agent::default_data_dir() : o.data_dir;
   auto store = agent::TodoStore::open(data_dir + "/todo.sqlite3");
   if (!store) return store.error();
@@ -179,15 +183,23 @@ void on_sigint(int) {
 int run_chat(const ChatOptions& o) {
   bool offline = o.provider == "scripted";
   tools::Registry reg;
-  if (Status st = build_tools(o, offline, reg); !st) {
+  int tools_exit = kExitUsage;
+  if (Status st = build_tools(o, offline, reg, tools_exit); !st) {
     std::cerr << "toolwire chat: " << st.error().to_string() << "\n";
-    return 2;
+    return tools_exit;
   }
   std::unique_ptr<transport::HttpClient> client;
   auto model = build_provider(o, client);
   if (!model) {
     std::cerr << "toolwire chat: " << model.error().to_string() << "\n";
-    return 2;
+    return kExitUsage;
+  }
+  // Checked here, not at the first request: a missing model is a usage error
+  // like a missing base URL, not a failed turn.
+  if (!offline && o.model.empty() && (*model)->default_model().empty()) {
+    std::cerr << "toolwire chat: provider '" << o.provider
+              << "' has no default model: set --model\n";
+    return kExitUsage;
   }
   agent::AgentOptions opt;
   opt.max_rounds = o.max_rounds;
@@ -209,7 +221,7 @@ int run_chat(const ChatOptions& o) {
       char c;
       while (read(g_sig_pipe[0], &c, 1) == 1) {
         if (running.load()) chat.cancel();
-        else std::_Exit(130);
+        else std::_Exit(kExitInterrupted);
       }
     }).detach();
   }
@@ -223,7 +235,7 @@ int run_chat(const ChatOptions& o) {
   if (o.once_given) {
     agent::RunResult r = turn(o.once);
     std::signal(SIGINT, SIG_DFL);
-    return r.reason == agent::StopReason::error ? 1 : 0;
+    return r.reason == agent::StopReason::error ? kExitFailure : kExitOk;
   }
   bool tty = isatty(STDIN_FILENO);
   if (tty && !o.json)
@@ -238,7 +250,7 @@ int run_chat(const ChatOptions& o) {
     turn(line);
   }
   std::signal(SIGINT, SIG_DFL);  // the watcher thread must not touch `chat` after this returns
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
@@ -260,8 +272,10 @@ void add_chat_command(CLI::App& app) {
   cmd->add_flag("--no-stream", o->no_stream, "Ask the model for whole responses instead of streams");
   cmd->add_option("--data-dir", o->data_dir, "Where the to-do database lives (default $XDG_DATA_HOME/toolwire)");
   cmd->add_option("--dir", o->dir, "Workspace directory for the file tools (default: current directory)");
-  cmd->add_option("--max-rounds", o->max_rounds, "Model calls per turn (default 8)")->check(CLI::PositiveNumber);
-  cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")->check(CLI::PositiveNumber);
+  cmd->add_option("--max-rounds", o->max_rounds, "Model calls per turn (default 8)")
+      ->check(int_between(1, 1000));
+  cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")
+      ->check(int_between(1, 86'400));
   cmd->add_option("--allow-shell", o->shell_allow, "Enable the shell tool for these programs (real providers only)");
   cmd->callback([o, once] {
     o->once_given = once->count() > 0;

@@ -1,9 +1,13 @@
 // `toolwire convert`: translate a request, response or SSE stream between
 // dialects, stdin to stdout. Warnings and errors go to stderr; a bad input
 // exits non-zero with an error naming the JSON path.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
-#include <iterator>
 #include <string>
 
 #include "cli/commands.h"
@@ -19,6 +23,36 @@ struct ConvertOptions {
 int fail(const Error& e) {
   std::cerr << "toolwire convert: " << to_string(e.code) << ": " << e.to_string() << "\n";
   return 1;
+}
+
+// One read(2) of whatever stdin has now (at most `cap` bytes): 0 at end of
+// input, -1 on an error. Unlike fread, it returns as soon as any bytes arrive,
+// so a stream is translated while it flows.
+ssize_t read_some(char* buf, size_t cap) {
+  while (true) {
+    ssize_t n = ::read(STDIN_FILENO, buf, cap);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+Error read_error() {
+  return make_error(ErrorCode::unavailable, std::string("reading stdin: ") + std::strerror(errno));
+}
+
+// All of stdin in large blocks (a synced std::cin reads one byte per call).
+Result<std::string> read_all_stdin() {
+  std::string input;
+  size_t used = 0;
+  while (true) {
+    if (input.size() - used < (1 << 16))
+      input.resize(std::max<size_t>(input.size() * 2, 1 << 20));
+    ssize_t n = read_some(input.data() + used, input.size() - used);
+    if (n < 0) return read_error();
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+  }
+  input.resize(used);
+  return input;
 }
 
 void print_warnings(const Warnings& warnings) {
@@ -40,7 +74,7 @@ int run_convert(const ConvertOptions& opt) {
     auto encoder = to->make_stream_encoder();
     std::vector<ir::StreamEvent> events;
     std::string out;
-    char buf[1 << 14];
+    char buf[1 << 16];
     auto flush = [&] {
       for (const auto& e : events) encoder->encode(e, out);
       events.clear();
@@ -48,18 +82,21 @@ int run_convert(const ConvertOptions& opt) {
       std::fflush(stdout);  // forward each piece as soon as it is translated
       out.clear();
     };
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
-      Status st = decoder->feed(std::string_view(buf, n), events);
+    ssize_t n;
+    while ((n = read_some(buf, sizeof buf)) > 0) {
+      Status st = decoder->feed(std::string_view(buf, static_cast<size_t>(n)), events);
       flush();
       if (!st) return fail(st.error());
     }
+    if (n < 0) return fail(read_error());
     Status st = decoder->finish(events);
     flush();
     print_warnings(encoder->warnings());
     return st ? 0 : fail(st.error());
   }
-  std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  auto in = read_all_stdin();
+  if (!in) return fail(in.error());
+  const std::string& input = *in;
   Result<std::string> out = make_error(ErrorCode::internal, "unreachable");
   if (opt.kind == "request") {
     out = codec::translate_request(*from, *to, input, warnings);

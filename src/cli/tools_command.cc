@@ -1,7 +1,7 @@
 // `toolwire tools`: list the built-in tools, print one's schema in a
 // dialect, or call one — for users checking their setup (and for tests).
 // Everything printed on stdout is JSON; `call` exits 1 when the result is an
-// error, 2 on bad usage.
+// error, 2 on bad usage (docs/cli.md).
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -28,7 +28,7 @@ struct ToolsOptions {
 
 int usage_error(const std::string& msg) {
   std::cerr << "toolwire tools: " << msg << "\n";
-  return 2;
+  return kExitUsage;
 }
 
 Result<tools::Registry> build_registry(const ToolsOptions& opt) {
@@ -92,7 +92,7 @@ int run_call(const tools::Registry& reg, const ToolsOptions& opt) {
   for (const auto& c : r.content) content.push_back(content_json(c));
   ordered_json out = {{"call_id", r.call_id}, {"tool", opt.name}, {"is_error", r.is_error}, {"content", content}};
   std::cout << out.dump(2) << "\n";
-  return r.is_error ? 1 : 0;
+  return r.is_error ? kExitFailure : kExitOk;
 }
 
 int run_tools(const std::string& sub, const ToolsOptions& opt) {
@@ -131,7 +131,8 @@ void add_tools_command(CLI::App& app) {
   CLI::App* call = tools->add_subcommand("call", "Call one tool with JSON arguments and print the result");
   call->add_option("name", opt->name, "Tool name")->required();
   call->add_option("args", opt->args, "Arguments as a JSON object (default {})");
-  call->add_option("--timeout-ms", opt->timeout_ms, "Per-call timeout")->check(CLI::PositiveNumber);
+  call->add_option("--timeout-ms", opt->timeout_ms, "Per-call timeout (default 30000)")
+      ->check(int_between(1, 86'400'000));
   add_common(call, *opt);
   call->callback([opt] { std::exit(run_tools("call", *opt)); });
 }

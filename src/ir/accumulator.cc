@@ -51,6 +51,7 @@ void StreamAccumulator::add(const StreamEvent& event) {
           if (e.usage.output_tokens) u.output_tokens = e.usage.output_tokens;
           if (e.usage.cache_read_tokens) u.cache_read_tokens = e.usage.cache_read_tokens;
           if (e.usage.cache_write_tokens) u.cache_write_tokens = e.usage.cache_write_tokens;
+          if (e.usage.estimated) u.estimated = true;
         } else if constexpr (std::is_same_v<T, Finish>) {
           response_.finish = e.reason;
           finished_ = true;

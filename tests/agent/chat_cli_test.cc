@@ -122,7 +122,12 @@ TEST_P(ChatCli, OnceJsonTwoToolRoundsAgainstMockUpstream) {
       sequence.push_back("result:" + e["name"].get<std::string>());
       EXPECT_FALSE(e["is_error"].get<bool>()) << e.dump();
     }
-    if (type == "round_finished") sequence.push_back("round");
+    if (type == "round_finished") {
+      sequence.push_back("round");
+      // The upstream's own counts: not marked as estimates.
+      EXPECT_FALSE(e["usage"].contains("estimated")) << e.dump();
+      EXPECT_TRUE(e["usage"].contains("input_tokens")) << e.dump();
+    }
     if (type == "final_answer") {
       EXPECT_EQ(e["stop"], "final_text");
       EXPECT_EQ(e["rounds"], 3);
@@ -192,6 +197,27 @@ TEST(ChatCliOffline, DemoAddsAndListsWithoutNetwork) {
   EXPECT_NE(files.output.find("openai.json"), std::string::npos) << files.output;
   CommandResult done = run_command(base + " --once " + quote("complete 1") + " 2>&1");
   EXPECT_NE(done.output.find("Completed #1: water the plants"), std::string::npos) << done.output;
+  std::filesystem::remove_all(dir);
+}
+
+// The scripted model counts characters / 4; --json says these are estimates.
+TEST(ChatCliOffline, ScriptedUsageIsMarkedEstimated) {
+  auto dir = std::filesystem::temp_directory_path() / ("tw_chat_usage_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  CommandResult r = run_command(std::string(TOOLWIRE_BINARY) + " chat --data-dir " + quote(dir.string()) +
+                                " --dir " + quote(dir.string()) + " --json --once " +
+                                quote("show my to-do list") + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  int rounds = 0;
+  for (const auto& e : json_lines(r.output)) {
+    ASSERT_FALSE(e.is_discarded()) << r.output;
+    if (e["type"] != "round_finished") continue;
+    ++rounds;
+    EXPECT_GT(e["usage"].value("input_tokens", 0), 0) << e.dump();
+    EXPECT_EQ(e["usage"].value("estimated", false), true) << e.dump();
+  }
+  EXPECT_GT(rounds, 0) << r.output;
   std::filesystem::remove_all(dir);
 }
 

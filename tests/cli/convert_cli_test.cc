@@ -8,7 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "subprocess.h"
+
 namespace {
+
+using toolwire::testing::Subprocess;
 
 using nlohmann::json;
 
@@ -188,9 +192,49 @@ TEST(ConvertCli, TruncatedOrBrokenStreamsFail) {
   EXPECT_NE(r.err.find("content"), std::string::npos) << r.err;
 }
 
+// A stream is translated while it flows: each event's translation is on
+// stdout while stdin is still open (fread would wait for 16 KB or the end).
+TEST(ConvertCli, StreamForwardsEachEventBeforeTheInputEnds) {
+  std::string sse = fixture("anthropic-messages-stream-tool-use.sse");
+  std::vector<std::string> events;
+  for (size_t pos = 0; pos < sse.size();) {
+    size_t end = sse.find("\n\n", pos);
+    end = end == std::string::npos ? sse.size() : end + 2;
+    events.push_back(sse.substr(pos, end - pos));
+    pos = end;
+  }
+  ASSERT_GT(events.size(), 5u);
+  ASSERT_NE(events[0].find("message_start"), std::string::npos);
+  ASSERT_NE(events[3].find("\"Okay\""), std::string::npos);
+
+  Subprocess p({TOOLWIRE_BINARY, "convert", "--from", "anthropic", "--to", "openai", "--kind", "stream"});
+  ASSERT_TRUE(p.started());
+  auto complete_chunk_with = [](std::string needle) {
+    return [needle](const std::string& out) {
+      size_t at = out.find(needle);
+      return at != std::string::npos && out.find("\n\n", at) != std::string::npos;
+    };
+  };
+  constexpr std::chrono::seconds kWait{20};
+  ASSERT_TRUE(p.write_stdin(events[0]));
+  ASSERT_TRUE(p.read_until(complete_chunk_with("\"role\":\"assistant\""), kWait))
+      << "message_start not forwarded while stdin is open; stdout: " << p.out() << " stderr: " << p.err();
+  EXPECT_EQ(p.out().find("Okay"), std::string::npos) << p.out();
+  ASSERT_TRUE(p.write_stdin(events[1] + events[2] + events[3]));
+  ASSERT_TRUE(p.read_until(complete_chunk_with("\"content\":\"Okay\""), kWait))
+      << "the first text delta was not forwarded while stdin is open; stdout: " << p.out();
+  EXPECT_EQ(p.out().find("[DONE]"), std::string::npos) << p.out();
+
+  for (size_t i = 4; i < events.size(); ++i) ASSERT_TRUE(p.write_stdin(events[i]));
+  ASSERT_EQ(p.wait(kWait), 0) << p.err();
+  EXPECT_TRUE(p.out().ends_with("data: [DONE]\n\n")) << p.out();
+  // The same bytes as the whole stream converted at once.
+  EXPECT_EQ(p.out(), convert("--from anthropic --to openai --kind stream", sse).out);
+}
+
 TEST(ConvertCli, UnknownDialectIsAUsageError) {
   CliRun r = convert("--from gemini --to openai --kind request", "{}");
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("gemini"), std::string::npos) << r.err;
 }
 

@@ -35,6 +35,24 @@ TEST(StreamAccumulator, KeepsInterleavedParallelCallsApart) {
   EXPECT_EQ(r.finish.kind, FinishReason::Kind::tool_calls);
 }
 
+// An estimate stays marked as one when later usage events fill other fields.
+TEST(StreamAccumulator, KeepsTheEstimatedMark) {
+  StreamAccumulator acc;
+  Usage estimate{10, 4, std::nullopt, std::nullopt};
+  estimate.estimated = true;
+  for (StreamEvent e : std::vector<StreamEvent>{MessageStart{"m", "m", 0}, UsageEvent{estimate},
+                                                UsageEvent{Usage{std::nullopt, 5, std::nullopt, std::nullopt}},
+                                                Finish{{FinishReason::Kind::stop, "stop"}}})
+    acc.add(e);
+  Response r = std::move(acc).take();
+  EXPECT_TRUE(r.usage.estimated);
+  EXPECT_EQ(r.usage.output_tokens, 5);
+
+  StreamAccumulator exact;
+  exact.add(UsageEvent{Usage{10, 4, std::nullopt, std::nullopt}});
+  EXPECT_FALSE(std::move(exact).take().usage.estimated);
+}
+
 TEST(StreamAccumulator, FlagsInvalidArguments) {
   StreamAccumulator acc;
   acc.add(ToolCallStart{0, "c", "f"});

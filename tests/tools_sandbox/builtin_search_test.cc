@@ -77,6 +77,7 @@ TEST(Grep, PatternStartingWithDashIsAPattern) {
     if (!toolwire::tools::builtin_tool_specs(opt)) continue;  // no rg here
     auto tools = make_tools(opt);
     EXPECT_EQ(text(tools.call("grep", {{"pattern", "--files"}})), "f.txt:1:a --files b\n");
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "--files"}, {"no_ignore", true}})), "f.txt:1:a --files b\n");
   }
 }
 
@@ -96,6 +97,7 @@ TEST(Grep, RipgrepAndInternalAgree) {
                               nlohmann::json{{"pattern", "^int"}, {"include", "*.cc"}},
                               nlohmann::json{{"pattern", "b = \\d"}, {"path", "src"}},
                               nlohmann::json{{"pattern", "zzz"}}}) {
+    args["no_ignore"] = true;  // ripgrep serves no_ignore searches
     SCOPED_TRACE(args.dump());
     std::string a = text(rg.call("grep", args)), b = text(in.call("grep", args));
     EXPECT_EQ(a, b);
@@ -115,10 +117,120 @@ TEST(Grep, MatchCapTruncates) {
     opt.max_grep_matches = 10;
     if (!toolwire::tools::builtin_tool_specs(opt)) continue;
     auto tools = make_tools(opt);
-    std::string t = text(tools.call("grep", {{"pattern", "hit"}, {"path", "."}}));
+    std::string t =
+        text(tools.call("grep", {{"pattern", "hit"}, {"path", "."}, {"no_ignore", e == Engine::ripgrep}}));
     EXPECT_NE(t.find("many.txt:10:hit\n[results truncated after 10 matches]"), std::string::npos) << t;
     EXPECT_EQ(t.find("many.txt:11:"), std::string::npos) << t;
   }
+}
+
+// Ignore files, as ripgrep honours them: .gitignore (nested too), .ignore and
+// .git/info/exclude; .git skipped; `no_ignore` searches everything.
+void populate_ignored(const Tree& tree) {
+  spit(tree.ws / ".gitignore", "# build products\nnode_modules/\n*.log\n!keep.log\n/build\n");
+  spit(tree.ws / ".ignore", "notes.txt\n");
+  spit(tree.ws / ".git/info/exclude", "local.txt\n");
+  spit(tree.ws / ".git/config", "TODO in git\n");
+  spit(tree.ws / "tests/npm/node_modules/pkg/index.js", "TODO in node_modules\n");
+  spit(tree.ws / "tests/npm/run.js", "TODO run\n");
+  spit(tree.ws / "app.log", "TODO log\n");
+  spit(tree.ws / "keep.log", "TODO keep\n");
+  spit(tree.ws / "build/out.txt", "TODO build\n");
+  spit(tree.ws / "src/build/x.txt", "TODO src build\n");  // "/build" is anchored to the root
+  spit(tree.ws / "src/.gitignore", "gen/\n");
+  spit(tree.ws / "src/gen/g.cc", "TODO generated\n");
+  spit(tree.ws / "src/a.log", "TODO nested log\n");
+  spit(tree.ws / "src/main.cc", "TODO main\n");
+  spit(tree.ws / "notes.txt", "TODO notes\n");
+  spit(tree.ws / "local.txt", "TODO local\n");
+}
+
+TEST(Ignore, GrepSkipsIgnoredPathsByDefault) {
+  Tree tree;
+  populate_ignored(tree);
+  for (Engine e : {Engine::internal, Engine::automatic}) {
+    auto tools = tools_with(tree, e);
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}})),
+              "keep.log:1:TODO keep\n"
+              "src/build/x.txt:1:TODO src build\n"
+              "src/main.cc:1:TODO main\n"
+              "tests/npm/run.js:1:TODO run\n");
+    // A subdirectory obeys the files above it (the root's *.log) and its own.
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "src"}})),
+              "src/build/x.txt:1:TODO src build\nsrc/main.cc:1:TODO main\n");
+    // A directory named in `path` is searched even when it is ignored.
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "tests/npm/node_modules"}})),
+              "tests/npm/node_modules/pkg/index.js:1:TODO in node_modules\n");
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "app.log"}})), "app.log:1:TODO log\n");
+  }
+}
+
+TEST(Ignore, NoIgnoreSearchesEverythingButGit) {
+  Tree tree;
+  populate_ignored(tree);
+  const std::string all =
+      "app.log:1:TODO log\n"
+      "build/out.txt:1:TODO build\n"
+      "keep.log:1:TODO keep\n"
+      "local.txt:1:TODO local\n"
+      "notes.txt:1:TODO notes\n"
+      "src/a.log:1:TODO nested log\n"
+      "src/build/x.txt:1:TODO src build\n"
+      "src/gen/g.cc:1:TODO generated\n"
+      "src/main.cc:1:TODO main\n"
+      "tests/npm/node_modules/pkg/index.js:1:TODO in node_modules\n"
+      "tests/npm/run.js:1:TODO run\n";
+  for (Engine e : {Engine::internal, Engine::ripgrep}) {
+    toolwire::tools::BuiltinOptions opt;
+    opt.workspace = tree.ws.string();
+    opt.grep_engine = e;
+    if (!toolwire::tools::builtin_tool_specs(opt)) continue;  // no rg here
+    auto tools = make_tools(opt);
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"no_ignore", true}})), all);
+  }
+}
+
+TEST(Ignore, GlobSkipsIgnoredPathsListShowsThem) {
+  Tree tree;
+  populate_ignored(tree);
+  auto tools = tools_with(tree, Engine::internal);
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.js"}})), "tests/npm/run.js\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.js"}, {"no_ignore", true}})),
+            "tests/npm/node_modules/pkg/index.js\ntests/npm/run.js\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "*"}})),
+            ".gitignore\n.ignore\nhello.txt\nkeep.log\nsrc/\nsub/\ntests/\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "*"}, {"path", "src"}})),
+            "src/.gitignore\nsrc/build/\nsrc/main.cc\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.cc"}, {"path", "src/gen"}})), "src/gen/g.cc\n");
+  // list is one directory as it is, like ls.
+  EXPECT_EQ(text(tools.call("list", {{"path", "tests/npm"}})), "node_modules/\nrun.js\n");
+}
+
+// Nested files: a deeper file re-includes what a shallower one ignores, and
+// .ignore wins over .gitignore in the same directory.
+TEST(Ignore, DeeperFilesAndDotIgnoreWin) {
+  Tree tree;
+  spit(tree.ws / ".gitignore", "*.gen\n");
+  spit(tree.ws / "a/.gitignore", "!keep.gen\n");
+  spit(tree.ws / "a/keep.gen", "hit\n");
+  spit(tree.ws / "a/drop.gen", "hit\n");
+  spit(tree.ws / "keep.gen", "hit\n");
+  spit(tree.ws / "b/.gitignore", "!x.txt\n");
+  spit(tree.ws / "b/.ignore", "x.txt\n");
+  spit(tree.ws / "b/x.txt", "hit\n");
+  spit(tree.ws / "b/y.txt", "hit\n");
+  auto tools = tools_with(tree, Engine::internal);
+  EXPECT_EQ(text(tools.call("grep", {{"pattern", "hit"}})), "a/keep.gen:1:hit\nb/y.txt:1:hit\n");
+}
+
+// An ignore file that is a symlink (here to a file outside the workspace) is
+// not read: the sandbox's rules hold for the files that steer the walk too.
+TEST(Ignore, SymlinkedIgnoreFileIsNotFollowed) {
+  Tree tree;
+  spit(tree.outside / "rules", "*.txt\n");
+  fs::create_symlink(tree.outside / "rules", tree.ws / ".gitignore");
+  auto tools = tools_with(tree, Engine::internal);
+  EXPECT_EQ(text(tools.call("grep", {{"pattern", "INSIDE"}})), "sub/inner.txt:1:INSIDE\n");
 }
 
 }  // namespace

@@ -251,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(All, SandboxAttack, ::testing::ValuesIn(params()),
                                   i.param.attack->name;
                          });
 
-// The same rows the grep tool ran with the internal engine, once more through ripgrep.
+// The same rows the grep tool ran with the internal engine, once more through
+// ripgrep (which serves `no_ignore` searches of a directory).
 TEST(SandboxAttackRipgrep, SymlinksHardLinksAndFifosAreNotSearched) {
   Tree tree;
   ASSERT_EQ(symlink("../outside", (tree.ws / "dirlink").c_str()), 0);
@@ -264,7 +265,9 @@ TEST(SandboxAttackRipgrep, SymlinksHardLinksAndFifosAreNotSearched) {
   auto specs = toolwire::tools::builtin_tool_specs(opt);
   if (!specs) GTEST_SKIP() << "ripgrep not installed: " << specs.error().to_string();
   auto tools = make_tools(opt);
-  auto fut = std::async(std::launch::async, [&] { return tools.call("grep", {{"pattern", "SECRET|INSIDE"}}); });
+  auto fut = std::async(std::launch::async, [&] { 
+    return tools.call("grep", {{"pattern", "SECRET|INSIDE"}, {"no_ignore", true}});
+  });
   ASSERT_EQ(fut.wait_for(std::chrono::seconds(20)), std::future_status::ready);
   std::string t = text(fut.get());
   EXPECT_EQ(t.find("TOP SECRET"), std::string::npos) << t;

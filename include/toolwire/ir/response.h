@@ -27,6 +27,9 @@ struct Usage {
   std::optional<int64_t> output_tokens;
   std::optional<int64_t> cache_read_tokens;
   std::optional<int64_t> cache_write_tokens;
+  // The counts are estimates, not a tokenizer's (the scripted model: characters
+  // / 4). No wire dialect carries this; `toolwire chat --json` shows it.
+  bool estimated = false;
   bool empty() const { return !input_tokens && !output_tokens && !cache_read_tokens && !cache_write_tokens; }
   bool operator==(const Usage&) const = default;
 };

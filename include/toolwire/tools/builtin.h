@@ -47,6 +47,8 @@ struct BuiltinOptions {
   size_t max_line_chars = 2000;         // read / grep: longer lines are cut
 
   // grep: ripgrep when found (as a subprocess, argv only), else RE2 in process.
+  // ripgrep serves `no_ignore` searches of a directory only: while ignore
+  // files are honoured, grep walks in process (one matcher for grep and glob).
   enum class GrepEngine { automatic, ripgrep, internal };
   GrepEngine grep_engine = GrepEngine::automatic;
   std::string ripgrep_path;  // empty: look for `rg` in search_path

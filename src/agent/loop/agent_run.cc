@@ -48,6 +48,7 @@ void add_usage(ir::Usage& sum, const ir::Usage& u) {
   add(sum.output_tokens, u.output_tokens);
   add(sum.cache_read_tokens, u.cache_read_tokens);
   add(sum.cache_write_tokens, u.cache_write_tokens);
+  if (u.estimated) sum.estimated = true;  // a sum with one estimate in it is an estimate
 }
 
 // The end-turn tool's answer: its "answer" (or only string) argument, else the raw arguments.

@@ -40,6 +40,7 @@ void usage_json(JsonWriter& w, const ir::Usage& u) {
   if (u.output_tokens) w.field("output_tokens", *u.output_tokens);
   if (u.cache_read_tokens) w.field("cache_read_tokens", *u.cache_read_tokens);
   if (u.cache_write_tokens) w.field("cache_write_tokens", *u.cache_write_tokens);
+  if (u.estimated) w.field("estimated", true);
   w.end_object();
 }
 

@@ -234,6 +234,12 @@ class HttpProvider final : public Provider {
     }
     auto body = codec_.encode_request(r, warnings);
     if (!body) return std::move(body).error();
+    // A request from another dialect (an Anthropic client through the
+    // gateway) has no extra fields to carry it: add the usage request to the
+    // encoded object itself, or an OpenAI server sends no usage at all.
+    if (stream && profile_.stream_usage && codec_.name() == "openai_chat" && !r.source_dialect.empty() &&
+        r.source_dialect != "openai_chat" && !body->empty() && body->back() == '}')
+      body->insert(body->size() - 1, R"(,"stream_options":{"include_usage":true})");
     transport::HttpRequest http;
     http.method = "POST";
     http.url = url_;

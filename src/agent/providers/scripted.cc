@@ -286,6 +286,7 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
   ir::Usage usage;
   usage.input_tokens = approx_tokens(request_chars(req));
   usage.output_tokens = approx_tokens(out_chars);
+  usage.estimated = true;
   ev.push_back(ir::UsageEvent{usage});
   ir::FinishReason fin;
   fin.kind = index > 0 ? ir::FinishReason::Kind::tool_calls : ir::FinishReason::Kind::stop;

@@ -503,6 +503,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     add(total.output_tokens, u.output_tokens);
     add(total.cache_read_tokens, u.cache_read_tokens);
     add(total.cache_write_tokens, u.cache_write_tokens);
+    if (u.estimated) total.estimated = true;
   }
 
   void on_round_done(provider::Generation g) {

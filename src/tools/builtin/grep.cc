@@ -3,12 +3,14 @@
 // "path:line:text" sorted by path, with paths relative to the workspace root.
 #include <fcntl.h>
 #include <map>
+#include <optional>
 #include <re2/re2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 #include "tools/builtin/common.h"
+#include "tools/builtin/ignore.h"
 #include "tools/builtin/walk.h"
 #include "tools/sandbox/process.h"
 
@@ -24,6 +26,7 @@ struct Match {
 struct GrepArgs {
   std::string pattern, path, include;
   bool ignore_case = false;
+  bool no_ignore = false;
 };
 
 std::string join_rel(const std::string& base, std::string_view rel) {
@@ -93,6 +96,8 @@ Result<bool> grep_internal(const GrepArgs& a, const BuiltinContext& bc, ToolCont
   }
   auto dir = bc.workspace.open_dir(a.path);
   if (!dir) return dir.error();
+  std::optional<IgnoreStack> ignore;
+  if (!a.no_ignore) ignore.emplace(bc.workspace, *base);
   bool complete = true, truncated = false;
   walk_tree(dir->get(), opt.max_walk_entries,
             [&](const WalkEntry& e) {
@@ -111,7 +116,7 @@ Result<bool> grep_internal(const GrepArgs& a, const BuiltinContext& bc, ToolCont
               }
               return true;
             },
-            &truncated);
+            &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
   return complete && !truncated;
 }
 
@@ -176,11 +181,15 @@ Result<ToolOutput> do_grep(const nlohmann::json& args, const BuiltinContext& bc,
   if (!include) return include.error();
   auto ic = arg_bool(args, "ignore_case", false);
   if (!ic) return ic.error();
-  a = {*pattern, *path, *include, *ic};
+  auto no_ignore = arg_bool(args, "no_ignore", false);
+  if (!no_ignore) return no_ignore.error();
+  a = {*pattern, *path, *include, *ic, *no_ignore};
   if (a.pattern.empty()) return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
 
-  // ripgrep only for directories; a single file is searched in process.
-  bool use_rg = !bc.ripgrep.empty();
+  // ripgrep only for directories searched with `no_ignore`; a single file is
+  // searched in process, and so is a walk that honours ignore files: one
+  // matcher (ignore.h) then decides for grep and glob alike, through fds.
+  bool use_rg = !bc.ripgrep.empty() && a.no_ignore;
   if (use_rg) {
     auto probe = bc.workspace.open_beneath(a.path, O_PATH);
     if (!probe) return probe.error();
@@ -215,12 +224,15 @@ ToolSpec grep_spec(Ctx bc) {
   s.name = "grep";
   s.description =
       "Search file contents in the workspace with a regular expression (RE2 / ripgrep syntax). "
-      "Prints 'path:line:text' for each matching line, sorted by path. Binary files are skipped.";
+      "Prints 'path:line:text' for each matching line, sorted by path. Binary files are skipped. "
+      "Like ripgrep, skips what .gitignore, .ignore and .git/info/exclude ignore, and .git itself; "
+      "no_ignore searches everything.";
   s.input_schema = R"json({"type":"object","properties":{
     "pattern":{"type":"string","minLength":1,"description":"Regular expression"},
     "path":{"type":"string","description":"File or directory to search (default '.')"},
     "include":{"type":"string","description":"Only files matching this glob, e.g. '*.cc' or 'src/**/*.h'"},
-    "ignore_case":{"type":"boolean","description":"Case-insensitive match (default false)"}},
+    "ignore_case":{"type":"boolean","description":"Case-insensitive match (default false)"},
+    "no_ignore":{"type":"boolean","description":"Also search files that ignore files exclude (default false)"}},
     "required":["pattern"],"additionalProperties":false})json";
   s.handler = wrap(std::move(bc), do_grep);
   return s;

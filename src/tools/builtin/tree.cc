@@ -1,8 +1,10 @@
 // list and glob: directory listings through fds opened beneath the root.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "tools/builtin/common.h"
+#include "tools/builtin/ignore.h"
 #include "tools/builtin/walk.h"
 
 namespace toolwire::tools::builtin {
@@ -60,8 +62,12 @@ Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc,
   if (!path) return path.error();
   auto base = bc.workspace.relative(*path);
   if (!base) return base.error();
+  auto no_ignore = arg_bool(args, "no_ignore", false);
+  if (!no_ignore) return no_ignore.error();
   auto dir = bc.workspace.open_dir(*path);
   if (!dir) return dir.error();
+  std::optional<IgnoreStack> ignore;
+  if (!*no_ignore) ignore.emplace(bc.workspace, *base);
   std::vector<std::string> hits;
   bool truncated = false;
   walk_tree(dir->get(), bc.options.max_walk_entries,
@@ -73,7 +79,7 @@ Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc,
               }
               return true;
             },
-            &truncated);
+            &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
   if (hits.empty()) return ToolOutput::text(truncated ? "no matches (search truncated)" : "no matches");
   std::string out;
   size_t shown = 0;
@@ -93,7 +99,8 @@ ToolSpec list_spec(Ctx bc) {
   ToolSpec s;
   s.name = "list";
   s.description =
-      "List a workspace directory (one level, sorted). Directories end with '/', symlinks with '@'.";
+      "List a workspace directory (one level, sorted). Directories end with '/', symlinks with '@'. "
+      "Shows every entry, ignored ones too (grep and glob skip those).";
   s.input_schema = R"json({"type":"object","properties":{
     "path":{"type":"string","description":"Directory relative to the workspace root (default '.')"}},
     "additionalProperties":false})json";
@@ -106,10 +113,13 @@ ToolSpec glob_spec(Ctx bc) {
   s.name = "glob";
   s.description =
       "Find workspace paths matching a glob pattern: '**' matches any number of directories, '*' and '?' "
-      "stay within one path component, '{a,b}' alternatives. Symlinked directories are not descended into.";
+      "stay within one path component, '{a,b}' alternatives. Symlinked directories are not descended into. "
+      "Like ripgrep, skips what .gitignore, .ignore and .git/info/exclude ignore, and .git itself; "
+      "no_ignore lists everything.";
   s.input_schema = R"json({"type":"object","properties":{
     "pattern":{"type":"string","minLength":1,"description":"Glob such as 'src/**/*.cc'"},
-    "path":{"type":"string","description":"Directory to search from (default '.')"}},
+    "path":{"type":"string","description":"Directory to search from (default '.')"},
+    "no_ignore":{"type":"boolean","description":"Also list paths that ignore files exclude (default false)"}},
     "required":["pattern"],"additionalProperties":false})json";
   s.handler = wrap(std::move(bc), do_glob);
   return s;

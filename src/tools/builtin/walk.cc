@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/builtin/ignore.h"
 #include "toolwire/tools/sandbox.h"
 
 namespace toolwire::tools::builtin {
@@ -21,6 +22,7 @@ struct Walker {
   int max_depth;
   const std::function<bool(const WalkEntry&)>& visit;
   bool* truncated;
+  IgnoreStack* ignore;
   size_t seen = 0;
 
   // Returns false when the walk must stop.
@@ -43,9 +45,20 @@ struct Walker {
     }
     closedir(d);
     std::sort(names.begin(), names.end());
+    if (!ignore) return entries(fd, prefix, depth, names);
+    size_t rules = ignore->depth();
+    ignore->enter(fd, prefix);
+    bool go_on = entries(fd, prefix, depth, names);
+    ignore->pop_to(rules);
+    return go_on;
+  }
+
+  bool entries(int fd, const std::string& prefix, int depth,
+               const std::vector<std::pair<std::string, unsigned char>>& names) {
     for (auto& [name, type] : names) {
-      if (++seen > max_entries) { *truncated = true; return false; }
       std::string rel = prefix.empty() ? name : prefix + "/" + name;
+      if (ignore && ignore->ignored(rel, name, type == DT_DIR)) continue;
+      if (++seen > max_entries) { *truncated = true; return false; }
       if (!visit(WalkEntry{rel, name.c_str(), type, fd})) return false;
       if (type != DT_DIR || name == ".git") continue;
       if (depth >= max_depth) {
@@ -151,8 +164,8 @@ void expand_braces(const std::string& p, std::vector<std::string>& out) {
 }  // namespace
 
 void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const WalkEntry&)>& visit, bool* truncated,
-               int max_depth) {
-  Walker w{max_entries, std::min(max_depth, kMaxDepth), visit, truncated};
+               int max_depth, IgnoreStack* ignore) {
+  Walker w{max_entries, std::min(max_depth, kMaxDepth), visit, truncated, ignore};
   w.dir(dir_fd, "", 0);
 }
 

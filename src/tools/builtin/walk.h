@@ -16,11 +16,15 @@ struct WalkEntry {
   int parent_fd;       // directory fd holding `name` (valid during the callback)
 };
 
+class IgnoreStack;
+
 // Depth-first in sorted name order. `visit` returns false to stop. Entries
 // past `max_entries` are not visited and set *truncated.
-// `max_depth` 0 lists one level only.
+// `max_depth` 0 lists one level only. With `ignore`, what its rules ignore
+// (and `.git`) is neither visited nor counted; each directory's ignore files
+// are read as the walk enters it.
 void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const WalkEntry&)>& visit,
-               bool* truncated, int max_depth = 64);
+               bool* truncated, int max_depth = 64, IgnoreStack* ignore = nullptr);
 
 // Glob over '/'-separated paths: `**` (whole component) matches zero or more
 // components, `*` and `?` stay inside one component, `[a-z]` / `[!a]`

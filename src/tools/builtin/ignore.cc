@@ -1,0 +1,229 @@
+// gitignore rules and the stack of them a walk obeys; see ignore.h.
+#include "tools/builtin/ignore.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
+#include "toolwire/tools/sandbox.h"
+
+namespace toolwire::tools::builtin {
+namespace {
+
+constexpr size_t kMaxIgnoreFileBytes = 1 << 20;  // larger files are not read
+
+// Matches the pattern element at p[pi] (a character, `?`, `\x` or a `[...]`
+// class) against `c`; sets `next` past the element.
+bool match_one(std::string_view p, size_t pi, unsigned char c, size_t& next) {
+  char pc = p[pi];
+  if (pc == '\\' && pi + 1 < p.size()) {
+    next = pi + 2;
+    return static_cast<unsigned char>(p[pi + 1]) == c;
+  }
+  if (pc == '?') {
+    next = pi + 1;
+    return true;
+  }
+  if (pc == '[') {
+    size_t j = pi + 1;
+    bool neg = j < p.size() && (p[j] == '!' || p[j] == '^');
+    if (neg) ++j;
+    bool hit = false;
+    size_t k = j;
+    for (; k < p.size() && (k == j || p[k] != ']'); ++k) {
+      auto take = [&](size_t& at) {
+        if (p[at] == '\\' && at + 1 < p.size()) ++at;
+        return static_cast<unsigned char>(p[at]);
+      };
+      unsigned char lo = take(k), hi = lo;
+      if (k + 2 < p.size() && p[k + 1] == '-' && p[k + 2] != ']') {
+        k += 2;
+        hi = take(k);
+      }
+      if (c >= lo && c <= hi) hit = true;
+    }
+    if (k < p.size()) {
+      next = k + 1;
+      return hit != neg;
+    }
+    // An unclosed '[' is a literal.
+  }
+  next = pi + 1;
+  return static_cast<unsigned char>(pc) == c;
+}
+
+// One path component against one pattern component (neither holds '/').
+bool match_component(std::string_view p, std::string_view s) {
+  constexpr size_t npos = std::string_view::npos;
+  size_t pi = 0, si = 0, star_p = npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '*') {
+      while (pi < p.size() && p[pi] == '*') ++pi;
+      star_p = pi;
+      star_s = si;
+      continue;
+    }
+    size_t next = 0;
+    if (pi < p.size() && match_one(p, pi, static_cast<unsigned char>(s[si]), next)) {
+      pi = next;
+      ++si;
+      continue;
+    }
+    if (star_p == npos) return false;
+    pi = star_p;
+    si = ++star_s;
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
+
+std::vector<std::string_view> split(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find('/', i);
+    if (j == std::string_view::npos) j = s.size();
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+// Pattern components against path components; `**` matches any number of
+// components, but at least one when it ends the pattern ("a/**" is what is
+// inside a, not a itself). Memoised: a few `**` never cost more than
+// parts x components steps.
+bool match_parts(const std::vector<std::string>& pp, const std::vector<std::string_view>& sc) {
+  std::vector<unsigned char> memo((pp.size() + 1) * (sc.size() + 1), 0);  // 0 unknown, 1 no, 2 yes
+  auto go = [&](auto& self, size_t i, size_t j) -> bool {
+    unsigned char& m = memo[i * (sc.size() + 1) + j];
+    if (m) return m == 2;
+    bool r;
+    if (i == pp.size()) r = j == sc.size();
+    else if (pp[i] == "**" && i + 1 == pp.size()) r = j < sc.size();
+    else if (pp[i] == "**") r = self(self, i + 1, j) || (j < sc.size() && self(self, i, j + 1));
+    else r = j < sc.size() && match_component(pp[i], sc[j]) && self(self, i + 1, j + 1);
+    m = r ? 2 : 1;
+    return r;
+  };
+  return go(go, 0, 0);
+}
+
+}  // namespace
+
+IgnoreRules IgnoreRules::parse(std::string_view text, std::string base) {
+  IgnoreRules rules;
+  rules.base_ = std::move(base);
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.front() == '#') continue;
+    Pattern p;
+    if (line.front() == '!') {
+      p.negate = true;
+      line.remove_prefix(1);
+    }
+    // Trailing spaces are dropped unless escaped ("a\ ").
+    while (!line.empty() && line.back() == ' ' &&
+           !(line.size() >= 2 && line[line.size() - 2] == '\\'))
+      line.remove_suffix(1);
+    if (!line.empty() && line.back() == '/') {
+      p.dir_only = true;
+      while (!line.empty() && line.back() == '/') line.remove_suffix(1);
+    }
+    if (line.empty()) continue;
+    // A '/' at the start or in the middle anchors the pattern to `base`;
+    // otherwise it matches at any depth below it.
+    bool anchored = line.find('/') != std::string_view::npos;
+    if (!anchored) p.parts.emplace_back("**");
+    for (std::string_view part : split(line)) p.parts.emplace_back(part);
+    if (p.parts.empty()) continue;
+    rules.patterns_.push_back(std::move(p));
+  }
+  return rules;
+}
+
+IgnoreRules::Verdict IgnoreRules::match(std::string_view path, bool is_dir) const {
+  if (!base_.empty()) {
+    if (path.size() <= base_.size() || !path.starts_with(base_) || path[base_.size()] != '/')
+      return Verdict::none;
+    path.remove_prefix(base_.size() + 1);
+  }
+  auto components = split(path);
+  for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
+    if (it->dir_only && !is_dir) continue;
+    if (match_parts(it->parts, components)) return it->negate ? Verdict::include : Verdict::ignore;
+  }
+  return Verdict::none;
+}
+
+IgnoreStack::IgnoreStack(const Workspace& ws, std::string_view start)
+    : start_(start == "." ? std::string_view() : start),
+      allow_hard_links_(ws.options().allow_hard_links) {
+  UniqueFd git(openat(ws.root_fd(), ".git", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (git.valid()) {
+    UniqueFd info(openat(git.get(), "info", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (info.valid()) load(info.get(), "exclude", "");
+  }
+  if (start_.empty()) return;  // the walk reads the root's own files
+  // The directories above the start, from the root down; the walk reads the
+  // start's own files when it enters it.
+  std::string dir;  // "" for the root
+  auto parts = split(start_);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    auto fd = ws.open_dir(dir.empty() ? "." : dir);
+    if (!fd) break;
+    load(fd->get(), ".gitignore", dir);
+    load(fd->get(), ".ignore", dir);
+    dir += (dir.empty() ? "" : "/") + std::string(parts[i]);
+  }
+}
+
+void IgnoreStack::enter(int dir_fd, std::string_view rel) {
+  std::string base = from_root(rel);
+  load(dir_fd, ".gitignore", base);
+  load(dir_fd, ".ignore", base);
+}
+
+bool IgnoreStack::ignored(std::string_view rel, std::string_view name, bool is_dir) const {
+  if (name == ".git") return true;
+  std::string path = from_root(rel);
+  for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
+    auto v = it->match(path, is_dir);
+    if (v != IgnoreRules::Verdict::none) return v == IgnoreRules::Verdict::ignore;
+  }
+  return false;
+}
+
+std::string IgnoreStack::from_root(std::string_view rel) const {
+  if (start_.empty()) return std::string(rel);
+  if (rel.empty()) return start_;
+  return start_ + "/" + std::string(rel);
+}
+
+// Same policy as `read`: a regular file, singly linked unless hard links are
+// allowed, never through a symlink; anything else is not read.
+void IgnoreStack::load(int dir_fd, const char* name, const std::string& base) {
+  UniqueFd fd(openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  struct stat st {};
+  if (!fd.valid() || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (st.st_nlink > 1 && !allow_hard_links_) return;
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxIgnoreFileBytes) return;
+  std::string text;
+  char buf[16384];
+  while (text.size() <= kMaxIgnoreFileBytes) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  IgnoreRules rules = IgnoreRules::parse(text, base);
+  if (!rules.empty()) rules_.push_back(std::move(rules));
+}
+
+}  // namespace toolwire::tools::builtin

@@ -1,0 +1,128 @@
+// Starts a scripted upstream (mock_upstream.mjs) and `toolwire serve` routed
+// to it, gives the official SDK clients pointed at the gateway, and stops the
+// gateway by PID with SIGTERM (it must exit 0). The binary comes from
+// TOOLWIRE_BINARY (set by CTest); the SDKs from tests/npm/node_modules
+// (scripts/setup.sh installs them; a missing one fails, never skips).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startMockUpstream } from './mock_upstream.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const npm = join(here, '..', 'npm');
+const START_TIMEOUT_MS = 15000;
+const STOP_TIMEOUT_MS = 15000;
+
+// The SDKs live in tests/npm/node_modules, not next to this file: resolve
+// them from there.
+async function importSdk(name) {
+  const require = createRequire(join(npm, 'package.json'));
+  let resolved;
+  try {
+    resolved = require.resolve(name);
+  } catch {
+    throw new Error(`${join(npm, 'node_modules')} lacks ${name}: run scripts/setup.sh`);
+  }
+  // Prefer the ESM build next to the CommonJS entry point.
+  const mjs = resolved.replace(/\.js$/, '.mjs');
+  return import(pathToFileURL(existsSync(mjs) ? mjs : resolved).href);
+}
+
+export const { default: OpenAI } = await importSdk('openai');
+export const { default: Anthropic } = await importSdk('@anthropic-ai/sdk');
+export const { betaTool } = await importSdk('@anthropic-ai/sdk/helpers/beta/json-schema');
+
+function binary() {
+  const b = process.env.TOOLWIRE_BINARY;
+  if (!b || !existsSync(b))
+    throw new Error(`TOOLWIRE_BINARY must name the toolwire binary (got ${b})`);
+  return b;
+}
+
+// Resolves with the port from the listening line; rejects if the process
+// exits first or the line does not come within START_TIMEOUT_MS.
+function waitListening(proc, stderr) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => done(new Error(
+      `toolwire serve printed no listening line in ${START_TIMEOUT_MS} ms; ` +
+      `stdout: ${out}; stderr: ${stderr()}`)), START_TIMEOUT_MS);
+    const onData = (d) => {
+      out += d;
+      const m = /^toolwire serve: listening on http:\/\/127\.0\.0\.1:(\d+)$/m.exec(out);
+      if (m) done(null, Number(m[1]));
+    };
+    const onExit = (code, signal) => done(new Error(
+      `toolwire serve exited (${code ?? signal}) before listening; stderr: ${stderr()}`));
+    function done(err, port) {
+      clearTimeout(timer);
+      proc.stdout.off('data', onData);
+      proc.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(port);
+    }
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', onData);
+    proc.on('exit', onExit);
+  });
+}
+
+// upstream: 'openai' (openai_compatible=<mock>/v1) or 'anthropic' (<mock> root).
+export async function startGateway({ upstream, upstreamModel } = {}) {
+  const mock = await startMockUpstream();
+  const spec = upstream === 'openai' ? `openai_compatible=${mock.root}/v1`
+    : upstream === 'anthropic' ? `anthropic=${mock.root}` : null;
+  if (!spec) throw new Error(`unknown upstream dialect ${upstream}`);
+  const args = ['serve', '--listen', '127.0.0.1:0', '--upstream', spec, '--quiet'];
+  if (upstreamModel) args.push('--upstream-model', upstreamModel);
+  // No API keys of the environment reach the gateway.
+  const env = { ...process.env };
+  delete env.OPENAI_API_KEY;
+  delete env.ANTHROPIC_API_KEY;
+  const proc = spawn(binary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let err = '';
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })));
+  let port;
+  try {
+    port = await waitListening(proc, () => err);
+  } catch (e) {
+    proc.kill('SIGKILL');
+    await mock.close();
+    throw e;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    mock,
+    url,
+    stderr: () => err,
+    openai: new OpenAI(
+      { apiKey: 'sk-test-gateway', baseURL: `${url}/v1`, maxRetries: 0, timeout: 20000 }),
+    anthropic: new Anthropic(
+      { apiKey: 'sk-ant-test-gateway', baseURL: url, maxRetries: 0, timeout: 20000 }),
+    // SIGTERM by PID; the gateway must drain and exit 0 within STOP_TIMEOUT_MS.
+    async stop() {
+      try {
+        process.kill(proc.pid, 'SIGTERM');
+        let timer;
+        const res = await Promise.race([exited, new Promise((resolve) => {
+          timer = setTimeout(() => resolve(null), STOP_TIMEOUT_MS);
+        })]);
+        clearTimeout(timer);
+        if (res === null) {
+          proc.kill('SIGKILL');
+          assert.fail(`toolwire serve did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM`);
+        }
+        assert.deepStrictEqual(res, { code: 0, signal: null },
+          `toolwire serve exit; stderr: ${err}`);
+      } finally {
+        await mock.close();
+      }
+    },
+  };
+}
