@@ -4,12 +4,16 @@
 // clashes) are enforced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "raw_client.h"
 #include "toolwire/provider/scripted.h"
+#include "toolwire/server/config.h"
 #include "toolwire/server/gateway.h"
 #include "toolwire/server/routing.h"
 
@@ -188,6 +192,74 @@ TEST_F(ToolModes, ClientLeavingCancelsTheRunningServerTool) {
   std::unique_lock lock(slow_.mu);
   ASSERT_TRUE(slow_.cv.wait_for(lock, std::chrono::seconds(5), [&] { return slow_.finished; }));
   EXPECT_TRUE(slow_.saw_cancel) << "the tool ran to its own limit instead of being cancelled";
+}
+
+
+// A passthrough route with `builtin_when_client_has_no_tools` and a tool
+// prefix, built from its config: a request without tools is answered by the
+// server loop with the prefixed built-ins (the model calls `gw_list`, the
+// registry runs `list` in the route's workspace); a request that brings its
+// own tools passes through, its call returned to the client.
+TEST(ToolModesConfig, BuiltinsWhenTheClientHasNoToolsUnderAPrefix) {
+  namespace fs = std::filesystem;
+  fs::path ws = fs::temp_directory_path() / ("tw_builtins_" + std::to_string(::getpid()));
+  fs::create_directories(ws);
+  std::ofstream(ws / "notes.txt") << "hello";
+  server::RouteToolsConfig cfg;
+  cfg.mode = server::ToolMode::passthrough;
+  cfg.workspace = ws.string();
+  cfg.builtins = {"list", "read"};
+  cfg.tool_prefix = "gw_";
+  cfg.builtin_when_client_has_no_tools = true;
+  auto tools = server::make_route_tools(cfg);
+  ASSERT_TRUE(tools) << tools.error().to_string();
+  ASSERT_TRUE((*tools)->registry);
+  auto names = (*tools)->registry->names();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"gw_list", "gw_read"}));
+
+  auto script = provider::parse_script(R"({"rules": [
+    {"user_pattern": "^ls$", "calls": [{"name": "gw_list", "arguments": {}}]},
+    {"after_tool": "gw_list", "reply": "files: {{result}}"},
+    {"user_pattern": "^mine$", "calls": [{"name": "my_tool", "arguments": {"x": 1}}]}
+  ], "fallback": "plain"})");
+  ASSERT_TRUE(script) << script.error().to_string();
+  auto router = std::make_shared<server::PatternRouter>();
+  auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+  router->add_route({.pattern = "*", .aliases = {}, .targets = {{p, "", "scripted", *tools}}});
+  server::GatewayOptions opt;
+  opt.host = "127.0.0.1";
+  opt.port = 0;
+  opt.threads = 1;
+  opt.log = [](std::string_view) {};
+  server::Gateway gw(opt, router);
+  ASSERT_TRUE(gw.start().ok());
+  auto post = [&](const json& body) {
+    RawClient c(gw.port());
+    EXPECT_TRUE(c.send(http_post("/v1/chat/completions", body.dump())));
+    return c.read_response();
+  };
+  json msgs = json::array({{{"role", "user"}, {"content", "ls"}}});
+  auto served = post({{"model", "m"}, {"messages", msgs}});
+  ASSERT_TRUE(served);
+  ASSERT_EQ(served->status, 200) << served->body;
+  json a = json::parse(served->body)["choices"][0];
+  EXPECT_NE(a["message"]["content"].get<std::string>().find("notes.txt"), std::string::npos) << a.dump();
+  EXPECT_EQ(a["finish_reason"], "stop");
+
+  json own_tool = {{"type", "function"},
+                   {"function", {{"name", "my_tool"}, {"parameters", {{"type", "object"}}}}}};
+  auto passed = post({{"model", "m"},
+                      {"messages", {{{"role", "user"}, {"content", "mine"}}}},
+                      {"tools", json::array({own_tool})}});
+  ASSERT_TRUE(passed);
+  ASSERT_EQ(passed->status, 200) << passed->body;
+  json b = json::parse(passed->body)["choices"][0];
+  EXPECT_EQ(b["finish_reason"], "tool_calls");
+  EXPECT_EQ(b["message"]["tool_calls"][0]["function"]["name"], "my_tool");
+  gw.stop();
+  gw.wait();
+  fs::remove_all(ws);
 }
 
 }  // namespace

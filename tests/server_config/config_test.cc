@@ -76,6 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
             "routes[0].tools.mode: expected passthrough, server or mixed"},
         Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {builtins: [shell]}}]\n",
             "shell needs an allow-list"},
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {tool_prefix: \"a b\"}}]\n",
+            "routes[0].tools.tool_prefix: expected up to 32 of [a-zA-Z0-9_-]"},
         Bad{"limits: {max_body_bytes: lots}\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
             "limits.max_body_bytes: expected an integer"},
         Bad{"keys: [{sha256: nothex}]\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
@@ -88,7 +90,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(GatewayConfig, ExampleFileIsValid) {
   auto c = load_config_file(std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml");
   ASSERT_TRUE(c) << c.error().message;
-  EXPECT_EQ(c->routes.size(), 3u);
+  ASSERT_EQ(c->routes.size(), 4u);
+  EXPECT_EQ(c->routes[3].tools.tool_prefix, "gw_");
+  EXPECT_TRUE(c->routes[3].tools.builtin_when_client_has_no_tools);
 }
 
 TEST(GatewayConfig, MissingFileIsNotFound) {

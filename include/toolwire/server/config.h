@@ -45,6 +45,10 @@ struct RouteToolsConfig {
   std::string data_dir;                  // their SQLite folder
   int max_rounds = 8;
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};
+  std::string tool_prefix;  // server tools are named `<prefix><name>` to the model
+  // A request with no tools of its own is served in server mode with this
+  // route's tools, whatever the mode (a plain chat client on a passthrough route).
+  bool builtin_when_client_has_no_tools = false;
 };
 
 struct RouteConfig {

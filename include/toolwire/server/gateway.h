@@ -59,6 +59,8 @@ struct RouteTools {
   std::shared_ptr<const tools::Registry> registry;  // the server tools
   int max_rounds = 8;                               // model calls per client request
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};  // per server call
+  // A request without tools runs the server loop with `registry` (any mode).
+  bool builtin_when_client_has_no_tools = false;
 };
 
 // One upstream a model is routed to.

@@ -36,8 +36,11 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) 
   t->mode = c.mode;
   t->max_rounds = c.max_rounds;
   t->tool_timeout = c.tool_timeout;
-  if (c.mode == ToolMode::passthrough) return t;
-  auto reg = std::make_shared<tools::Registry>();
+  t->builtin_when_client_has_no_tools = c.builtin_when_client_has_no_tools;
+  if (c.mode == ToolMode::passthrough && !c.builtin_when_client_has_no_tools) return t;
+  // Built into a scratch registry first, then added under the route's prefix:
+  // the model sees `gw_read`, the registry dispatches it to `read`'s handler.
+  tools::Registry scratch;
   tools::BuiltinOptions b;
   b.workspace = c.workspace;
   b.enabled = std::set<std::string>(c.builtins.begin(), c.builtins.end());
@@ -45,13 +48,19 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) 
   if (!b.enabled.empty()) {
     auto specs = tools::builtin_tool_specs(b);
     if (!specs) return std::move(specs).error();
-    for (auto& spec : *specs) TW_TRY(reg->add(std::move(spec)));
+    for (auto& spec : *specs) TW_TRY(scratch.add(std::move(spec)));
   }
   if (c.demo_todo) {
     std::string dir = c.data_dir.empty() ? demo::default_data_dir() : c.data_dir;
     auto store = demo::TodoStore::open(dir + "/todo.sqlite3");
     if (!store) return std::move(store).error();
-    TW_TRY(demo::register_todo_tools(*reg, *store));
+    TW_TRY(demo::register_todo_tools(scratch, *store));
+  }
+  auto reg = std::make_shared<tools::Registry>();
+  for (const auto& tool : scratch.tools()) {
+    tools::ToolSpec spec = tool->spec();
+    spec.name = c.tool_prefix + spec.name;
+    TW_TRY(reg->add(std::move(spec)));
   }
   t->registry = std::move(reg);
   return t;

@@ -2,6 +2,8 @@
 // turned into an Error naming file:line:column and the key path.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -126,7 +128,7 @@ Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
 
 Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, RouteToolsConfig& t) {
   TW_TRY(r.keys(n, p, {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
-                       "tool_timeout_ms"}));
+                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools"}));
   std::string mode = "passthrough";
   TW_TRY(r.str(n, p, "mode", mode));
   if (mode == "passthrough") t.mode = ToolMode::passthrough;
@@ -150,6 +152,12 @@ Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, Ro
   TW_TRY(r.integer(n, p, "max_rounds", 1, 100, rounds));
   t.max_rounds = static_cast<int>(rounds);
   TW_TRY(r.millis(n, p, "tool_timeout_ms", 1, 3'600'000, t.tool_timeout));
+  TW_TRY(r.str(n, p, "tool_prefix", t.tool_prefix));
+  auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; };
+  if (t.tool_prefix.size() > 32 || !std::all_of(t.tool_prefix.begin(), t.tool_prefix.end(), name_char))
+    return r.error(n["tool_prefix"], p + ".tool_prefix",
+                   "expected up to 32 of [a-zA-Z0-9_-], got '" + t.tool_prefix + "'");
+  TW_TRY(r.boolean(n, p, "builtin_when_client_has_no_tools", t.builtin_when_client_has_no_tools));
   return Status::Ok();
 }
 

@@ -135,7 +135,9 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     stream_ = request_.stream;
     tool_comments_ = req.header("toolwire-tool-events") == "comments";
     tools_ = targets_.front().tools;
-    if (tools_ && tools_->mode != ToolMode::passthrough && tools_->registry) {
+    if (tools_ && tools_->registry &&
+        (tools_->mode != ToolMode::passthrough ||
+         (tools_->builtin_when_client_has_no_tools && request_.tools.empty()))) {
       if (auto err = prepare_loop()) return reject(*err);
     }
     if (stream_ && key_) {
