@@ -98,6 +98,9 @@ class DeepSeek final : public ParserBase {
           }
           if (sc == Scan::done) {
             st_ = St::fence_close;
+          } else if (trim(call_arguments()).empty() && !final &&
+                     is_prefix_of(rest(), kCallEnd)) {
+            return;  // no arguments, and maybe the end marker: wait for it
           } else if (trim(call_arguments()).empty() && rest().starts_with(kCallEnd)) {
             consume(kCallEnd.size());
             end_call();

@@ -19,6 +19,7 @@ std::string_view Trimmer::put(std::string_view s) {
   out_.append(s.substr(b, e - b));
   held_.assign(s.substr(e));
   at_boundary_ = false;
+  emitted_ = true;
   return out_;
 }
 
@@ -112,6 +113,11 @@ int ParserBase::expect(std::initializer_list<std::string_view> words, bool final
   size_t i = skip_space(s);
   std::string_view t = s.substr(i);
   consume(i);
+  if (!final) {  // a longer word may still match ("```" vs "```json")
+    if (t.empty()) return -1;
+    for (std::string_view w : words)
+      if (is_prefix_of(t, w)) return -1;
+  }
   int k = 0;
   for (std::string_view w : words) {
     if (t.starts_with(w)) {
@@ -120,10 +126,6 @@ int ParserBase::expect(std::initializer_list<std::string_view> words, bool final
     }
     ++k;
   }
-  if (final) return -2;
-  if (t.empty()) return -1;
-  for (std::string_view w : words)
-    if (is_prefix_of(t, w)) return -1;
   return -2;
 }
 
@@ -171,7 +173,7 @@ void ParserBase::end_call() {
   const int index = next_call_ - 1;
   if (trim(args_).empty()) call_args("{}");
   simdjson::dom::element doc;
-  auto err = json_.parse(args_).get(doc);
+  auto err = check_.parse(args_).get(doc);
   if (err) {
     fail_call("the arguments are not valid JSON (" + std::string(simdjson::error_message(err)) +
               ")");
@@ -231,7 +233,7 @@ ParserBase::Scan ParserBase::stream_args(bool final) {
 
 void ParserBase::end_or_cut_call() {
   simdjson::dom::element doc;
-  if (trim(args_).empty() || json_.parse(args_).get(doc) || !doc.is_object())
+  if (trim(args_).empty() || check_.parse(args_).get(doc) || !doc.is_object())
     fail_call("the output ended inside this call");
   else
     end_call();

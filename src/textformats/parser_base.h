@@ -30,15 +30,18 @@ class Trimmer {
  public:
   // Returns what can go out now (may be empty).
   std::string_view put(std::string_view s);
+  // A call or block: held blanks go; leading blanks are dropped only at the
+  // very start (text after a call keeps its line break).
   void boundary() {
     held_.clear();
-    at_boundary_ = true;
+    at_boundary_ = !emitted_;
   }
 
  private:
   std::string held_;
   std::string out_;
   bool at_boundary_ = true;
+  bool emitted_ = false;
 };
 
 class ParserBase : public TextFormatParser {
@@ -116,6 +119,7 @@ class ParserBase : public TextFormatParser {
  private:
   void run(bool final);
 
+  simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
   JsonScanner scan_;
   std::string buf_;
   size_t pos_ = 0;
