@@ -1,0 +1,59 @@
+// Marker search with hold-back: the one way every family finds its markup.
+//
+// find() returns the earliest full occurrence of any marker in `hay`; when
+// there is none it returns where a marker could still begin (a suffix of
+// `hay` that is a prefix of a marker), so the caller emits only what is
+// before that. At the end of output (`final`) partial prefixes do not count.
+// Candidate positions are found by their first byte (memchr when the markers
+// share one), so text without marker bytes is skipped at memory speed.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace toolwire::textformats {
+
+class MarkerSet {
+ public:
+  MarkerSet(std::initializer_list<std::string_view> markers)
+      : MarkerSet(std::span<const std::string_view>(markers.begin(), markers.size())) {}
+  // Empty entries are left out.
+  explicit MarkerSet(std::span<const std::string_view> markers);
+
+  struct Hit {
+    size_t pos;  // start of the marker, or of a possible one (hay.size(): none)
+    int which;   // index of the marker found, -1 when none (pos is a hold-back point)
+  };
+  Hit find(std::string_view hay, bool final) const;
+  std::string_view marker(int i) const { return markers_[static_cast<size_t>(i)]; }
+
+ private:
+  std::vector<std::string_view> markers_;
+  std::array<bool, 256> first_{};
+  int single_first_ = -1;  // the one first byte all markers share, else -1
+};
+
+
+// True when `s` is blank (spaces, tabs, line breaks).
+inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline size_t skip_space(std::string_view s, size_t i = 0) {
+  while (i < s.size() && is_space(s[i])) ++i;
+  return i;
+}
+inline std::string_view trim(std::string_view s) {
+  size_t b = skip_space(s);
+  size_t e = s.size();
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+// `s` is a proper prefix of `m` (more input could complete it).
+inline bool is_prefix_of(std::string_view s, std::string_view m) {
+  return s.size() < m.size() && m.substr(0, s.size()) == s;
+}
+
+}  // namespace toolwire::textformats

@@ -1,0 +1,287 @@
+#include "textformats/parser_base.h"
+
+#include <cassert>
+#include <cctype>
+
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::textformats {
+
+std::string_view Trimmer::put(std::string_view s) {
+  size_t b = at_boundary_ ? skip_space(s) : 0;
+  size_t e = s.size();
+  while (e > b && is_space(s[e - 1])) --e;
+  if (e == b) {  // blanks only
+    if (!at_boundary_) held_.append(s.substr(b));
+    return {};
+  }
+  out_.assign(held_);
+  out_.append(s.substr(b, e - b));
+  held_.assign(s.substr(e));
+  at_boundary_ = false;
+  emitted_ = true;
+  return out_;
+}
+
+ParserBase::ParserBase(const ToolSet* tools, ReasoningMarkers r)
+    : tools_(tools), think_(r), think_close_({r.close}) {
+  if (!think_.enabled) phase_ = Phase::body;
+}
+
+void ParserBase::feed(std::string_view delta, ParseOutput& out) {
+  out_ = &out;
+  buf_.append(delta);
+  run(false);
+  // Drop what was consumed once it is most of the buffer: amortised linear.
+  if (pos_ == buf_.size()) {
+    buf_.clear();
+    pos_ = 0;
+  } else if (pos_ > 4096 && pos_ * 2 > buf_.size()) {
+    buf_.erase(0, pos_);
+    pos_ = 0;
+  }
+}
+
+void ParserBase::finish(ParseOutput& out) {
+  out_ = &out;
+  run(true);
+  if (call_open_) fail_call("the output ended inside this call");
+  buf_.clear();
+  pos_ = 0;
+}
+
+void ParserBase::run(bool final) {
+  while (true) {
+    if (phase_ == Phase::start) {
+      std::string_view s = rest();
+      size_t i = skip_space(s);
+      std::string_view t = s.substr(i);
+      if (t.starts_with(think_.open)) {
+        consume(i + think_.open.size());
+        phase_ = Phase::reasoning;
+      } else if (!final && (t.empty() || is_prefix_of(t, think_.open))) {
+        return;
+      } else {
+        phase_ = think_.at_start ? Phase::reasoning : Phase::body;
+      }
+      continue;
+    }
+    if (phase_ == Phase::reasoning) {
+      std::string_view s = rest();
+      MarkerSet::Hit hit = think_close_.find(s, final);
+      reasoning(s.substr(0, hit.pos));
+      if (hit.which < 0) {
+        consume(hit.pos);
+        return;
+      }
+      consume(hit.pos + think_.close.size());
+      phase_ = Phase::body;
+      continue;
+    }
+    body(final);
+    return;
+  }
+}
+
+void ParserBase::text(std::string_view s) {
+  if (s.empty()) return;
+  std::string_view t = text_trim_.put(s);
+  if (!t.empty()) out_->events.push_back(ir::TextDelta{std::string(t)});
+}
+
+void ParserBase::reasoning(std::string_view s) {
+  if (s.empty()) return;
+  std::string_view t = reasoning_trim_.put(s);
+  if (!t.empty()) out_->events.push_back(ir::ThinkingDelta{std::string(t), {}, false});
+}
+
+int ParserBase::scan_text(const MarkerSet& ms, bool final, bool consume_marker) {
+  std::string_view s = rest();
+  MarkerSet::Hit hit = ms.find(s, final);
+  text(s.substr(0, hit.pos));
+  if (hit.which < 0) {
+    consume(hit.pos);
+    return -1;
+  }
+  boundary();
+  consume(hit.pos + (consume_marker ? ms.marker(hit.which).size() : 0));
+  return hit.which;
+}
+
+int ParserBase::expect(std::initializer_list<std::string_view> words, bool final) {
+  std::string_view s = rest();
+  size_t i = skip_space(s);
+  std::string_view t = s.substr(i);
+  consume(i);
+  if (!final) {  // a longer word may still match ("```" vs "```json")
+    if (t.empty()) return -1;
+    for (std::string_view w : words)
+      if (is_prefix_of(t, w)) return -1;
+  }
+  int k = 0;
+  for (std::string_view w : words) {
+    if (t.starts_with(w)) {
+      consume(w.size());
+      return k;
+    }
+    ++k;
+  }
+  return -2;
+}
+
+ParserBase::Found ParserBase::find_buffered(const MarkerSet& ms, bool final) {
+  std::string_view s = rest();
+  if (mark_ > s.size()) mark_ = s.size();
+  MarkerSet::Hit hit = ms.find(s.substr(mark_), final);
+  if (hit.which < 0) {
+    mark_ += hit.pos;
+    return {};
+  }
+  return {mark_ + hit.pos, hit.which};
+}
+
+int ParserBase::begin_call(std::string_view name, std::string_view id) {
+  assert(!call_open_);
+  boundary();
+  call_open_ = true;
+  call_name_.assign(name);
+  args_.clear();
+  int index = next_call_++;
+  out_->events.push_back(ir::ToolCallStart{index, std::string(id), std::string(name)});
+  return index;
+}
+
+void ParserBase::call_args(std::string_view fragment) {
+  if (fragment.empty()) return;
+  args_.append(fragment);
+  out_->events.push_back(ir::ToolCallDelta{next_call_ - 1, std::string(fragment)});
+}
+
+void ParserBase::error(std::string message, int call_index) {
+  out_->errors.push_back(FormatError{call_index, std::move(message)});
+}
+
+void ParserBase::fail_call(std::string message) {
+  assert(call_open_);
+  call_open_ = false;
+  boundary();
+  error(std::move(message), next_call_ - 1);
+}
+
+void ParserBase::end_call() {
+  assert(call_open_);
+  const int index = next_call_ - 1;
+  if (trim(args_).empty()) call_args("{}");
+  simdjson::dom::element doc;
+  auto err = check_.parse(args_).get(doc);
+  if (err) {
+    fail_call("the arguments are not valid JSON (" + std::string(simdjson::error_message(err)) +
+              ")");
+    return;
+  }
+  if (!doc.is_object()) {
+    fail_call("the arguments are not a JSON object");
+    return;
+  }
+  call_open_ = false;
+  boundary();
+  if (tools_ && !tools_->empty()) {
+    nlohmann::json args = nlohmann::json::parse(args_, nullptr, false);
+    Status st = tools_->validate(call_name_, args);
+    if (!st) error(call_name_ + ": " + st.error().message, index);
+  }
+  out_->events.push_back(ir::ToolCallEnd{index});
+}
+
+void ParserBase::whole_call(std::string_view name, std::string_view id,
+                            std::string_view arguments) {
+  begin_call(name, id);
+  call_args(arguments);
+  end_call();
+}
+
+ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
+  std::string_view s = rest();
+  if (mark_ > s.size()) mark_ = s.size();
+  size_t n = scan_.scan(s.substr(mark_));
+  mark_ += n;
+  length = mark_;
+  switch (scan_.state()) {
+    case JsonScanner::State::done: return Scan::done;
+    case JsonScanner::State::invalid: return Scan::invalid;
+    default: return Scan::more;
+  }
+}
+
+ParserBase::Scan ParserBase::stream_args(bool final) {
+  std::string_view s = rest();
+  if (!scan_.started()) {
+    size_t i = skip_space(s);
+    consume(i);
+    s = rest();
+    if (s.empty()) return Scan::more;
+  }
+  size_t n = scan_.scan(s);
+  call_args(s.substr(0, n));
+  consume(n);
+  switch (scan_.state()) {
+    case JsonScanner::State::done: return Scan::done;
+    case JsonScanner::State::invalid: return Scan::invalid;
+    default: return Scan::more;
+  }
+}
+
+void ParserBase::end_or_cut_call() {
+  simdjson::dom::element doc;
+  if (trim(args_).empty() || check_.parse(args_).get(doc) || !doc.is_object())
+    fail_call("the output ended inside this call");
+  else
+    end_call();
+}
+
+std::string ParserBase::typed_value(std::string_view property, std::string_view raw, bool guess) {
+  std::string out;
+  const nlohmann::json* schema =
+      tools_ ? tools_->property_schema(call_name_, property) : nullptr;
+  std::string type;
+  if (schema && schema->is_object()) {
+    auto t = schema->find("type");
+    if (t != schema->end() && t->is_string()) type = t->get<std::string>();
+    if (t != schema->end() && t->is_array())
+      for (const auto& x : *t)
+        if (x.is_string() && x != "null") {
+          type = x.get<std::string>();
+          break;
+        }
+  }
+  std::string_view v = trim(raw);
+  auto parsed = [&](auto accept) {
+    simdjson::dom::element e;
+    if (v.empty() || json_.parse(v.data(), v.size()).get(e) || !accept(e)) return false;
+    out = simdjson::to_string(e);
+    return true;
+  };
+  bool done = false;
+  if (type == "integer" || type == "number") {
+    done = parsed([](simdjson::dom::element e) { return e.is_number(); });
+  } else if (type == "boolean") {
+    std::string lower(v);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "true" || lower == "false") {
+      out = lower;
+      done = true;
+    }
+  } else if (type == "object") {
+    done = parsed([](simdjson::dom::element e) { return e.is_object(); });
+  } else if (type == "array") {
+    done = parsed([](simdjson::dom::element e) { return e.is_array(); });
+  } else if (type == "null") {
+    done = parsed([](simdjson::dom::element e) { return e.is_null(); });
+  } else if (type.empty() && (schema || guess)) {
+    done = parsed([](simdjson::dom::element) { return true; });
+  }
+  if (!done) JsonWriter::append_escaped(out, raw);
+  return out;
+}
+
+}  // namespace toolwire::textformats
