@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything toolwire needs to build and test on Debian 12:
-# Debian's -dev packages, and the official client SDKs (npm) used as test peers.
+# Debian's -dev packages, and the official client SDKs and MCP servers (npm) used as test peers.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
-  libyaml-cpp-dev wrk curl ca-certificates ripgrep
+  libyaml-cpp-dev wrk curl ca-certificates ripgrep python3
 )
 
 missing=()

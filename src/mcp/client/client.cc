@@ -91,8 +91,10 @@ Status Client::connect() { return ensure_started(Clock::now() + opts_.init_timeo
 Status Client::ensure_started(Clock::time_point deadline) {
   std::lock_guard<std::mutex> start_lock(start_mu_);
   Clock::time_point not_before;
+  std::string last_exit;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    last_exit = last_exit_;
     if (closed_) return make_error(ErrorCode::failed_precondition, who() + " is closed");
     if (initialized_ && transport_ && transport_->alive()) return {};
     // Backoff after crashes in a row: 1x, 2x, 4x ... capped.
@@ -104,7 +106,7 @@ Status Client::ensure_started(Clock::time_point deadline) {
     }
   }
   if (not_before > deadline)
-    return make_error(ErrorCode::unavailable, who() + " " + last_exit_ +
+    return make_error(ErrorCode::unavailable, who() + " " + last_exit +
                                                   "; restarting it is backed off past this call's deadline");
   if (not_before > Clock::now()) std::this_thread::sleep_until(not_before);
   return start_locked(deadline);
@@ -246,7 +248,10 @@ void Client::start_request(int64_t id, const std::string& method, json params,
              "cancelled by the caller");
     });
     std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = pending_.find(id); it != pending_.end()) it->second.cancel_hook = hook;
+    auto it = pending_.find(id);
+    // Already cancelled: the hook ran at once and settled it; send nothing.
+    if (it == pending_.end()) return;
+    it->second.cancel_hook = hook;
   }
   Status st = send(Message::request(id, method, std::move(params)));
   if (!st) {
