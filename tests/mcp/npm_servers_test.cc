@@ -4,6 +4,7 @@
 // against the MCP 2025-11-25 schema.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 
@@ -171,6 +172,74 @@ TEST(McpFilesystem, ReadWriteListInsideItsRoot) {
   c->close();
   log.expect_clean();
   fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace toolwire::mcp
+
+namespace toolwire::mcp {
+namespace {
+
+// Streamable HTTP: server-everything's HTTP transport (on 127.0.0.1, a port
+// the kernel picks; see everything_http.mjs), toolwire's client over POST
+// with JSON / SSE answers and a session id.
+TEST(McpEverythingHttp, SessionToolsAndProgressOverStreamableHttp) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int port = 0;
+  StdioServerParams sp;
+  sp.argv = {"node", std::string(TOOLWIRE_SOURCE_DIR) + "/tests/mcp/everything_http.mjs"};
+  StdioCallbacks scb;
+  scb.on_stderr = [&](std::string_view l) {
+    if (!l.starts_with("LISTENING ")) return;
+    std::lock_guard<std::mutex> lock(mu);
+    port = std::stoi(std::string(l.substr(10)));
+    cv.notify_all();
+  };
+  auto server = StdioTransport::start(sp, std::move(scb));
+  ASSERT_TRUE(server.ok());
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return port != 0; }));
+  }
+
+  testing::WireLog log;
+  ClientOptions o;
+  o.name = "every-http";
+  o.http.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  o.request_timeout = 30s;
+  log.attach(o);
+  auto c = Client::create(o);
+  ASSERT_TRUE(c->connect().ok());
+  EXPECT_EQ(c->server_info().protocol_version, "2025-11-25");
+  tools::Registry reg;
+  ServerTools st(c, {.prefix = "ev", .allow = {"echo", "get-tiny-image"}});
+  ASSERT_TRUE(st.sync(reg).ok());
+  EXPECT_EQ(reg.size(), 2u);
+  tools::Executor ex(reg);
+  auto echo = ex.run_one({"1", "ev__echo", R"({"message":"over http"})"});
+  ASSERT_FALSE(echo.is_error) << agent_text(echo);
+  EXPECT_EQ(std::get<ir::TextPart>(echo.content[0]).text, "Echo: over http");
+  auto img = ex.run_one({"2", "ev__get-tiny-image", "{}"});
+  ASSERT_FALSE(img.is_error);
+  // Progress notifications arrive on the request's SSE stream before its answer.
+  std::vector<double> progress;
+  RequestOptions ro;
+  ro.on_progress = [&](const json& p) {
+    std::lock_guard<std::mutex> lock(mu);
+    progress.push_back(p.value("progress", -1.0));
+  };
+  auto lr = c->call_tool("trigger-long-running-operation", {{"duration", 0.3}, {"steps", 3}}, ro);
+  ASSERT_TRUE(lr.ok()) << lr.error().message;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(progress, (std::vector<double>{1, 2, 3}));
+  }
+  EXPECT_TRUE(c->ping().ok());
+  c->close();
+  log.expect_clean();
+  (*server)->kill_now();
+  (*server)->shutdown();
 }
 
 }  // namespace

@@ -20,6 +20,9 @@
 // (`ping`; anything else: method not found); `notifications/tools/list_changed`
 // re-lists the tools in the background and then calls on_tools_changed.
 //
+// The same over Streamable HTTP: set `http.url` instead of `server`
+// (http_transport.h).
+//
 // A crash fails every pending request with `unavailable` naming how the server
 // ended and the tail of its stderr. The next request restarts it (spawn +
 // handshake), waiting out a backoff that doubles with each crash in a row
@@ -41,6 +44,7 @@
 
 #include "toolwire/core/result.h"
 #include "toolwire/mcp/jsonrpc.h"
+#include "toolwire/mcp/http_transport.h"
 #include "toolwire/mcp/stdio_transport.h"
 #include "toolwire/tools/tool.h"
 
@@ -52,6 +56,8 @@ const std::vector<std::string>& supported_protocol_versions();
 struct ClientOptions {
   std::string name = "mcp";  // for messages: "MCP server 'fs'"
   StdioServerParams server;
+  // Streamable HTTP instead of stdio when `http.url` is set (`server` is then unused).
+  HttpServerParams http;
   std::vector<std::string> protocol_versions = supported_protocol_versions();
   std::chrono::milliseconds request_timeout{60000};
   std::chrono::milliseconds init_timeout{30000};
@@ -169,7 +175,7 @@ class Client : public std::enable_shared_from_this<Client> {
   ClientOptions opts_;
   std::mutex start_mu_;  // one (re)start at a time
   mutable std::mutex mu_;
-  std::shared_ptr<StdioTransport> transport_;
+  std::shared_ptr<Transport> transport_;
   uint64_t incarnation_ = 0;  // bumped per start; callbacks of an older server are ignored
   bool initialized_ = false;
   bool closed_ = false;

@@ -32,10 +32,9 @@
 #include <vector>
 
 #include "toolwire/core/result.h"
+#include "toolwire/mcp/transport.h"
 
 namespace toolwire::mcp {
-
-using Clock = std::chrono::steady_clock;
 
 struct StdioServerParams {
   std::vector<std::string> argv;  // argv[0]: a name looked up in PATH, or a path
@@ -45,35 +44,28 @@ struct StdioServerParams {
   std::chrono::milliseconds grace{2000};  // close stdin → SIGTERM → SIGKILL
 };
 
-struct StdioCallbacks {
-  std::function<void(std::string_view line)> on_line;
-  std::function<void()> on_oversized;
-  std::function<void(std::string_view line)> on_stderr;
-  std::function<void(std::string reason)> on_exit;
-  std::function<Clock::time_point()> next_deadline;  // max(): none
-  std::function<void()> on_tick;
-};
+using StdioCallbacks = TransportCallbacks;
 
-class StdioTransport {
+class StdioTransport final : public Transport {
  public:
   static Result<std::unique_ptr<StdioTransport>> start(const StdioServerParams& params,
                                                        StdioCallbacks callbacks);
-  ~StdioTransport();
+  ~StdioTransport() override;
   StdioTransport(const StdioTransport&) = delete;
   StdioTransport& operator=(const StdioTransport&) = delete;
 
   // Writes one frame and a newline. Thread-safe; fails once the server is gone.
-  Status send(std::string_view frame);
+  Status send(std::string_view frame) override;
   // Wakes the reader so it asks next_deadline() again.
-  void wake();
+  void wake() override;
   // Close stdin, SIGTERM, SIGKILL (see the top). Idempotent; joins the reader.
-  void shutdown();
+  void shutdown() override;
   // SIGKILLs the group at once (tests, and a server that must not linger).
   void kill_now();
 
-  bool alive() const { return alive_.load(); }
-  pid_t pid() const { return pid_; }
-  std::string stderr_tail() const;
+  bool alive() const override { return alive_.load(); }
+  pid_t pid() const override { return pid_; }
+  std::string stderr_tail() const override;
   // The exit description once the reader saw stdout close, else empty.
   std::string exit_reason() const;
 

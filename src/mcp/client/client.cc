@@ -113,7 +113,7 @@ Status Client::ensure_started(Clock::time_point deadline) {
 }
 
 Status Client::start_locked(Clock::time_point deadline) {
-  std::shared_ptr<StdioTransport> old;
+  std::shared_ptr<Transport> old;
   uint64_t inc;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -135,11 +135,19 @@ Status Client::start_locked(Clock::time_point deadline) {
   cb.on_exit = [this, inc](std::string reason) { on_exit(inc, std::move(reason)); };
   cb.next_deadline = [this] { return next_deadline(); };
   cb.on_tick = [this] { on_tick(); };
-  auto t = StdioTransport::start(opts_.server, std::move(cb));
-  if (!t) return t.error();
+  std::shared_ptr<Transport> started;
+  if (!opts_.http.url.empty()) {
+    auto t = HttpTransport::start(opts_.http, std::move(cb));
+    if (!t) return t.error();
+    started = std::move(*t);
+  } else {
+    auto t = StdioTransport::start(opts_.server, std::move(cb));
+    if (!t) return t.error();
+    started = std::move(*t);
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    transport_ = std::shared_ptr<StdioTransport>(std::move(*t));
+    transport_ = std::move(started);
     ++starts_;
   }
 
@@ -160,7 +168,7 @@ Status Client::start_locked(Clock::time_point deadline) {
                 [done](Result<json> r) { done->set_value(std::move(r)); });
   Result<json> r = fut.get();  // bounded: the request has a deadline
   auto fail = [&](Error e) -> Status {
-    std::shared_ptr<StdioTransport> t2;
+    std::shared_ptr<Transport> t2;
     {
       std::lock_guard<std::mutex> lock(mu_);
       t2 = std::move(transport_);
@@ -183,6 +191,7 @@ Status Client::start_locked(Clock::time_point deadline) {
     info_.server_info = res.value("serverInfo", json::object());
     info_.capabilities = res.value("capabilities", json::object());
     info_.instructions = res.value("instructions", "");
+    if (transport_) transport_->set_protocol_version(version);
   }
   if (Status st = send(Message::notification("notifications/initialized")); !st) return fail(st.error());
   std::lock_guard<std::mutex> lock(mu_);
@@ -191,7 +200,7 @@ Status Client::start_locked(Clock::time_point deadline) {
 }
 
 void Client::close() {
-  std::shared_ptr<StdioTransport> t;
+  std::shared_ptr<Transport> t;
   std::vector<int64_t> ids;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -207,7 +216,7 @@ void Client::close() {
 }
 
 Status Client::send(const Message& m) {
-  std::shared_ptr<StdioTransport> t;
+  std::shared_ptr<Transport> t;
   {
     std::lock_guard<std::mutex> lock(mu_);
     t = transport_;
@@ -235,7 +244,7 @@ void Client::start_request(int64_t id, const std::string& method, json params,
     if (!params.is_object()) params = json::object();
     params["_meta"]["progressToken"] = p.progress_token;
   }
-  std::shared_ptr<StdioTransport> t;
+  std::shared_ptr<Transport> t;
   {
     std::lock_guard<std::mutex> lock(mu_);
     p.incarnation = incarnation_;
