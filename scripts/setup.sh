@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything toolwire needs to build and test on Debian 12:
-# Debian's -dev packages, and the official client SDKs (npm) used as test peers.
+# Debian's -dev packages, and the official client SDKs and MCP servers (npm) used as test peers.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -19,6 +19,8 @@
 #include "cli/commands.h"
 #include "toolwire/agent/agent.h"
 #include "toolwire/demo/demo.h"
+#include "toolwire/mcp/client.h"
+#include "toolwire/mcp/tool_bridge.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
@@ -39,6 +41,7 @@ struct ChatOptions {
   int max_rounds = 8;
   int tool_timeout_s = 30;
   std::vector<std::string> shell_allow;
+  std::vector<std::string> mcp;  // "[NAME=]CMD ARGS" per MCP server
 };
 
 std::mutex g_out;  // one writer at a time: event printer and confirmation prompts
@@ -107,6 +110,46 @@ Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg, int
   auto store = demo::TodoStore::open(data_dir + "/todo.sqlite3");
   if (!store) return store.error();
   return demo::register_todo_tools(reg, *store);
+}
+
+// `--mcp '[NAME=]CMD ARGS'`: spawns each server, registers its tools as
+// NAME__tool (NAME defaults to mcp, mcp2, ...). Server stderr goes to ours.
+Status add_mcp_servers(const ChatOptions& o, tools::Registry& reg,
+                       std::vector<std::unique_ptr<mcp::ServerTools>>& servers) {
+  int n = 0;
+  for (const std::string& spec : o.mcp) {
+    ++n;
+    std::string name = n == 1 ? "mcp" : "mcp" + std::to_string(n);
+    std::string_view cmd = spec;
+    size_t eq = cmd.find('=');
+    size_t sp = cmd.find_first_of(" \t");
+    if (eq != std::string_view::npos && eq > 0 && (sp == std::string_view::npos || eq < sp) &&
+        cmd.substr(0, eq).find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-") == std::string_view::npos) {
+      name = std::string(cmd.substr(0, eq));
+      cmd.remove_prefix(eq + 1);
+    }
+    auto argv = mcp::split_command(cmd);
+    if (!argv) return make_error(ErrorCode::invalid_argument, "--mcp '" + spec + "': " + argv.error().message);
+    mcp::ClientOptions co;
+    co.name = name;
+    co.server.argv = std::move(*argv);
+    co.on_log = [name](const std::string& line) {
+      std::lock_guard<std::mutex> lock(g_out);
+      std::cerr << "[mcp " << name << "] " << line << "\n";
+    };
+    auto client = mcp::Client::create(std::move(co));
+    TW_TRY(client->connect());
+    auto st = std::make_unique<mcp::ServerTools>(client, mcp::ServerToolsOptions{.prefix = name});
+    auto rep = st->sync(reg);
+    if (!rep) return rep.error();
+    for (const auto& s : rep->skipped) {
+      std::lock_guard<std::mutex> lock(g_out);
+      std::cerr << "[mcp " << name << "] skipped tool " << s << "\n";
+    }
+    servers.push_back(std::move(st));
+  }
+  return {};
 }
 
 Result<std::unique_ptr<provider::Provider>> build_provider(const ChatOptions& o,
@@ -188,6 +231,11 @@ int run_chat(const ChatOptions& o) {
     std::cerr << "toolwire chat: " << st.error().to_string() << "\n";
     return tools_exit;
   }
+  std::vector<std::unique_ptr<mcp::ServerTools>> mcp_servers;
+  if (Status st = add_mcp_servers(o, reg, mcp_servers); !st) {
+    std::cerr << "toolwire chat: " << st.error().to_string() << "\n";
+    return kExitFailure;
+  }
   std::unique_ptr<transport::HttpClient> client;
   auto model = build_provider(o, client);
   if (!model) {
@@ -227,6 +275,10 @@ int run_chat(const ChatOptions& o) {
   }
 
   auto turn = [&](const std::string& text) {
+    // A server that announced list_changed gets its tools re-registered
+    // between turns (the registry is not changed while a turn runs).
+    for (auto& s : mcp_servers)
+      if (s->tools_changed()) (void)s->sync(reg);
     running = true;
     agent::RunResult r = chat.run(text, [&](const agent::Event& e) { print(e); });
     running = false;
@@ -276,6 +328,9 @@ void add_chat_command(CLI::App& app) {
       ->check(int_between(1, 1000));
   cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")
       ->check(int_between(1, 86'400));
+  cmd->add_option("--mcp", o->mcp,
+                  "An MCP server to spawn, '[NAME=]CMD ARGS' (repeatable); its tools are NAME__tool "
+                  "(NAME defaults to mcp, mcp2, ...)");
   cmd->add_option("--allow-shell", o->shell_allow, "Enable the shell tool for these programs (real providers only)");
   cmd->callback([o, once] {
     o->once_given = once->count() > 0;

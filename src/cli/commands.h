@@ -19,6 +19,7 @@ void add_tools_command(CLI::App& app);
 void add_chat_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 void add_parse_command(CLI::App& app);
+void add_mcp_command(CLI::App& app);
 
 // An integer flag's range, named in words when a value is outside it (CLI11's
 // PositiveNumber prints the limits of a double, 300 digits wide).

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   cli::add_chat_command(app);
   cli::add_serve_command(app);
   cli::add_parse_command(app);
+  cli::add_mcp_command(app);
   if (unknown_command(app, argc, argv)) return cli::kExitUsage;
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 // result for the model; nothing here throws to the caller.
 #include "toolwire/tools/registry.h"
 
+#include <algorithm>
 #include <exception>
 #include <future>
 #include <string>
@@ -79,6 +80,16 @@ Status Registry::add(ToolSpec spec) {
 const Tool* Registry::find(std::string_view name) const {
   auto it = by_name_.find(std::string(name));
   return it == by_name_.end() ? nullptr : it->second;
+}
+
+bool Registry::remove(std::string_view name) {
+  auto it = std::find_if(tools_.begin(), tools_.end(),
+                         [&](const auto& t) { return t->name() == name; });
+  if (it == tools_.end()) return false;
+  by_name_.erase((*it)->name());
+  by_name_.erase((*it)->wire_name());
+  tools_.erase(it);
+  return true;
 }
 
 std::vector<std::string> Registry::names() const {

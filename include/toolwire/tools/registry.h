@@ -76,6 +76,11 @@ class Registry {
   // compiles the schema. The handler must be set.
   Status add(ToolSpec spec);
 
+  // Removes a tool by internal name; false when unknown. Setup-time only, like
+  // add() (MCP servers re-list their tools between turns): pointers to the
+  // removed Tool dangle afterwards.
+  bool remove(std::string_view name);
+
   // Finds by internal name or wire name; nullptr when unknown.
   const Tool* find(std::string_view name) const;
   // All tools in registration order.
