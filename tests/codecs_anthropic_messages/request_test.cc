@@ -371,7 +371,8 @@ const std::string kCall =
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadRequest,
     ::testing::Values(
-        BadCase{"malformed", R"({"model":"m","messages":[)", ErrorCode::parse_error, "$", "malformed JSON"},
+        BadCase{"malformed", R"({"model":"m","messages":[)", ErrorCode::parse_error, "$",
+                "malformed JSON at byte 25 (line 1, column 26): unexpected end of input"},
         BadCase{"empty", "", ErrorCode::parse_error, "$", "empty"},
         BadCase{"not_object", "[1]", ErrorCode::invalid_argument, "$", "expected object, got array"},
         BadCase{"no_messages", R"({"model":"m"})", ErrorCode::invalid_argument, "$", "messages"},
