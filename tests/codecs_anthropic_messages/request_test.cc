@@ -435,5 +435,13 @@ TEST(AnthropicRequest, InvalidIrIsRejectedNotWrittenBroken) {
   EXPECT_EQ(r.error().path, "$.tools[0].input_schema");
 }
 
+TEST(AnthropicRequest, NonObjectSchemaTypeIsRefused) {
+  Error e = decode_error_of(R"({"model":"m","max_tokens":1,"messages":[],)"
+                            R"("tools":[{"name":"f","input_schema":{"type":"string"}}]})");
+  EXPECT_EQ(e.code, ErrorCode::invalid_argument);
+  EXPECT_EQ(e.path, "$.tools[0].input_schema.type");
+  EXPECT_NE(e.message.find(R"(must be of type "object")"), std::string::npos) << e.message;
+}
+
 }  // namespace
 }  // namespace toolwire::codec::anthropic_test

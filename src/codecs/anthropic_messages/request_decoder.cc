@@ -3,6 +3,7 @@
 // borrowed one).
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
+#include "codecs/common/tool_schema.h"
 
 namespace toolwire::codec::anthropic_messages {
 namespace {
@@ -245,7 +246,7 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
     }
     if (f.has[3]) {
       const Path p(tpath, "input_schema");
-      if (!f.e[3].is_object()) return json::as_object(f.e[3], p).error();
+      TW_TRY(json::check_tool_schema(f.e[3], p));
       def.input_schema = T::raw_json(f.e[3]);
     }
     if (f.has[4]) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codecs/common/seen_ids.h"
+#include "codecs/common/tool_schema.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
@@ -243,7 +244,7 @@ Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) 
       if (!s) return s.error();
       def.description = T::keep(*s);
     } else if (key == "parameters") {
-      if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
+      TW_TRY(json::check_tool_schema(value, kp));
       def.input_schema = T::raw_json(value);
     } else if (key == "strict") {
       auto b = json::as_bool(value, kp);
