@@ -443,5 +443,31 @@ TEST(AnthropicRequest, NonObjectSchemaTypeIsRefused) {
   EXPECT_NE(e.message.find(R"(must be of type "object")"), std::string::npos) << e.message;
 }
 
+TEST(AnthropicRequest, DuplicateKeysKeepTheLastValueAndWarn) {
+  Warnings w;
+  auto r = codec().decode_request(
+      R"({"model":"a","max_tokens":1,"system":"one","messages":[{"role":"user","content":"x"}],)"
+      R"("model":"b","system":"two","messages":[{"role":"user","content":"y"}],"max_tokens":2})",
+      w);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->model, "b");
+  EXPECT_EQ(r->max_tokens, 2);
+  ASSERT_EQ(r->system.size(), 1u);
+  EXPECT_EQ(r->system[0].text, "two");
+  ASSERT_EQ(r->messages.size(), 1u);
+  EXPECT_EQ(std::get<ir::TextPart>(r->messages[0].parts[0]).text, "y");
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].code, "duplicate_key");
+  EXPECT_EQ(w[0].path, "$.model");
+  EXPECT_EQ(w[3].path, "$.max_tokens");
+  // No repeat, no warning.
+  Warnings none;
+  ASSERT_TRUE(
+      codec()
+          .decode_request(R"({"model":"a","max_tokens":1,"messages":[],"metadata":{}})", none)
+          .ok());
+  EXPECT_TRUE(none.empty());
+}
+
 }  // namespace
 }  // namespace toolwire::codec::anthropic_test

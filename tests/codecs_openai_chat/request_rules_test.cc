@@ -1,6 +1,8 @@
 // What the target API is sure to refuse never leaves the codecs silently:
 // tool names outside a dialect's rule and non-object input schemas are
-// refused (toolwire/codec/tool_rules.h, codecs/common/tool_schema.h).
+// refused (toolwire/codec/tool_rules.h, codecs/common/tool_schema.h), and a
+// top-level key given twice keeps its last value with a `duplicate_key`
+// warning (codecs/common/duplicate_keys.h).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -113,6 +115,58 @@ TEST(ToolSchemaRules, EncoderChecksAHandBuiltSchema) {
   r = openai().encode_request(hand_built("f", R"({"type":)"), w);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "$.tools[0].function.parameters");
+}
+
+TEST(DuplicateKeys, LastValueWinsWithAWarning) {
+  Warnings w;
+  auto r = openai().decode_request(
+      R"({"model":"first","messages":[{"role":"user","content":"hi"}],"model":"second"})", w);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->model, "second");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].code, "duplicate_key");
+  EXPECT_EQ(w[0].path, "$.model");
+}
+
+TEST(DuplicateKeys, ListsAndUnknownFieldsAreReplacedNotMerged) {
+  Warnings w;
+  auto r = openai().decode_request(
+      R"({"model":"m","messages":[{"role":"user","content":"hi"}],"user":"a","stop":["x"],)"
+      R"("tools":[{"type":"function","function":{"name":"one"}}],"user":"b","stop":"y",)"
+      R"("tools":[{"type":"function","function":{"name":"two"}}]})",
+      w);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->tools.size(), 1u);
+  EXPECT_EQ(r->tools[0].name, "two");
+  ASSERT_EQ(r->stop.size(), 1u);
+  EXPECT_EQ(r->stop[0], "y");
+  ASSERT_EQ(r->extra.size(), 1u);
+  EXPECT_EQ(r->extra[0].raw_json, R"("b")");
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].path, "$.user");
+  EXPECT_EQ(w[1].path, "$.stop");
+  EXPECT_EQ(w[2].path, "$.tools");
+  // Translated: one "user" key out, and the warnings travel with it.
+  Warnings tw;
+  auto out = translate_request(openai(), openai(),
+                               R"({"model":"m","messages":[],"user":"a","user":"b"})", tw);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(nlohmann::json::parse(*out)["user"], "b");
+  EXPECT_EQ(out->find("\"user\""), out->rfind("\"user\"")) << *out;
+  ASSERT_EQ(tw.size(), 1u);
+  EXPECT_EQ(tw[0].code, "duplicate_key");
+}
+
+TEST(DuplicateKeys, DistinctKeysNeverWarn) {
+  // Many different keys, some of which share a bit of the seen-key set.
+  std::string body = R"({"model":"m","messages":[])";
+  for (int i = 0; i < 200; ++i) body += ",\"k" + std::to_string(i) + "\":" + std::to_string(i);
+  body += "}";
+  Warnings w;
+  auto r = openai().decode_request(body, w);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(w.empty()) << w.size() << " " << w[0].path;
+  EXPECT_EQ(r->extra.size(), 200u);
 }
 
 }  // namespace

@@ -209,6 +209,18 @@ TEST_P(BadInput, ToolNameInvalid) {
   expect_serves();
 }
 
+// A top-level key given twice: served with the last value, and said so in
+// the `toolwire-warnings` header.
+TEST_P(BadInput, DuplicateKeyWarns) {
+  const std::string again = R"(,"model":")" + d().model() + "\"";
+  auto r = roundtrip(d().request(d().body("no-such-model", "hi", false, again)));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->header("toolwire-warnings").find("duplicate_key ($.model)"), std::string::npos)
+      << r->header("toolwire-warnings");
+  EXPECT_EQ(rig.provider->calls(), 1);
+}
+
 // More header bytes than max_header_bytes: 431 in the dialect of the path on
 // the request line, and the connection closes.
 TEST_P(BadInput, HeaderFlood) {
