@@ -2,13 +2,8 @@
 #include "toolwire/codec/tool_rules.h"
 
 namespace toolwire::codec {
-namespace {
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-';
-}
-}  // namespace
 
+// The same limits as the codecs' kMaxToolNameLength (their wire.h).
 size_t max_tool_name_length(std::string_view dialect) {
   if (dialect == "openai_chat") return 64;
   if (dialect == "anthropic_messages") return 128;
@@ -17,11 +12,7 @@ size_t max_tool_name_length(std::string_view dialect) {
 
 bool is_valid_tool_name(std::string_view dialect, std::string_view name) {
   const size_t max = max_tool_name_length(dialect);
-  if (max == 0) return true;
-  if (name.empty() || name.size() > max) return false;
-  for (char c : name)
-    if (!is_name_char(c)) return false;
-  return true;
+  return max == 0 || is_valid_tool_name(name, max);
 }
 
 Error invalid_tool_name(std::string_view dialect, std::string_view name, std::string path) {

@@ -30,6 +30,17 @@ size_t max_tool_name_length(std::string_view dialect);
 // True when `dialect`'s API accepts `name` (any name for an unknown dialect).
 bool is_valid_tool_name(std::string_view dialect, std::string_view name);
 
+// The rule itself, for a caller that knows its limit (the encoders, per tool).
+inline bool is_valid_tool_name(std::string_view name, size_t max_length) {
+  if (name.empty() || name.size() > max_length) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 // The invalid_argument error for a name that is not valid, naming the rule.
 Error invalid_tool_name(std::string_view dialect, std::string_view name, std::string path);
 

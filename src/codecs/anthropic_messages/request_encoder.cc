@@ -249,7 +249,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
     const Path tpath(path, i);
     std::string_view schema = t.input_schema;
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (!is_valid_tool_name(kDialect, t.name)) [[unlikely]]
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
       return invalid_tool_name(kDialect, t.name, Path(tpath, "name").str());
     if (schema.front() != '{')
       return json::invalid(Path(tpath, "input_schema"), "tool input schema is not a JSON object");

@@ -230,15 +230,15 @@ Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dial
   w.begin_array();
   for (size_t i = 0; i < req.tools.size(); ++i) {
     const ir::BasicToolDefinition<S>& t = req.tools[i];
-    if (!is_valid_tool_name(kDialect, t.name)) [[unlikely]] {
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]] {
       const json::Path tpath(tools_path, i), fpath(tpath, "function"), npath(fpath, "name");
       return invalid_tool_name(kDialect, t.name, npath.str());
     }
-    if (!t.input_schema.empty()) {
+    if (!t.input_schema.empty() && (t.input_schema.front() != '{' || !raw_verified)) {
       const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
       if (t.input_schema.front() != '{')
         return json::invalid(ppath, "tool input schema is not a JSON object");
-      if (!raw_verified) TW_TRY(json::check_tool_schema_text(t.input_schema, ppath));
+      TW_TRY(json::check_tool_schema_text(t.input_schema, ppath));
     }
     w.begin_object();
     w.field("type", "function");
