@@ -214,17 +214,22 @@ class Scanner {
     } else if (!digits("'-'")) {
       return false;
     }
+    const size_t int_digits = pos_ - start - (s_[start] == '-');
+    bool exponent = false;
     if (pos_ < s_.size() && s_[pos_] == '.') {
       ++pos_;
       if (!digits("'.'")) return false;
     }
     if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      exponent = true;
       ++pos_;
       if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
       if (!digits("the exponent")) return false;
     }
     // Well formed; whether simdjson can represent it (integers beyond 64
-    // bits, doubles that overflow) is simdjson's own number parser's call.
+    // bits, doubles that overflow) is simdjson's own number parser's call —
+    // asked only of numbers that could be out of range.
+    if (!exponent && int_digits <= 18) return true;
     thread_local simdjson::dom::parser token_parser;
     const std::string_view token = s_.substr(start, pos_ - start);
     if (token_parser.parse(token.data(), token.size(), true).error())
