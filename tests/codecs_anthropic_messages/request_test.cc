@@ -371,7 +371,8 @@ const std::string kCall =
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadRequest,
     ::testing::Values(
-        BadCase{"malformed", R"({"model":"m","messages":[)", ErrorCode::parse_error, "$", "malformed JSON"},
+        BadCase{"malformed", R"({"model":"m","messages":[)", ErrorCode::parse_error, "$",
+                "malformed JSON at byte 25 (line 1, column 26): unexpected end of input"},
         BadCase{"empty", "", ErrorCode::parse_error, "$", "empty"},
         BadCase{"not_object", "[1]", ErrorCode::invalid_argument, "$", "expected object, got array"},
         BadCase{"no_messages", R"({"model":"m"})", ErrorCode::invalid_argument, "$", "messages"},
@@ -432,6 +433,40 @@ TEST(AnthropicRequest, InvalidIrIsRejectedNotWrittenBroken) {
   auto r = codec().encode_request(req, warnings);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "$.tools[0].input_schema");
+}
+
+TEST(AnthropicRequest, NonObjectSchemaTypeIsRefused) {
+  Error e = decode_error_of(R"({"model":"m","max_tokens":1,"messages":[],)"
+                            R"("tools":[{"name":"f","input_schema":{"type":"string"}}]})");
+  EXPECT_EQ(e.code, ErrorCode::invalid_argument);
+  EXPECT_EQ(e.path, "$.tools[0].input_schema.type");
+  EXPECT_NE(e.message.find(R"(must be of type "object")"), std::string::npos) << e.message;
+}
+
+TEST(AnthropicRequest, DuplicateKeysKeepTheLastValueAndWarn) {
+  Warnings w;
+  auto r = codec().decode_request(
+      R"({"model":"a","max_tokens":1,"system":"one","messages":[{"role":"user","content":"x"}],)"
+      R"("model":"b","system":"two","messages":[{"role":"user","content":"y"}],"max_tokens":2})",
+      w);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->model, "b");
+  EXPECT_EQ(r->max_tokens, 2);
+  ASSERT_EQ(r->system.size(), 1u);
+  EXPECT_EQ(r->system[0].text, "two");
+  ASSERT_EQ(r->messages.size(), 1u);
+  EXPECT_EQ(std::get<ir::TextPart>(r->messages[0].parts[0]).text, "y");
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].code, "duplicate_key");
+  EXPECT_EQ(w[0].path, "$.model");
+  EXPECT_EQ(w[3].path, "$.max_tokens");
+  // No repeat, no warning.
+  Warnings none;
+  ASSERT_TRUE(
+      codec()
+          .decode_request(R"({"model":"a","max_tokens":1,"messages":[],"metadata":{}})", none)
+          .ok());
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace

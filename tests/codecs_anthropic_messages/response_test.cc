@@ -171,6 +171,9 @@ TEST(AnthropicResponse, BadInputNamesThePath) {
     ASSERT_FALSE(r.ok()) << c.body;
     EXPECT_EQ(r.error().path, c.path) << r.error().to_string();
   }
+  Warnings w;
+  EXPECT_EQ(codec().decode_response("{\"content\":\n  [nul]}", w).error().message,
+            "malformed JSON at byte 18 (line 2, column 7): invalid literal (expected null)");
 }
 
 TEST(AnthropicErrors, EncodeUsesAnthropicTypesAndStatuses) {

@@ -281,7 +281,8 @@ INSTANTIATE_TEST_SUITE_P(
                            "\"delta\":{\"type\":\"text_delta\",\"text\":5}}\n\n",
                   ErrorCode::invalid_argument, "$.delta.text", "in 'content_block_delta' event: expected string"},
         BadStream{"malformed_json", kStart + "event: content_block_delta\ndata: {\"type\":\"content_blo\n\n",
-                  ErrorCode::parse_error, "$", "malformed JSON"},
+                  ErrorCode::parse_error, "$",
+                  "in 'content_block_delta' event: malformed JSON at byte 20 (line 1, column 21)"},
         BadStream{"unknown_block", kStart + "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
                                              "\"index\":3}\n\n",
                   ErrorCode::invalid_argument, "$.index", "never started"},

@@ -362,6 +362,9 @@ TEST(OpenAiRequestBadInput, MalformedJson) {
   Error e = decode_err(R"({"model":"m","messages":[)");
   EXPECT_EQ(e.code, ErrorCode::parse_error);
   EXPECT_EQ(e.path, "$");
+  EXPECT_EQ(e.message, "malformed JSON at byte 25 (line 1, column 26): unexpected end of input");
+  e = decode_err("{\"model\":\"m\",\n \"messages\": [],\n \"tools\": [{\"type\": \"function\",}]}");
+  EXPECT_EQ(e.message, "malformed JSON at byte 62 (line 3, column 32): expected a string key");
   e = decode_err("");
   EXPECT_EQ(e.code, ErrorCode::parse_error);
   e = decode_err("[1,2]");

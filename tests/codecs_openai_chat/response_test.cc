@@ -141,6 +141,9 @@ TEST(OpenAiResponseBadInput, PathsInErrors) {
     EXPECT_EQ(r.error().code, c.code) << c.body;
     EXPECT_EQ(r.error().path, c.path) << c.body << " -> " << r.error().to_string();
   }
+  Warnings w;
+  EXPECT_EQ(openai().decode_response(R"({"id":"x","choices":[)", w).error().message,
+            "malformed JSON at byte 21 (line 1, column 22): unexpected end of input");
 }
 
 TEST(OpenAiErrors, EncodeAndDecode) {

@@ -162,6 +162,13 @@ TEST(OpenAiStreamDecode, BadEventsNameThePath) {
     EXPECT_EQ(r.status.error().code, c.code) << c.sse.substr(0, 100);
     EXPECT_EQ(r.status.error().path, c.path) << r.status.error().to_string();
   }
+  // A malformed event's error names the position in its payload.
+  auto r = decode_stream("data: {\"choices\":[]}\n\ndata: {\"choices\":[}\n\n");
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_NE(r.status.error().message.find(
+                "malformed JSON at byte 12 (line 1, column 13): expected a JSON value"),
+            std::string::npos)
+      << r.status.error().message;
   // Failure is final: more bytes do not revive the decoder.
   auto dec = openai().make_stream_decoder();
   Events out;

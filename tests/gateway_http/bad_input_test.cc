@@ -41,8 +41,9 @@ class BadInput : public ::testing::TestWithParam<DialectCase> {
 };
 
 TEST_P(BadInput, MalformedJson) {
+  // The message names where the JSON goes wrong.
   expect_error_shape(roundtrip(d().request(R"({"model":"gpt-test","messages":[)")), d().anthropic,
-                     400);
+                     400, "malformed JSON at byte 32 (line 1, column 33): unexpected end of input");
   expect_error_shape(roundtrip(d().request("not json at all")), d().anthropic, 400);
   EXPECT_EQ(rig.provider->calls(), 0);
   expect_serves();
@@ -169,14 +170,55 @@ TEST_P(BadInput, ToolSchemaNotJsonObject) {
 
 // A tool's schema that is an object but does not describe one (`type` is not
 // "object"): both APIs refuse it, so the gateway must too, before any
-// upstream call. (Fails today: the codecs pass it through; a codec fix is in
-// progress, see docs/gateway.md.)
+// upstream call (the request decoder refuses it).
 TEST_P(BadInput, ToolSchemaNotObjectType) {
   std::string tools = tools_field(d(), R"({"type":"string"})");
   auto r = roundtrip(d().request(d().body(d().model(), "hi", false, tools)));
-  expect_error_shape(r, d().anthropic, 400);
+  expect_error_shape(r, d().anthropic, 400, R"(must be of type "object")");
+  if (!d().anthropic && r) {
+    EXPECT_EQ(nlohmann::json::parse(r->body)["error"]["param"],
+              "$.tools[0].function.parameters.type");
+  }
   EXPECT_EQ(rig.provider->calls(), 0);
   expect_serves();
+}
+
+// A tool name outside the API's rule (^[a-zA-Z0-9_-]{1,64}$ for OpenAI,
+// {1,128} for Anthropic): refused before any upstream call, naming the rule.
+TEST_P(BadInput, ToolNameInvalid) {
+  const std::string name_field = d().anthropic
+                                     ? R"("name":"bad name!","input_schema":{"type":"object"})"
+                                     : R"("name":"bad name!","parameters":{"type":"object"})";
+  const std::string tools =
+      d().anthropic ? ",\"tools\":[{" + name_field + "}]"
+                    : R"(,"tools":[{"type":"function","function":{)" + name_field + "}}]";
+  auto r = roundtrip(d().request(d().body(d().model(), "hi", false, tools)));
+  expect_error_shape(r, d().anthropic, 400, "invalid tool name 'bad name!'");
+  if (!d().anthropic && r) {
+    EXPECT_EQ(nlohmann::json::parse(r->body)["error"]["param"], "$.tools[0].function.name");
+  }
+  // Too long for the caller's API.
+  const std::string long_name(d().anthropic ? 129 : 65, 'n');
+  const std::string long_tools =
+      d().anthropic
+          ? R"(,"tools":[{"name":")" + long_name + R"(","input_schema":{}}])"
+          : R"(,"tools":[{"type":"function","function":{"name":")" + long_name + R"("}}])";
+  expect_error_shape(roundtrip(d().request(d().body(d().model(), "hi", false, long_tools))),
+                     d().anthropic, 400, "invalid tool name");
+  EXPECT_EQ(rig.provider->calls(), 0);
+  expect_serves();
+}
+
+// A top-level key given twice: served with the last value, and said so in
+// the `toolwire-warnings` header.
+TEST_P(BadInput, DuplicateKeyWarns) {
+  const std::string again = R"(,"model":")" + d().model() + "\"";
+  auto r = roundtrip(d().request(d().body("no-such-model", "hi", false, again)));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->header("toolwire-warnings").find("duplicate_key ($.model)"), std::string::npos)
+      << r->header("toolwire-warnings");
+  EXPECT_EQ(rig.provider->calls(), 1);
 }
 
 // More header bytes than max_header_bytes: 431 in the dialect of the path on

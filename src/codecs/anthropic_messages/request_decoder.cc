@@ -3,6 +3,8 @@
 // borrowed one).
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
+#include "codecs/common/duplicate_keys.h"
+#include "codecs/common/tool_schema.h"
 
 namespace toolwire::codec::anthropic_messages {
 namespace {
@@ -245,7 +247,7 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
     }
     if (f.has[3]) {
       const Path p(tpath, "input_schema");
-      if (!f.e[3].is_object()) return json::as_object(f.e[3], p).error();
+      TW_TRY(json::check_tool_schema(f.e[3], p));
       def.input_schema = T::raw_json(f.e[3]);
     }
     if (f.has[4]) {
@@ -296,6 +298,30 @@ bool is_known_field(std::string_view key) {
          key == "metadata";
 }
 
+// `key` is given again: its last value wins, as in the providers' parsers.
+// Scalars are simply overwritten; what the loop appends to is reset here.
+template <class S>
+void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
+                    Warnings& warnings) {
+  warn(warnings, std::string(json::KeyRepeats::kWarning), path,
+       std::string(json::KeyRepeats::kMessage));
+  if (key == "messages") {
+    req.messages.clear();
+  } else if (key == "system") {
+    req.system.clear();
+  } else if (key == "tools") {
+    req.tools.clear();
+    std::erase_if(req.extra,
+                  [](const auto& f) { return std::string_view(f.key) == "x-unsupported-tool"; });
+  } else if (key == "stop_sequences") {
+    req.stop.clear();
+  } else if (key == "tool_choice") {
+    req.tool_choice.reset();
+    req.parallel_tool_calls.reset();
+  }
+  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
+}
+
 // One parser per thread for both IR policies: its document holds the strings
 // a borrowed IR points at until translate_request's encoder is done, and no
 // other call on the thread parses with it in between.
@@ -315,10 +341,14 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   TWA_ASSIGN(json::object obj, json::as_object(root, path));
   req.source_dialect = kDialect;
   bool has_messages = false;
+  json::KeyRepeats repeats;
+  size_t index = 0;
   for (auto field : obj) {
     const std::string_view key = field.key;
     const json::element value = field.value;
     const Path fpath(path, key);
+    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
+      forget_earlier<S>(key, fpath, req, warnings);
     if (key == "messages") {
       has_messages = true;
       TW_TRY(decode_messages<S>(value, fpath, req.messages));
@@ -360,7 +390,6 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
     }
   }
   if (!has_messages) return json::invalid(path, "missing required field 'messages'");
-  (void)warnings;
   return Status::Ok();
 }
 

@@ -1,7 +1,9 @@
 // IR request → Anthropic Messages request JSON.
 #include "codecs/anthropic_messages/wire.h"
-#include "codecs/common/request_size.h"
 #include "codecs/common/call_id.h"
+#include "codecs/common/request_size.h"
+#include "codecs/common/tool_schema.h"
+#include "toolwire/codec/tool_rules.h"
 #include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::anthropic_messages {
@@ -248,10 +250,11 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
     const Path tpath(path, i);
     std::string_view schema = t.input_schema;
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (schema.front() != '{' || (!raw_verified && !is_valid_json(schema))) {
-      const Path spath(tpath, "input_schema");
-      return json::invalid(spath, "tool input schema is not a JSON object");
-    }
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
+      return invalid_tool_name(kDialect, t.name, Path(tpath, "name").str());
+    if (schema.front() != '{')
+      return json::invalid(Path(tpath, "input_schema"), "tool input schema is not a JSON object");
+    if (!raw_verified) TW_TRY(json::check_tool_schema_text(schema, Path(tpath, "input_schema")));
     w.begin_object();
     w.field("name", t.name);
     if (!t.description.empty()) w.field("description", t.description);

@@ -34,6 +34,8 @@ namespace toolwire::codec::anthropic_messages {
   decl = std::move(*tmp)
 
 inline constexpr std::string_view kDialect = "anthropic_messages";
+// Tool names: ^[a-zA-Z0-9_-]{1,128}$ (toolwire/codec/tool_rules.h).
+inline constexpr size_t kMaxToolNameLength = 128;
 
 // An invalid-JSON argument string is sent as {"<this key>": "<raw text>"}
 // (Anthropic `input` must be an object) and decoded back exactly.

@@ -1,6 +1,7 @@
 #include "codecs/common/json_in.h"
 
 #include "codecs/common/dom_json.h"
+#include "codecs/common/json_fault.h"
 #include "codecs/common/source_text.h"
 
 #include <charconv>
@@ -31,19 +32,45 @@ std::string Path::str() const {
   return out;
 }
 
+namespace {
+
+// " at byte 57 (line 3, column 12)"
+std::string where(std::string_view json, size_t offset) {
+  const LineColumn lc = line_column(json, offset);
+  return " at byte " + std::to_string(offset) + " (line " + std::to_string(lc.line) + ", column " +
+         std::to_string(lc.column) + ")";
+}
+
+// The message for a failed parse: what kind of error (simdjson's code), and
+// where and why (json_fault.h's scan, run only here, after the failure).
+std::string parse_error_message(simdjson::error_code code, std::string_view json,
+                                size_t max_depth) {
+  switch (code) {
+    case simdjson::EMPTY:
+      return "empty body where JSON was expected";
+    case simdjson::CAPACITY:
+      return "JSON document too large";
+    case simdjson::UTF8_ERROR:
+      if (auto at = find_invalid_utf8(json)) return "invalid UTF-8 in JSON" + where(json, *at);
+      return "invalid UTF-8 in JSON";
+    default:
+      break;
+  }
+  const auto fault = find_json_fault(json, max_depth);
+  if (code == simdjson::DEPTH_ERROR)
+    return "JSON nested too deeply" +
+           (fault ? where(json, fault->offset) + ": " + fault->reason : "");
+  if (fault) return "malformed JSON" + where(json, fault->offset) + ": " + fault->reason;
+  return std::string("malformed JSON: ") + simdjson::error_message(code);
+}
+
+}  // namespace
+
 Result<element> parse(simdjson::dom::parser& parser, std::string_view json) {
   auto r = parser.parse(json.data(), json.size(), /*realloc_if_needed=*/true);
-  if (r.error()) {
-    std::string what;
-    switch (r.error()) {
-      case simdjson::UTF8_ERROR: what = "invalid UTF-8 in JSON"; break;
-      case simdjson::DEPTH_ERROR: what = "JSON nested too deeply"; break;
-      case simdjson::EMPTY: what = "empty body where JSON was expected"; break;
-      case simdjson::CAPACITY: what = "JSON document too large"; break;
-      default: what = std::string("malformed JSON: ") + simdjson::error_message(r.error());
-    }
-    return make_error(ErrorCode::parse_error, std::move(what), "$");
-  }
+  if (r.error()) [[unlikely]]
+    return make_error(ErrorCode::parse_error,
+                      parse_error_message(r.error(), json, parser.max_depth()), "$");
   remember_source(parser, json);
   return r.value_unsafe();
 }

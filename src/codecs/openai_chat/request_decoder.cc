@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "codecs/common/duplicate_keys.h"
 #include "codecs/common/seen_ids.h"
+#include "codecs/common/tool_schema.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
@@ -243,7 +245,7 @@ Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) 
       if (!s) return s.error();
       def.description = T::keep(*s);
     } else if (key == "parameters") {
-      if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
+      TW_TRY(json::check_tool_schema(value, kp));
       def.input_schema = T::raw_json(value);
     } else if (key == "strict") {
       auto b = json::as_bool(value, kp);
@@ -300,6 +302,25 @@ Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) 
   return Status::Ok();
 }
 
+// `key` is given again: its last value wins, as in the providers' parsers.
+// Scalars are simply overwritten; what the loop appends to is reset here.
+template <class S>
+void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
+                    Warnings& warnings) {
+  warn(warnings, std::string(json::KeyRepeats::kWarning), path.str(),
+       std::string(json::KeyRepeats::kMessage));
+  if (key == "tools") {
+    req.tools.clear();
+    std::erase_if(req.extra,
+                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
+  } else if (key == "stop") {
+    req.stop.clear();
+  } else if (key == "tool_choice") {
+    req.tool_choice.reset();
+  }
+  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
+}
+
 // One parser per thread for both IR policies: its document holds the strings
 // a borrowed IR points at until translate_request's encoder is done, and no
 // other call on the thread parses with it in between.
@@ -324,8 +345,12 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   Ctx ctx{warnings, {}, 0};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
+  json::KeyRepeats repeats;
+  size_t index = 0;
   for (auto [key, value] : *obj) {
     Path kp(path, key);
+    if (repeats.seen_before(*obj, key, index++)) [[unlikely]]
+      forget_earlier<S>(key, kp, req, warnings);
     if (key == "messages") {
       messages = value;
       have_messages = true;

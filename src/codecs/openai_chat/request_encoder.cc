@@ -1,6 +1,8 @@
 // IR request → OpenAI Chat Completions request JSON.
 #include "codecs/common/request_size.h"
+#include "codecs/common/tool_schema.h"
 #include "codecs/openai_chat/wire.h"
+#include "toolwire/codec/tool_rules.h"
 #include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::openai_chat {
@@ -229,9 +231,15 @@ Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dial
   w.begin_array();
   for (size_t i = 0; i < req.tools.size(); ++i) {
     const ir::BasicToolDefinition<S>& t = req.tools[i];
-    if (!t.input_schema.empty() && !is_json_object(t.input_schema, raw_verified)) {
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]] {
+      const json::Path tpath(tools_path, i), fpath(tpath, "function"), npath(fpath, "name");
+      return invalid_tool_name(kDialect, t.name, npath.str());
+    }
+    if (!t.input_schema.empty() && (t.input_schema.front() != '{' || !raw_verified)) {
       const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
-      return json::invalid(ppath, "tool input schema is not a JSON object");
+      if (t.input_schema.front() != '{')
+        return json::invalid(ppath, "tool input schema is not a JSON object");
+      TW_TRY(json::check_tool_schema_text(t.input_schema, ppath));
     }
     w.begin_object();
     w.field("type", "function");

@@ -19,6 +19,8 @@
 namespace toolwire::codec::openai_chat {
 
 inline constexpr std::string_view kDialect = "openai_chat";
+// Tool names: ^[a-zA-Z0-9_-]{1,64}$ (toolwire/codec/tool_rules.h).
+inline constexpr size_t kMaxToolNameLength = 64;
 
 // is_error convention (OpenAI has no flag): an error result's text starts with this.
 inline constexpr std::string_view kErrorPrefix = "Error: ";

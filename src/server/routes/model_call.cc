@@ -10,14 +10,14 @@
 #include "server/routes/model_call.h"
 
 #include <boost/asio/steady_timer.hpp>
-#include <simdjson.h>
 #include <cstdio>
 
-#include "server/routes/errors.h"
-#include "toolwire/transport/asio_client.h"
-#include "server/routes/warnings_header.h"
-#include "toolwire/tools/registry.h"
 #include <boost/asio/post.hpp>
+#include "server/routes/errors.h"
+#include "server/routes/warnings_header.h"
+#include "toolwire/codec/tool_rules.h"
+#include "toolwire/tools/registry.h"
+#include "toolwire/transport/asio_client.h"
 
 namespace toolwire::server::routes {
 namespace {
@@ -62,25 +62,6 @@ bool is_content(const ir::StreamEvent& e) {
          std::holds_alternative<ir::ToolCallDelta>(e);
 }
 
-// Both APIs refuse a tool whose schema is not of type "object"; caught here,
-// before an upstream round trip, with the path in the caller's dialect.
-std::optional<Error> check_tool_schemas(const ir::Request& r, Dialect d) {
-  thread_local simdjson::dom::parser parser;
-  for (size_t i = 0; i < r.tools.size(); ++i) {
-    const std::string& schema = r.tools[i].input_schema;
-    auto doc = parser.parse(schema.data(), schema.size());
-    std::string path = "$.tools[" + std::to_string(i) + "]" +
-                       (d == Dialect::anthropic_messages ? ".input_schema" : ".function.parameters");
-    if (doc.error() || !doc.value_unsafe().is_object())
-      return make_error(ErrorCode::invalid_argument, "a tool's schema must be a JSON object", path);
-    auto type = doc.value_unsafe()["type"];
-    if (!type.error() && !(type.is_string() && type.get_string().value_unsafe() == "object"))
-      return make_error(ErrorCode::invalid_argument,
-                        "a tool's schema must be of type \"object\" (the upstream APIs refuse others)", path + ".type");
-  }
-  return std::nullopt;
-}
-
 class ModelCall : public std::enable_shared_from_this<ModelCall> {
  public:
   ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route, GatewayKey* key,
@@ -113,7 +94,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
                                    std::to_string(limits.max_tools) + ")",
                                "$.tools"));
     if (dialect_ == Dialect::anthropic_messages && has_extra("thread")) return reject_thread();
-    if (auto err = check_tool_schemas(request_, dialect_)) return reject(*err);
+    // What the caller's API would refuse, caught before any upstream round
+    // trip: non-object tool schemas (the decoder refused them above) and
+    // tool names outside the dialect's rule (the encoders' check; a target
+    // with a stricter rule refuses in its encoder, still before sending).
+    if (Status st = codec::check_tool_names(codec_.name(), request_); !st)
+      return reject(st.error());
     if (request_.model.empty())
       return reject(make_error(ErrorCode::invalid_argument, "model is required", "$.model"));
     auto targets = ctx_->router->resolve(request_.model);
