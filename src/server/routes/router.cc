@@ -1,5 +1,7 @@
 #include "server/routes/router.h"
 
+#include "server/conductor/conductor.h"
+
 #include "server/routes/errors.h"
 #include "server/routes/info.h"
 #include "server/routes/model_call.h"
@@ -14,7 +16,7 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   send_error(ex, d, 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "GET /v1/models, GET /health, GET /ready, GET /metrics)");
+                 "GET /v1/models, GET /v1/conductor (WebSocket), GET /health, GET /ready, GET /metrics)");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
@@ -84,6 +86,10 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     if (path == "/v1/models" || path == "/models") {
       GatewayKey* key = nullptr;
       if (only(verb::get, "GET") && authorize(*ctx, *ex, req, key)) handle_models(*ctx, *ex, req);
+      return;
+    }
+    if (path == "/v1/conductor") {
+      if (only(verb::get, "GET")) ctx->conductor->handle(ex, std::move(req));
       return;
     }
     if (path == "/health") {
