@@ -229,6 +229,15 @@ class ConductorTest(unittest.TestCase):
             self.assertIn("rate_limited", codes)
         self.run_async(go())
 
+    def test_example_device_completes_a_turn(self):
+        import os, subprocess
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        out = subprocess.run([sys.executable, os.path.join(root, "examples", "conductor_device.py"),
+                              self.server.url], capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("tool.call get_battery", out.stdout)
+        self.assertIn("Lyon", out.stdout)
+
     def test_plain_http_get_is_426(self):
         import urllib.request, urllib.error
         url = self.server.url.replace("ws://", "http://")
