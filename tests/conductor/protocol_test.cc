@@ -14,8 +14,10 @@ namespace {
 using json = nlohmann::json;
 
 TEST(ConductorEnvelope, ParsesEveryClientType) {
-  auto f = parse_frame(R"({"id":"a1","type":"session.start","sessionId":"","timestamp":"2026-01-01T00:00:00Z",
-    "payload":{"tools":[{"name":"agent.photo","parameters":{"type":"object"}}],"options":{"maxToolRounds":3}}})");
+  auto f = parse_frame(
+      R"({"id":"a1","type":"session.start","sessionId":"","timestamp":"2026-01-01T00:00:00Z",
+    "payload":{"tools":[{"name":"agent.photo","parameters":{"type":"object"}}],
+    "options":{"maxToolRounds":3}}})");
   ASSERT_TRUE(f.frame) << f.error->message;
   EXPECT_EQ(f.frame->type, ClientType::session_start);
   EXPECT_EQ(f.frame->id, "a1");
@@ -67,8 +69,8 @@ TEST(ConductorEnvelope, NamesEachProblem) {
 }
 
 TEST(ConductorEnvelope, OutgoingEventsMatchTheirSchemas) {
-  auto e = json::parse(make_event("s:1", "tool.call", "s",
-                                  {{"callId", "c"}, {"name", "n"}, {"arguments", "{}"}}));
+  auto e = json::parse(
+      make_event("s:1", "tool.call", "s", {{"callId", "c"}, {"name", "n"}, {"arguments", "{}"}}));
   EXPECT_EQ(check_server_event(e), "");
   EXPECT_EQ(e["timestamp"].get<std::string>().back(), 'Z');
   auto bad = json::parse(make_event("s:2", "state", "s", {{"state", "dancing"}}));
@@ -84,8 +86,7 @@ TEST(ConductorEnvelope, DocsCarryTheSchemas) {
   std::string doc = ss.str();
   EXPECT_NE(doc.find(std::string(envelope_schema())), std::string::npos) << "envelope";
   for (const auto* list : {&client_schemas(), &server_schemas()})
-    for (const auto& [type, schema] : *list)
-      EXPECT_NE(doc.find(schema), std::string::npos) << type;
+    for (const auto& [type, schema] : *list) EXPECT_NE(doc.find(schema), std::string::npos) << type;
 }
 
 TEST(ConductorReplay, ReplaysAfterAnEventInOrder) {

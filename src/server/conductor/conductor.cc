@@ -53,7 +53,8 @@ void refuse(http::Exchange& ex, int status, std::string_view code, std::string m
 
 // lastEventId: an event id as sent ("SESSION:SEQ") or the bare sequence number.
 std::optional<uint64_t> event_seq(const json& v) {
-  if (v.is_number_unsigned() || v.is_number_integer()) return v.get<int64_t>() < 0 ? 0 : v.get<uint64_t>();
+  if (v.is_number_unsigned() || v.is_number_integer())
+    return v.get<int64_t>() < 0 ? 0 : v.get<uint64_t>();
   if (!v.is_string()) return std::nullopt;
   std::string s = v.get<std::string>();
   s = s.substr(s.rfind(':') == std::string::npos ? 0 : s.rfind(':') + 1);
@@ -100,7 +101,8 @@ void Conductor::handle(std::shared_ptr<http::Exchange> ex, http::Request&& req) 
                   "origin '" + std::string(origin) + "' is not allowed to open the conductor");
   GatewayKey* key = nullptr;
   if (ctx_.keys && !ctx_.keys->empty()) {
-    std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"));
+    std::string_view presented =
+        presented_key(req.header("authorization"), req.header("x-api-key"));
     if (!presented.empty()) {  // else it must come in session.start
       key = ctx_.keys->authenticate(presented);
       if (!key) return refuse(*ex, 401, "unauthenticated", "invalid gateway key");
@@ -180,8 +182,9 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
 
   // A fresh session: model, the device's tools, options.
   std::string model = p.value("model", "");
-  auto targets = ctx_.router ? ctx_.router->resolve(model.empty() ? "default" : model)
-                             : Result<std::vector<RouteTarget>>(make_error(ErrorCode::not_found, "no router"));
+  auto targets =
+      ctx_.router ? ctx_.router->resolve(model.empty() ? "default" : model)
+                  : Result<std::vector<RouteTarget>>(make_error(ErrorCode::not_found, "no router"));
   if (!targets || targets->empty())
     return conn->send_error("model_not_found",
                             "no route for model '" + model + "'" +
@@ -190,8 +193,9 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   const RouteTarget& t = targets->front();
   SessionSetup setup;
   setup.provider = t.provider;
-  setup.model = t.upstream_model.empty() ? (model.empty() ? std::string(t.provider->default_model()) : model)
-                                         : t.upstream_model;
+  setup.model = t.upstream_model.empty()
+                    ? (model.empty() ? std::string(t.provider->default_model()) : model)
+                    : t.upstream_model;
   setup.system = p.value("system", "");
   setup.registry = &no_tools_;
   if (t.tools && t.tools->mode != ToolMode::passthrough && t.tools->registry)
@@ -204,23 +208,27 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
       json params = tool.value("parameters", json{{"type", "object"}});
       if (auto c = tools::CompiledSchema::compile(params); !c)
         return conn->send_error("invalid_tools",
-                                "tool '" + rt.definition.name + "': parameters is not a valid JSON "
-                                "Schema: " + c.error().to_string(),
+                                "tool '" + rt.definition.name +
+                                    "': parameters is not a valid JSON "
+                                    "Schema: " +
+                                    c.error().to_string(),
                                 false, frame.id);
       rt.definition.input_schema = params.dump();
       bool clash = setup.registry->find(rt.definition.name) != nullptr;
-      for (const auto& d : setup.device_tools) clash = clash || d.definition.name == rt.definition.name;
+      for (const auto& d : setup.device_tools)
+        clash = clash || d.definition.name == rt.definition.name;
       if (clash)
-        return conn->send_error("invalid_tools",
-                                "tool '" + rt.definition.name +
-                                    "' is declared twice or clashes with a server tool",
-                                false, frame.id);
+        return conn->send_error(
+            "invalid_tools",
+            "tool '" + rt.definition.name + "' is declared twice or clashes with a server tool",
+            false, frame.id);
       setup.device_tools.push_back(std::move(rt));
     }
   }
   const json opts = p.value("options", json::object());
   setup.max_rounds = opts.value("maxToolRounds", o.max_tool_rounds);
-  setup.tool_timeout = std::chrono::milliseconds(opts.value("toolTimeoutMs", static_cast<int64_t>(o.tool_timeout.count())));
+  setup.tool_timeout = std::chrono::milliseconds(
+      opts.value("toolTimeoutMs", static_cast<int64_t>(o.tool_timeout.count())));
   setup.history_turns = opts.value("historyTurns", o.history_turns);
   setup.delta = opts.value("partial", std::string("cumulative")) == "delta";
   setup.ui_calls = opts.value("uiCalls", o.ui_calls);
@@ -229,11 +237,12 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   std::shared_ptr<Session> s;
   {
     std::lock_guard lock(mu_);
-    if (stopped_) return conn->send_error("unavailable", "the gateway is shutting down", true, frame.id);
+    if (stopped_)
+      return conn->send_error("unavailable", "the gateway is shutting down", true, frame.id);
     if (sessions_.size() >= o.max_sessions)
       return conn->send_error("too_many_sessions",
-                              "this gateway holds its maximum of " + std::to_string(o.max_sessions) +
-                                  " conductor sessions",
+                              "this gateway holds its maximum of " +
+                                  std::to_string(o.max_sessions) + " conductor sessions",
                               true, frame.id);
     std::string id = "cs_" + random_hex(12);
     s = std::make_shared<Session>(*this, asio::make_strand(conn->strand().get_inner_executor()), id,

@@ -32,9 +32,8 @@ Connection::~Connection() = default;
 
 void Connection::accept(beast::http::request<beast::http::string_body> req) {
   ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-  ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-    res.set(beast::http::field::server, "toolwire");
-  }));
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(beast::http::field::server, "toolwire"); }));
   ws_.read_message_max(conductor_.options().max_frame_bytes);
   ws_.async_accept(req, [self = shared_from_this()](error_code ec) {
     if (ec) return self->ended();
@@ -62,9 +61,9 @@ void Connection::on_frame(std::string_view text, bool binary) {
     if (++refused_ > conductor_.options().flood_close_after)
       return close(static_cast<uint16_t>(websocket::close_code::policy_error),
                    "frame rate limit exceeded");
-    return send_error("rate_limited", "too many frames: the limit is " +
-                                          std::to_string(conductor_.options().frames_per_second) +
-                                          " a second",
+    return send_error("rate_limited",
+                      "too many frames: the limit is " +
+                          std::to_string(conductor_.options().frames_per_second) + " a second",
                       true, "");
   }
   std::string sid = session_ ? session_->id() : std::string();
@@ -89,9 +88,10 @@ void Connection::on_frame(std::string_view text, bool binary) {
   }
   if (!session_)
     return send_error("no_session", f.type_name + " before session.start", false, f.id);
-  asio::post(session_->strand(), [s = session_, self = shared_from_this(), f = std::move(f)]() mutable {
-    s->on_frame(self.get(), std::move(f));
-  });
+  asio::post(session_->strand(),
+             [s = session_, self = shared_from_this(), f = std::move(f)]() mutable {
+               s->on_frame(self.get(), std::move(f));
+             });
 }
 
 void Connection::send_error(std::string_view code, std::string message, bool retryable,

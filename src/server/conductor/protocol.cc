@@ -28,8 +28,10 @@ tools::CompiledSchema must_compile(std::string_view text) {
 const Compiled& compiled() {
   static const Compiled c = [] {
     Compiled out{must_compile(envelope_schema()), {}, {}};
-    for (const auto& [type, schema] : client_schemas()) out.client.emplace(type, must_compile(schema));
-    for (const auto& [type, schema] : server_schemas()) out.server.emplace(type, must_compile(schema));
+    for (const auto& [type, schema] : client_schemas())
+      out.client.emplace(type, must_compile(schema));
+    for (const auto& [type, schema] : server_schemas())
+      out.server.emplace(type, must_compile(schema));
     return out;
   }();
   return c;
@@ -65,8 +67,10 @@ ParsedFrame parse_frame(std::string_view text) {
   std::string id;
   if (j.is_object()) {
     if (auto it = j.find("id"); it != j.end()) {
-      if (it->is_string()) id = it->get<std::string>();
-      else if (it->is_number_integer()) id = it->dump();
+      if (it->is_string())
+        id = it->get<std::string>();
+      else if (it->is_number_integer())
+        id = it->dump();
     }
   }
   const Compiled& c = compiled();
@@ -82,8 +86,8 @@ ParsedFrame parse_frame(std::string_view text) {
   if (!kind) {
     std::string known;
     for (const auto& [t, s] : client_schemas()) known += (known.empty() ? "" : ", ") + t;
-    out.error = FrameError{"unknown_type", "unknown event type '" + type + "' (expected " + known + ")",
-                           id};
+    out.error = FrameError{"unknown_type",
+                           "unknown event type '" + type + "' (expected " + known + ")", id};
     return out;
   }
   Frame f;
@@ -105,7 +109,8 @@ ParsedFrame parse_frame(std::string_view text) {
 std::string iso8601_now() {
   auto now = std::chrono::system_clock::now();
   std::time_t t = std::chrono::system_clock::to_time_t(now);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[40];

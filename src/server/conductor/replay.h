@@ -12,7 +12,8 @@ namespace toolwire::server::conductor {
 
 class ReplayBuffer {
  public:
-  ReplayBuffer(size_t max_events, size_t max_bytes) : max_events_(max_events), max_bytes_(max_bytes) {}
+  ReplayBuffer(size_t max_events, size_t max_bytes)
+      : max_events_(max_events), max_bytes_(max_bytes) {}
 
   // Event `seq` (increasing, gaps allowed) as its frame; the oldest are
   // dropped past either bound.

@@ -71,8 +71,11 @@ void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> r
   grace_.cancel();
   json tools = json::array();
   for (const auto& t : setup_.device_tools) tools.push_back(t.definition.name);
-  emit("session.ready", {{"sessionId", id_}, {"resumeToken", token_}, {"tools", std::move(tools)},
-                         {"resumed", replay_after.has_value()}},
+  emit("session.ready",
+       {{"sessionId", id_},
+        {"resumeToken", token_},
+        {"tools", std::move(tools)},
+        {"resumed", replay_after.has_value()}},
        false);
   if (!replay_after) return;
   auto r = replay_.after(*replay_after);
@@ -131,8 +134,8 @@ void Session::on_frame(const Connection* conn, Frame f) {
     case ClientType::tool_result:
       return on_tool_result(f);
     case ClientType::session_start:
-      return reply_error("session_active", "this connection already carries session " + id_,
-                         false, f.id);
+      return reply_error("session_active", "this connection already carries session " + id_, false,
+                         f.id);
     case ClientType::ping:
       return;  // answered by the connection
   }
@@ -145,7 +148,8 @@ void Session::on_tool_result(const Frame& f) {
   if (auto e = f.payload.find("error"); e != f.payload.end()) {
     out = tools::ToolOutput::error(e->get<std::string>());
   } else if (auto r = f.payload.find("result"); r != f.payload.end()) {
-    out = r->is_string() ? tools::ToolOutput::text(r->get<std::string>()) : tools::ToolOutput::json(*r);
+    out = r->is_string() ? tools::ToolOutput::text(r->get<std::string>())
+                         : tools::ToolOutput::json(*r);
   } else {
     out = tools::ToolOutput::text("");
   }
@@ -208,8 +212,10 @@ void Session::on_agent_event(const agent::Event& e) {
       emit("state", {{"state", "speaking"}});
     }
     round_text_ += d->text;
-    if (setup_.delta) emit("assistant.text.delta", {{"text", d->text}});
-    else emit("assistant.speech.partial", {{"text", round_text_}});
+    if (setup_.delta)
+      emit("assistant.text.delta", {{"text", d->text}});
+    else
+      emit("assistant.speech.partial", {{"text", round_text_}});
   } else if (auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
     if (!c->remote) return;  // a server-side tool: the device does not see it
     if (speaking_) {
@@ -224,7 +230,8 @@ void Session::on_agent_event(const agent::Event& e) {
     bool retryable = err->error.code == ErrorCode::unavailable ||
                      err->error.code == ErrorCode::resource_exhausted ||
                      err->error.code == ErrorCode::deadline_exceeded;
-    emit("error", {{"code", "upstream_error"}, {"message", err->error.to_string()},
+    emit("error", {{"code", "upstream_error"},
+                   {"message", err->error.to_string()},
                    {"retryable", retryable}});
   } else if (auto* fin = std::get_if<agent::FinalAnswerEvent>(&e)) {
     if (fin->reason == agent::StopReason::cancelled || fin->reason == agent::StopReason::error)

@@ -15,8 +15,8 @@ namespace toolwire::server::http {
 // but atomic-heavy copy in every composed operation's step.
 using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
 using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
-using Timer = boost::asio::basic_waitable_timer<std::chrono::steady_clock,
-                                                boost::asio::wait_traits<std::chrono::steady_clock>,
-                                                Strand>;
+using Timer =
+    boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                      boost::asio::wait_traits<std::chrono::steady_clock>, Strand>;
 
 }  // namespace toolwire::server::http
