@@ -260,6 +260,47 @@ tools::Executor& Conductor::executor_for(const tools::Registry& registry) {
   return *e;
 }
 
+void Conductor::note_result_latency(std::chrono::steady_clock::duration d) {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+  uint32_t v = static_cast<uint32_t>(std::clamp<int64_t>(ns, 0, UINT32_MAX));
+  std::lock_guard lock(lat_mu_);
+  if (latency_ns_.size() < kLatencyWindow) {
+    latency_ns_.push_back(v);
+  } else {
+    latency_ns_[latency_next_] = v;
+    latency_next_ = (latency_next_ + 1) % kLatencyWindow;
+  }
+  ++latency_count_;
+}
+
+std::string Conductor::metrics_text() const {
+  std::vector<uint32_t> v;
+  uint64_t count;
+  {
+    std::lock_guard lock(lat_mu_);
+    v = latency_ns_;
+    count = latency_count_;
+  }
+  std::string out =
+      "# HELP toolwire_conductor_sessions Conductor sessions held (attached or in their grace "
+      "period).\n# TYPE toolwire_conductor_sessions gauge\ntoolwire_conductor_sessions " +
+      std::to_string(session_count()) + "\n";
+  out +=
+      "# HELP toolwire_conductor_result_to_upstream_seconds From a tool.result frame's arrival "
+      "to the next model request it unblocks (last 65536).\n"
+      "# TYPE toolwire_conductor_result_to_upstream_seconds summary\n";
+  std::sort(v.begin(), v.end());
+  for (double q : {0.5, 0.9, 0.99}) {
+    double val = v.empty() ? 0 : v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))] / 1e9;
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "toolwire_conductor_result_to_upstream_seconds{quantile=\"%g\"} %.9f\n", q, val);
+    out += buf;
+  }
+  out += "toolwire_conductor_result_to_upstream_seconds_count " + std::to_string(count) + "\n";
+  return out;
+}
+
 void Conductor::forget_session(const std::string& id) {
   std::lock_guard lock(mu_);
   sessions_.erase(id);

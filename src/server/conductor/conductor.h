@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "server/conductor/protocol.h"
 #include "server/http/exchange.h"
@@ -49,6 +50,10 @@ class Conductor {
   const ConductorOptions& options() const;
   routes::RouteContext& context() { return ctx_; }
   size_t session_count() const;
+  // tool.result arrival → the next model request of its session.
+  void note_result_latency(std::chrono::steady_clock::duration d);
+  // Lines for GET /metrics (Prometheus text).
+  std::string metrics_text() const;
 
  private:
   tools::Executor& executor_for(const tools::Registry& registry);
@@ -60,6 +65,11 @@ class Conductor {
   std::unordered_map<const tools::Registry*, std::unique_ptr<tools::Executor>> executors_;
   tools::Registry no_tools_;
   bool stopped_ = false;
+  mutable std::mutex lat_mu_;
+  std::vector<uint32_t> latency_ns_;  // the last kLatencyWindow samples (ring)
+  size_t latency_next_ = 0;
+  uint64_t latency_count_ = 0;
+  static constexpr size_t kLatencyWindow = 65536;
 };
 
 }  // namespace toolwire::server::conductor

@@ -74,6 +74,7 @@ void Connection::on_frame(std::string_view text, bool binary) {
   if (parsed.error)
     return send_error(parsed.error->code, parsed.error->message, false, parsed.error->id, sid);
   Frame& f = *parsed.frame;
+  f.received = now;
   if (f.type == ClientType::ping) {
     std::string id = "c" + std::to_string(conn_no_) + ":" + std::to_string(++seq_);
     nlohmann::json p = nlohmann::json::object();

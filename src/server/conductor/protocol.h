@@ -8,6 +8,7 @@
 //   std::string out = conductor::make_event("s1:4", "pong", "s1", {});
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct Frame {
   std::string type_name;  // as sent ("user.message" is transcript.final)
   std::string session_id;
   nlohmann::json payload = nlohmann::json::object();
+  std::chrono::steady_clock::time_point received{};  // set by the connection
 };
 
 // Why a frame was refused: `code` goes into the error event as is.

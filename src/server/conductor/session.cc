@@ -21,10 +21,29 @@ Session::Session(Conductor& conductor, http::Strand strand, std::string id, std:
       id_(std::move(id)),
       token_(std::move(token)),
       setup_(std::move(setup)),
+      tap_(*setup_.provider, conductor),
       grace_(strand_),
       replay_(conductor.options().replay_events, conductor.options().replay_bytes) {}
 
 Session::~Session() = default;
+
+// Runs on the session's strand (AgentRun calls its provider from its steps).
+void ProviderTap::note() {
+  if (result_at == std::chrono::steady_clock::time_point{}) return;
+  conductor_.note_result_latency(std::chrono::steady_clock::now() - result_at);
+  result_at = {};
+}
+
+provider::ProviderCall ProviderTap::generate(ir::Request r, provider::DoneCallback done) {
+  note();
+  return inner_.generate(std::move(r), std::move(done));
+}
+
+provider::ProviderCall ProviderTap::stream(ir::Request r, provider::EventCallback on_event,
+                                           provider::DoneCallback done) {
+  note();
+  return inner_.stream(std::move(r), std::move(on_event), std::move(done));
+}
 
 agent::Scheduler Session::scheduler() {
   agent::Scheduler s;
@@ -158,7 +177,10 @@ void Session::on_tool_result(const Frame& f) {
     return reply_error("unknown_call", "result for unknown call '" + call_id + "' ignored", false,
                        f.id);
   Status st = target->submit_result(call_id, std::move(out));
-  if (st.ok()) return;
+  if (st.ok()) {
+    tap_.result_at = f.received;
+    return;
+  }
   const std::string& why = st.error().message;
   std::string_view code = why.find("duplicate") != std::string::npos ? "duplicate_result"
                           : why.find("late") != std::string::npos    ? "late_result"
@@ -187,7 +209,7 @@ void Session::start_turn(std::string text) {
   user.parts.emplace_back(ir::TextPart{std::move(text)});
   std::weak_ptr<Session> weak = weak_from_this();
   run_ = agent::AgentRun::start({
-      .provider = *setup_.provider,
+      .provider = tap_,
       .registry = *setup_.registry,
       .executor = *setup_.executor,
       .scheduler = scheduler(),

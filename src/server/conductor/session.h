@@ -41,6 +41,28 @@ struct SessionSetup {
   bool ui_calls = false;
 };
 
+// The session's view of its provider: notes how long after the tool.result
+// that completed a round the next model request starts (the conductor's
+// added latency, GET /metrics).
+class ProviderTap final : public provider::Provider {
+ public:
+  ProviderTap(provider::Provider& inner, Conductor& conductor)
+      : inner_(inner), conductor_(conductor) {}
+  std::string_view name() const override { return inner_.name(); }
+  const provider::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  std::string_view default_model() const override { return inner_.default_model(); }
+  provider::ProviderCall generate(ir::Request r, provider::DoneCallback done) override;
+  provider::ProviderCall stream(ir::Request r, provider::EventCallback on_event,
+                                provider::DoneCallback done) override;
+  // The arrival of the last accepted tool.result (on the session's strand).
+  std::chrono::steady_clock::time_point result_at{};
+
+ private:
+  void note();
+  provider::Provider& inner_;
+  Conductor& conductor_;
+};
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Conductor& conductor, http::Strand strand, std::string id, std::string token,
@@ -76,6 +98,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string id_;
   std::string token_;
   SessionSetup setup_;
+  ProviderTap tap_;
   std::shared_ptr<Connection> conn_;
   boost::asio::steady_timer grace_;
   ReplayBuffer replay_;
