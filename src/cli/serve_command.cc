@@ -146,9 +146,6 @@ int run_serve(const ServeArgs& a) {
   opt.upstream_content_idle = std::chrono::milliseconds(a.upstream_idle_ms);
   opt.drain_deadline = std::chrono::milliseconds(a.drain_ms);
   opt.log_requests = !a.quiet;
-  opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
-  opt.conductor.ui_calls = a.conductor_ui_calls;
-  opt.conductor.allowed_origins = a.conductor_origins;
   if (config) {
     // The file's settings; --listen on the command line still wins.
     std::string host = opt.host;
@@ -160,6 +157,10 @@ int run_serve(const ServeArgs& a) {
     }
     if (a.quiet) opt.log_requests = false;
   }
+  // The configuration file has no conductor section (yet): the flags apply.
+  opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
+  opt.conductor.ui_calls = a.conductor_ui_calls;
+  opt.conductor.allowed_origins = a.conductor_origins;
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.

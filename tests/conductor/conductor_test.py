@@ -4,6 +4,7 @@ usage: conductor_test.py TOOLWIRE_BINARY [TestName...]
 """
 import asyncio
 import json
+import os
 import sys
 import unittest
 
@@ -244,6 +245,81 @@ class ConductorTest(unittest.TestCase):
         with self.assertRaises(urllib.error.HTTPError) as cm:
             urllib.request.urlopen(url, timeout=10)
         self.assertEqual(cm.exception.code, 426)
+
+
+class AuthOriginAndSizeTest(unittest.TestCase):
+    """A gateway with a key (YAML config), an origin allow-list and the frame limit."""
+    KEY = "conductor-test-key"
+
+    @classmethod
+    def setUpClass(cls):
+        import hashlib, tempfile
+        digest = hashlib.sha256(cls.KEY.encode()).hexdigest()
+        cls.tmp = tempfile.TemporaryDirectory()
+        cfg = os.path.join(cls.tmp.name, "gateway.yaml")
+        with open(cfg, "w") as f:
+            f.write(f'keys:\n  - name: dev\n    sha256: "sha256:{digest}"\n'
+                    'upstreams:\n  s: {profile: scripted}\n'
+                    'routes:\n  - {model: "*", upstreams: [s]}\n')
+        cls.server = Server(BINARY, "--config", cfg, "--conductor-origin", "https://app.example")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.tmp.cleanup()
+
+    def run_async(self, coro, timeout=30):
+        asyncio.run(asyncio.wait_for(coro, timeout))
+
+    def test_key_in_session_start(self):
+        async def go():
+            d = await Device.connect(self.server.url)
+            await d.send("session.start", {"tools": [tool("t")]})
+            err = (await d.until("error"))[-1]["payload"]
+            self.assertEqual(err["code"], "unauthenticated")
+            with self.assertRaises(websockets.ConnectionClosed) as cm:
+                await d.next()
+            self.assertEqual(cm.exception.code, 1008)
+            d = await Device.connect(self.server.url)
+            ready = await d.start([tool("get_time")], apiKey=self.KEY)
+            self.assertIn("resumeToken", ready["payload"])
+            await d.send("transcript.final", {"text": "call get_time"})
+            call = (await d.until("tool.call"))[-1]["payload"]
+            await d.send("tool.result", {"callId": call["callId"], "result": "noon"})
+            final = (await d.until("assistant.speech.final"))[-1]["payload"]["text"]
+            self.assertIn("noon", final)
+            await d.close()
+        self.run_async(go())
+
+    def test_key_in_header_and_bad_header_key(self):
+        async def go():
+            d = await Device.connect(self.server.url,
+                                     extra_headers={"Authorization": f"Bearer {self.KEY}"})
+            await d.start([tool("t")])
+            await d.close()
+            with self.assertRaises(websockets.InvalidStatusCode) as cm:
+                await Device.connect(self.server.url, extra_headers={"x-api-key": "wrong"})
+            self.assertEqual(cm.exception.status_code, 401)
+        self.run_async(go())
+
+    def test_origin_allow_list(self):
+        async def go():
+            with self.assertRaises(websockets.InvalidStatusCode) as cm:
+                await Device.connect(self.server.url, origin="https://evil.example")
+            self.assertEqual(cm.exception.status_code, 403)
+            d = await Device.connect(self.server.url, origin="https://app.example")
+            await d.start([tool("t")], apiKey=self.KEY)
+            await d.close()
+        self.run_async(go())
+
+    def test_oversized_frame_closes_1009(self):
+        async def go():
+            d = await Device.connect(self.server.url)
+            await d.ws.send("x" * (1024 * 1024 + 1))
+            with self.assertRaises(websockets.ConnectionClosed) as cm:
+                await d.next()
+            self.assertEqual(cm.exception.code, 1009)
+        self.run_async(go())
 
 
 if __name__ == "__main__":
