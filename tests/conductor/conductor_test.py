@@ -239,6 +239,20 @@ class ConductorTest(unittest.TestCase):
         self.assertIn("tool.call get_battery", out.stdout)
         self.assertIn("Lyon", out.stdout)
 
+    def test_dotted_tool_name_round_trips(self):
+        async def go():
+            d = await Device.connect(self.server.url)
+            ready = await d.start([tool("agent.photo")], options={"uiCalls": False})
+            self.assertEqual(ready["payload"]["tools"], ["agent.photo"])
+            await d.send("transcript.final", {"text": "use agent.photo"})
+            call = (await d.until("tool.call"))[-1]["payload"]
+            self.assertEqual(call["name"], "agent.photo")  # the model saw agent__photo
+            await d.send("tool.result", {"callId": call["callId"], "result": "img.png"})
+            final = (await d.until("assistant.speech.final"))[-1]["payload"]["text"]
+            self.assertIn("img.png", final)
+            await d.close()
+        self.run_async(go())
+
     def test_plain_http_get_is_426(self):
         import urllib.request, urllib.error
         url = self.server.url.replace("ws://", "http://")

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "toolwire/ir/accumulator.h"
+#include "toolwire/tools/names.h"
 
 namespace toolwire::provider {
 
@@ -262,6 +263,8 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
       ScriptedCall e = c;
       e.name = expand(c.name, cand);
       while (!e.name.empty() && e.name.back() == '.') e.name.pop_back();  // end of a sentence
+      // A dotted name ("agent.photo") is offered under its wire name.
+      if (tools::check_tool_name(e.name).ok()) e.name = tools::to_wire_name(e.name);
       bool offered = std::any_of(req.tools.begin(), req.tools.end(),
                                  [&](const ir::ToolDefinition& t) { return t.name == e.name; });
       bool dup = std::any_of(eff.begin(), eff.end(),

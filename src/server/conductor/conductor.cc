@@ -13,6 +13,7 @@
 #include "server/conductor/connection.h"
 #include "server/conductor/session.h"
 #include "server/routes/context.h"
+#include "toolwire/tools/names.h"
 #include "toolwire/tools/schema.h"
 
 namespace toolwire::server::conductor {
@@ -203,12 +204,16 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   if (auto it = p.find("tools"); it != p.end()) {
     for (const auto& tool : *it) {
       agent::RemoteTool rt;
-      rt.definition.name = tool["name"].get<std::string>();
+      std::string declared = tool["name"].get<std::string>();
+      if (auto bad = tools::check_tool_name(declared); !bad.ok())
+        return conn->send_error("invalid_tools", "tool '" + declared + "': " + bad.error().message,
+                                false, frame.id);
+      rt.definition.name = tools::to_wire_name(declared);  // some upstreams reject dots
       rt.definition.description = tool.value("description", "");
       json params = tool.value("parameters", json{{"type", "object"}});
       if (auto c = tools::CompiledSchema::compile(params); !c)
         return conn->send_error("invalid_tools",
-                                "tool '" + rt.definition.name +
+                                "tool '" + declared +
                                     "': parameters is not a valid JSON "
                                     "Schema: " +
                                     c.error().to_string(),
@@ -220,9 +225,10 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
       if (clash)
         return conn->send_error(
             "invalid_tools",
-            "tool '" + rt.definition.name + "' is declared twice or clashes with a server tool",
-            false, frame.id);
+            "tool '" + declared + "' is declared twice or clashes with a server tool", false,
+            frame.id);
       setup.device_tools.push_back(std::move(rt));
+      setup.device_names.push_back(std::move(declared));
     }
   }
   const json opts = p.value("options", json::object());

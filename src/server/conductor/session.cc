@@ -89,7 +89,7 @@ void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> r
   conn_ = std::move(conn);
   grace_.cancel();
   json tools = json::array();
-  for (const auto& t : setup_.device_tools) tools.push_back(t.definition.name);
+  for (const auto& n : setup_.device_names) tools.push_back(n);
   emit("session.ready",
        {{"sessionId", id_},
         {"resumeToken", token_},
@@ -244,8 +244,11 @@ void Session::on_agent_event(const agent::Event& e) {
       speaking_ = false;
       emit("state", {{"state", "thinking"}});
     }
-    emit("tool.call",
-         {{"callId", c->call.id}, {"name", c->call.name}, {"arguments", c->call.arguments}});
+    // The device gets the name it declared, not the wire name the model used.
+    std::string name = c->call.name;
+    for (size_t i = 0; i < setup_.device_tools.size(); ++i)
+      if (setup_.device_tools[i].definition.name == name) name = setup_.device_names[i];
+    emit("tool.call", {{"callId", c->call.id}, {"name", name}, {"arguments", c->call.arguments}});
   } else if (std::get_if<agent::RoundFinishedEvent>(&e)) {
     round_text_.clear();
   } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {

@@ -33,7 +33,8 @@ struct SessionSetup {
   std::string system;
   const tools::Registry* registry = nullptr;  // server-side tools (may be empty)
   tools::Executor* executor = nullptr;
-  std::vector<agent::RemoteTool> device_tools;
+  std::vector<agent::RemoteTool> device_tools;  // under their wire names ('.' → "__")
+  std::vector<std::string> device_names;        // as the device declared them, same order
   int max_rounds = 8;
   std::chrono::milliseconds tool_timeout{30000};
   size_t history_turns = 20;
