@@ -31,7 +31,13 @@ Connection::Connection(Conductor& conductor, http::Socket socket, GatewayKey* ke
 Connection::~Connection() = default;
 
 void Connection::accept(beast::http::request<beast::http::string_body> req) {
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  // A device that vanished without a close (a phone off the network) is
+  // found by Beast's pings: after idle_timeout with nothing read, the
+  // connection ends and its session's grace period starts.
+  auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+  timeouts.idle_timeout = std::chrono::seconds(60);
+  timeouts.keep_alive_pings = true;
+  ws_.set_option(timeouts);
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(beast::http::field::server, "toolwire"); }));
   ws_.read_message_max(conductor_.options().max_frame_bytes);
