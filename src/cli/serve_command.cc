@@ -42,6 +42,9 @@ struct ServeArgs {
   int keepalive_ms = 15000;
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
+  int conductor_grace_ms = 60000;
+  bool conductor_ui_calls = false;
+  std::vector<std::string> conductor_origins;
 };
 
 int usage_error(const std::string& msg) {
@@ -154,6 +157,10 @@ int run_serve(const ServeArgs& a) {
     }
     if (a.quiet) opt.log_requests = false;
   }
+  // The configuration file has no conductor section (yet): the flags apply.
+  opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
+  opt.conductor.ui_calls = a.conductor_ui_calls;
+  opt.conductor.allowed_origins = a.conductor_origins;
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -278,6 +285,13 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
+  cmd->add_option("--conductor-grace-ms", a->conductor_grace_ms,
+                  "how long a conductor session waits for its device to resume")
+      ->check(CLI::Range(0, 86400000));
+  cmd->add_flag("--conductor-ui-calls", a->conductor_ui_calls,
+                "after each final answer, send the conductor's UI calls (convo.*, tts.speak)");
+  cmd->add_option("--conductor-origin", a->conductor_origins,
+                  "an Origin allowed to open GET /v1/conductor (repeat; default: any)");
   cmd->add_option("--tools", a->tools,
                   "who runs tools: passthrough (the client), server (the gateway: read-only "
                   "built-ins in --workspace and the demo to-do list), mixed (both). Default: "

@@ -88,6 +88,8 @@ std::string_view demo_script_json() {
     {"user_pattern": "\\b(list|show|what)\\b.*\\b(files|directory|folder|here)\\b",
      "calls": [{"name": "list", "arguments": {"path": "."}}]},
     {"after_tool": "list", "reply": "Files here:\n{{result}}"},
+    {"user_pattern": "\\b(?:call|use|run|check)\\s+(?:the\\s+|my\\s+)?([\\w.-]+)(?:\\s*(?:,|and)\\s*(?:the\\s+|my\\s+)?([\\w.-]+))?",
+     "calls": [{"name": "$1", "arguments": {}}, {"name": "$2", "arguments": {}}]},
     {"user_pattern": "^\\s*(hi|hello|hey)\\b", "reply": "Hello! I am toolwire's offline demo model. Ask me to add something to your to-do list."}
   ],
   "fallback": "I am toolwire's offline demo model (no network, no API key). Try:\n  add 'buy milk' to my to-do list\n  show my to-do list\n  complete 1\n  list the files here\n  read README.md\n  search for TODO\nFor a real model: toolwire chat --provider openai --model gpt-4o-mini (key in OPENAI_API_KEY)."

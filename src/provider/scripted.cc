@@ -226,6 +226,7 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
 
   const Script& script = compiled_->script;
   const ScriptRule* chosen = nullptr;
+  std::vector<ScriptedCall> chosen_calls;
   for (size_t i = 0; i < script.rules.size() && !chosen; ++i) {
     const ScriptRule& rule = script.rules[i];
     if (!compiled_->valid[i]) continue;
@@ -247,6 +248,31 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
       if (!std::regex_search(cand.user, cand.match, *re)) continue;
       cand.has_match = true;
     }
+    // Templated call names ("$1") pick tools from the user's words; one that
+    // names no offered tool is dropped, and a rule left with no call does
+    // not match (so "use the tools" never calls a tool named "tools").
+    std::vector<ScriptedCall> eff;
+    bool templated = false;
+    for (const auto& c : rule.calls) {
+      if (c.name.find('$') == std::string::npos) {
+        eff.push_back(c);
+        continue;
+      }
+      templated = true;
+      ScriptedCall e = c;
+      e.name = expand(c.name, cand);
+      while (!e.name.empty() && e.name.back() == '.') e.name.pop_back();  // end of a sentence
+      // A dotted name ("agent.photo") is offered under its wire name, dots as
+      // "__" (the tools library's rule, tools/names.h; providers do not link it).
+      for (size_t at; (at = e.name.find('.')) != std::string::npos;) e.name.replace(at, 1, "__");
+      bool offered = std::any_of(req.tools.begin(), req.tools.end(),
+                                 [&](const ir::ToolDefinition& t) { return t.name == e.name; });
+      bool dup = std::any_of(eff.begin(), eff.end(),
+                             [&](const ScriptedCall& x) { return x.name == e.name; });
+      if (!e.name.empty() && offered && !dup) eff.push_back(std::move(e));
+    }
+    if (templated && eff.empty()) continue;
+    chosen_calls = std::move(eff);
     chosen = &rule;
     b = std::move(cand);
     if (b.has_match) std::regex_search(b.user, b.match, *compiled_->patterns[i]);  // rebind to b.user
@@ -270,7 +296,7 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
   size_t out_chars = text.size();
   int index = 0;
   if (chosen) {
-    for (const auto& call : chosen->calls) {
+    for (const auto& call : chosen_calls) {
       json args = json::parse(call.arguments, nullptr, false);
       if (args.is_discarded()) args = json::object();
       expand_json(args, b);

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "server/conductor/conductor.h"
 #include "server/http/session.h"
 #include "server/routes/context.h"
 #include "server/routes/router.h"
@@ -35,6 +36,7 @@ struct Gateway::Impl {
     ctx->tool_pool = std::make_unique<asio::thread_pool>(std::max(1, opt.tool_threads));
     ctx->options = std::move(opt);
     ctx->router = std::move(router);
+    ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);
     auto sc = std::make_shared<http::SessionContext>();
     sc->limits = ctx->options.limits;
     sc->handler = routes::make_router(ctx);
@@ -155,6 +157,7 @@ void Gateway::stop() {
     I.stopping = true;
   }
   I.ctx->ready = false;
+  I.ctx->conductor->shutdown();  // WebSocket connections are no HTTP sessions to drain
   // Stop accepting; ask every session to finish its current answer.
   asio::post(I.acceptor.get_executor(), [&I] {
     error_code ignored;

@@ -12,6 +12,9 @@
 //   {{user}}    the latest user text                  {{result}}  the after_tool result text
 // An argument value that is exactly "$N" becomes a JSON number when the
 // capture is an integer ("complete (\\d+)" → {"id": 3}).
+// A call name may be a template too ("$1"): it is dropped unless it names a
+// tool the request offers, and a rule all of whose templated calls are
+// dropped does not match (the next rule is tried).
 //
 //   {"rules": [
 //     {"user_pattern": "add '([^']+)' to my to-?do", "calls": [{"name": "add_todo", "arguments": {"text": "$1"}}]},

@@ -82,6 +82,32 @@ class ModelRouter {
   virtual std::vector<std::string> model_names() const = 0;
 };
 
+// The WebSocket conductor, GET /v1/conductor (docs/conductor.md): a device
+// keeps one connection open; its sessions run the agent loop here and send
+// the device's own tools to it as `tool.call` events.
+struct ConductorOptions {
+  bool enabled = true;
+  std::vector<std::string> allowed_origins;  // empty: any Origin (or none) is accepted
+  size_t max_frame_bytes = 1024 * 1024;      // a bigger frame closes with 1009
+  // Token bucket per connection: excess frames get `error` rate_limited; a
+  // flood that goes on (flood_close_after refused frames) closes with 1008.
+  double frames_per_second = 50;
+  double frame_burst = 100;
+  int flood_close_after = 50;
+  std::chrono::milliseconds resume_grace{std::chrono::seconds(60)};
+  size_t replay_events = 256;               // per session, also capped at replay_bytes
+  size_t replay_bytes = 256 * 1024;
+  size_t max_queued_turns = 4;              // transcript.final queued behind a running turn
+  size_t max_sessions = 100'000;
+  // Defaults a session.start may override (options.*).
+  int max_tool_rounds = 8;
+  std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};
+  size_t history_turns = 20;
+  // After each final answer, also send the UI calls some devices expect
+  // (convo.appendMessage, convo.setState, tts.speak); fire-and-forget.
+  bool ui_calls = false;
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;    // 0: any free port (see Gateway::port())
@@ -103,6 +129,7 @@ struct GatewayOptions {
   // Never carries a key.
   std::function<void(std::string_view)> log;
   bool log_requests = true;
+  ConductorOptions conductor;
 };
 
 }  // namespace toolwire::server

@@ -57,6 +57,16 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   session_->exchange_ended(keep_alive_);
 }
 
+std::optional<Socket> Exchange::take_socket() {
+  if (ended_ || started_ || closed_) return std::nullopt;
+  auto s = session_->take_socket();
+  if (!s) return s;
+  started_ = true;
+  ended_ = true;
+  on_close_ = nullptr;
+  return s;
+}
+
 void Exchange::begin_stream(int status, std::string_view content_type, const Headers& headers) {
   if (ended_ || started_) return;
   started_ = true;

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/http/socket.h"
+
 namespace toolwire::server::http {
 
 using Clock = std::chrono::steady_clock;
@@ -68,6 +70,12 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // True on a thread that runs the session's strand now.
   bool on_strand() const;
   boost::asio::any_io_executor executor() const;
+
+  // Ends the exchange without an answer and hands the connection over (a
+  // protocol upgrade; the new owner writes the 101). On the strand. Empty
+  // when the answer has begun or the session cannot give it up (see
+  // Session::take_socket).
+  std::optional<Socket> take_socket();
 
   // Called once, on the strand, when the client goes away before the
   // exchange ended (disconnect, shutdown deadline). Not called after end.

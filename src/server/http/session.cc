@@ -236,6 +236,19 @@ void Session::exchange_ended(bool keep_alive) {
   read_next();
 }
 
+std::optional<Socket> Session::take_socket() {
+  if (closed_ || reading_ || !pending_.empty() || buffer_.size() > 0 || writing_ != 0 ||
+      !out_.empty())
+    return std::nullopt;
+  closed_ = true;
+  read_closed_ = true;
+  timer_.cancel();
+  current_.reset();
+  std::optional<Socket> s(std::move(socket_));
+  if (ctx_->on_end) ctx_->on_end();
+  return s;
+}
+
 // Bytes queued while a handler runs go out together once it returns (one
 // post), so the events decoded from one upstream read cost one write, not
 // one each.

@@ -31,12 +31,6 @@ namespace toolwire::server::http {
 using ProtocolErrorWriter =
     std::function<void(Exchange&, int status, std::string_view path, std::string_view message)>;
 
-// Concrete executor types: a type-erased executor costs an allocation-free
-// but atomic-heavy copy in every composed operation's step.
-using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
-using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
-using Timer = boost::asio::basic_waitable_timer<std::chrono::steady_clock,
-                                                boost::asio::wait_traits<std::chrono::steady_clock>, Strand>;
 
 struct SessionContext {
   Limits limits;
@@ -60,6 +54,11 @@ class Session : public std::enable_shared_from_this<Session> {
   Strand strand() { return socket_.get_executor(); }
 
   // Exchange side (on the strand).
+  // Gives the connection to another protocol (a WebSocket upgrade): the
+  // session ends without closing the socket. Empty when the connection is
+  // not at a clean boundary (pipelined requests, bytes read ahead, output
+  // not yet written).
+  std::optional<Socket> take_socket();
   void queue(std::string bytes);
   void exchange_ended(bool keep_alive);
   size_t queued_bytes() const { return out_bytes_; }

@@ -15,6 +15,10 @@
 #include "toolwire/server/auth.h"
 #include "toolwire/server/gateway.h"
 
+namespace toolwire::server::conductor {
+class Conductor;
+}
+
 namespace toolwire::server::routes {
 
 class InFlight {
@@ -82,6 +86,7 @@ struct RouteContext {
   std::atomic<bool> ready{false};  // false before start and while draining
   std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
   ContinuationStore continuations;
+  std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

@@ -1,5 +1,7 @@
 #include "server/routes/router.h"
 
+#include "server/conductor/conductor.h"
+
 #include "server/routes/errors.h"
 #include "server/routes/info.h"
 #include "server/routes/model_call.h"
@@ -14,7 +16,8 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   send_error(ex, d, 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "GET /v1/models, GET /health, GET /ready, GET /metrics)");
+                 "GET /v1/models, GET /v1/conductor (WebSocket), GET /health, GET /ready, "
+                 "GET /metrics)");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
@@ -86,6 +89,10 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       if (only(verb::get, "GET") && authorize(*ctx, *ex, req, key)) handle_models(*ctx, *ex, req);
       return;
     }
+    if (path == "/v1/conductor") {
+      if (only(verb::get, "GET")) ctx->conductor->handle(ex, std::move(req));
+      return;
+    }
     if (path == "/health") {
       if (only(verb::get, "GET")) ex->respond(200, "application/json", R"({"status":"ok"})");
       return;
@@ -100,7 +107,8 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     }
     if (path == "/metrics") {
       if (only(verb::get, "GET"))
-        ex->respond(200, "text/plain; version=0.0.4; charset=utf-8", ctx->metrics.text());
+        ex->respond(200, "text/plain; version=0.0.4; charset=utf-8",
+                    ctx->metrics.text() + ctx->conductor->metrics_text());
       return;
     }
     not_found(*ex, req);

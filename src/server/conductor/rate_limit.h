@@ -1,0 +1,31 @@
+// A token bucket: `rate` tokens a second, at most `burst` saved up.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+
+namespace toolwire::server::conductor {
+
+class TokenBucket {
+ public:
+  using Clock = std::chrono::steady_clock;
+  TokenBucket(double rate, double burst) : rate_(rate), burst_(burst), tokens_(burst) {}
+  bool take(Clock::time_point now) {
+    if (last_ != Clock::time_point{}) {
+      double dt = std::chrono::duration<double>(now - last_).count();
+      tokens_ = std::min(burst_, tokens_ + dt * rate_);
+    }
+    last_ = now;
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
+
+ private:
+  double rate_;
+  double burst_;
+  double tokens_;
+  Clock::time_point last_{};
+};
+
+}  // namespace toolwire::server::conductor
