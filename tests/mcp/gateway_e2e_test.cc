@@ -88,9 +88,9 @@ TEST(McpGatewayE2E, ServerModeRouteUsesNpmServerTool) {
   rc.mcp = {"ev"};
   auto tools = make_route_tools(rc, {{"ev", *reg}});
   ASSERT_TRUE(tools.ok()) << tools.error().to_string();
-  ChatRig rig(*tools, R"({"rules":[
+  ChatRig rig(*tools, R"js({"rules":[
       {"user_pattern":"^echo (.+)$","calls":[{"name":"ev__echo","arguments":{"message":"$1"}}]},
-      {"after_tool":"ev__echo","reply":"The MCP server said: {{result}}"}]})");
+      {"after_tool":"ev__echo","reply":"The MCP server said: {{result}}"}]})js");
   std::string text = answer_text(rig.chat("echo hello from the gateway"));
   EXPECT_EQ(text, "The MCP server said: Echo: hello from the gateway");
   client->close();
@@ -114,9 +114,9 @@ TEST(McpGatewayE2E, ServerModeRouteUsesToolwireMcpServe) {
   rc.mcp = {"files"};
   auto tools = make_route_tools(rc, {{"files", *reg}});
   ASSERT_TRUE(tools.ok()) << tools.error().to_string();
-  ChatRig rig(*tools, R"({"rules":[
+  ChatRig rig(*tools, R"js({"rules":[
       {"user_pattern":"read (\\S+)","calls":[{"name":"files__read","arguments":{"path":"$1"}}]},
-      {"after_tool":"files__read","reply":"File says: {{result}}"}]})");
+      {"after_tool":"files__read","reply":"File says: {{result}}"}]})js");
   std::string text = answer_text(rig.chat("please read plan.txt"));
   EXPECT_NE(text.find("File says:"), std::string::npos) << text;
   EXPECT_NE(text.find("step one: ship the gateway"), std::string::npos) << text;

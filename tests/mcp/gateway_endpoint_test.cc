@@ -120,11 +120,13 @@ struct Rig {
         R"("capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
     EXPECT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(json::parse(r.body)["result"]["protocolVersion"], "2025-06-18");
+    EXPECT_EQ(schema.check_response(json::parse(r.body), "InitializeResult"), "");
     return r.header("mcp-session-id");
   }
 
   Gate gate;
   std::unique_ptr<Gateway> gw;
+  testing::McpSchema schema;  // every answer checked against the MCP schema
 };
 
 TEST(McpGatewayEndpoint, ToolwireClientOverStreamableHttp) {
@@ -145,7 +147,7 @@ TEST(McpGatewayEndpoint, ToolwireClientOverStreamableHttp) {
   auto r = c->call_tool("echo", {{"message", "over http"}});
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_FALSE(r->is_error);
-  EXPECT_EQ(testing::all_text(r->content), "echo: over http");
+  EXPECT_EQ(testing::all_text(r->content), "echo: over http\n");
   // Bad arguments: an isError result, not a protocol error.
   auto bad = c->call_tool("echo", {{"message", 3}});
   ASSERT_TRUE(bad.ok());
@@ -170,6 +172,13 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   HttpResponse ok = rig.post(list, h + "mcp-protocol-version: 2025-06-18\r\n");
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(json::parse(ok.body)["result"]["tools"].size(), 2u);
+  EXPECT_EQ(rig.schema.check_response(json::parse(ok.body), "ListToolsResult"), "");
+  HttpResponse call = rig.post(
+      R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"echo",)"
+      R"("arguments":{"message":"x"}}})",
+      h);
+  ASSERT_EQ(call.status, 200);
+  EXPECT_EQ(rig.schema.check_response(json::parse(call.body), "CallToolResult"), "");
   EXPECT_EQ(ok.header("content-type"), "application/json");
   // A version toolwire does not speak, or not the session's: 400.
   EXPECT_EQ(rig.post(list, h + "mcp-protocol-version: 1999-01-01\r\n").status, 400);
@@ -182,11 +191,13 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   HttpResponse bad = rig.post("{not json", h);
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(json::parse(bad.body)["error"]["code"], -32700);
+  EXPECT_EQ(rig.schema.check_response(json::parse(bad.body), ""), "");
   EXPECT_EQ(rig.post(R"([{"jsonrpc":"2.0","id":3,"method":"ping"}])", h).status, 400);
   // An unknown method is a JSON-RPC error in a 200.
   HttpResponse nm = rig.post(R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})", h);
   EXPECT_EQ(nm.status, 200);
   EXPECT_EQ(json::parse(nm.body)["error"]["code"], -32601);
+  EXPECT_EQ(rig.schema.check_response(json::parse(nm.body), ""), "");
   // GET (server stream) is not offered; PUT neither.
   HttpResponse get = rig.exchange(testing::http_get("/mcp", h));
   EXPECT_EQ(get.status, 405);
@@ -231,12 +242,12 @@ TEST(McpGatewayEndpoint, GatewayKeyRequired) {
 
   mcp::ClientOptions o;
   o.http.url = rig.url();
-  o.http.headers = {{"Authorization", "Bearer sk-test"}};
+  o.http.headers.add("Authorization", "Bearer sk-test");
   auto c = mcp::Client::create(o);
   ASSERT_TRUE(c->connect().ok());
   auto r = c->call_tool("echo", {{"message", "keyed"}});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(testing::all_text(r->content), "echo: keyed");
+  EXPECT_EQ(testing::all_text(r->content), "echo: keyed\n");
   c->close();
 }
 
