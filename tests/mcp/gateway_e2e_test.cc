@@ -4,8 +4,10 @@
 // scripted model wrote from the MCP tool's result. And `mcp_servers:` /
 // `mcp_endpoint:` from YAML through build_gateway().
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -174,6 +176,49 @@ routes:
   ir::ToolResultPart r = route_reg.dispatch({"c1", "gw_f__list", R"({"path":"."})"});
   EXPECT_FALSE(r.is_error);
   for (auto& c : built->mcp_clients) c->close();
+}
+
+// `toolwire mcp serve --config`: the config's mcp_endpoint tools over stdio,
+// here the tools of another MCP server (a second `toolwire mcp serve`),
+// proxied under the config's prefix and allow-list.
+TEST(McpGatewayConfig, McpServeWithConfigProxiesConfiguredServers) {
+  fs::path dir = fs::temp_directory_path() / ("tw_mcp_cfg_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "n.txt") << "proxied line\n";
+  std::ofstream(dir / "gw.yaml") << "mcp_servers:\n  inner:\n    command: " << TOOLWIRE_BINARY
+                                 << "\n    args: [mcp, serve, --workspace, " << dir.string()
+                                 << "]\n    prefix: in\n    allow: [read, list]\n"
+                                    "mcp_endpoint:\n  tools: {builtins: [], mcp: [inner]}\n"
+                                    "upstreams: {local: {profile: scripted}}\n"
+                                    "routes: [{model: m, upstreams: [local]}]\n";
+  mcp::ClientOptions o;
+  o.name = "outer";
+  o.server.argv = {TOOLWIRE_BINARY, "mcp", "serve", "--config", (dir / "gw.yaml").string()};
+  o.request_timeout = 20s;
+  auto c = mcp::Client::create(o);
+  ASSERT_TRUE(c->connect().ok());
+  auto tools = c->list_tools();
+  ASSERT_TRUE(tools.ok()) << tools.error().to_string();
+  std::vector<std::string> names;
+  for (const auto& t : *tools) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"in__read", "in__list"}));
+  auto r = c->call_tool("in__read", {{"path", "n.txt"}});
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_FALSE(r->is_error);
+  EXPECT_NE(r->content.dump().find("proxied line"), std::string::npos) << r->content.dump();
+  c->close();
+
+  // A config without mcp_endpoint: a clear error, exit status 2.
+  std::ofstream(dir / "none.yaml") << "upstreams: {local: {profile: scripted}}\n"
+                                      "routes: [{model: m, upstreams: [local]}]\n";
+  std::string cmd = std::string(TOOLWIRE_BINARY) + " mcp serve --config " +
+                    (dir / "none.yaml").string() + " </dev/null 2>" + (dir / "err").string();
+  int st = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(st), 2);
+  std::ifstream err(dir / "err");
+  std::string text((std::istreambuf_iterator<char>(err)), {});
+  EXPECT_NE(text.find("no mcp_endpoint section"), std::string::npos) << text;
+  fs::remove_all(dir);
 }
 
 TEST(McpGatewayConfig, YamlErrorsNameTheKey) {
