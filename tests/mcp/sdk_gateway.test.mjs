@@ -97,3 +97,64 @@ test("a terminated session is gone; a new one works", async () => {
     await again.client.close();
   }
 });
+
+// `toolwire serve --config` with mcp_servers: the SDK client calls, through
+// /mcp, a tool of @modelcontextprotocol/server-everything that the gateway
+// spawned at start (proxied: toolwire validates, then forwards over stdio).
+test("through /mcp to an MCP server the gateway config names", async () => {
+  const cfgDir = mkdtempSync(join(tmpdir(), "tw-mcp-gw-cfg-"));
+  const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+  writeFileSync(join(cfgDir, "gw.yaml"), [
+    "listen: 127.0.0.1:0",
+    "log_requests: false",
+    "mcp_servers:",
+    "  ev:",
+    "    command: node",
+    `    args: [${JSON.stringify(everything)}, stdio]`,
+    "    allow: [echo, get-sum]",
+    "mcp_endpoint:",
+    "  tools: {builtins: [], mcp: [ev]}",
+    "upstreams: {local: {profile: scripted}}",
+    "routes: [{model: m, upstreams: [local], tools: {mode: server, builtins: [], mcp: [ev]}}]",
+    "",
+  ].join("\n"));
+  const gw = spawn(binary, ["serve", "--config", join(cfgDir, "gw.yaml")],
+                   { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  gw.stderr.on("data", (d) => { err += d; });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no listening line; stderr: " + err)), 30000);
+      let out = "";
+      gw.stdout.on("data", (d) => {
+        out += d;
+        const m = out.match(/listening on (http:\/\/\S+)/);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+      gw.on("exit", (code) => reject(new Error(`toolwire serve exited ${code}: ${err}`)));
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url + "/mcp"));
+    const client = new Client({ name: "sdk-http-peer", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), ["ev__echo", "ev__get-sum"]);
+      const r = await client.callTool({ name: "ev__echo", arguments: { message: "via gateway" } });
+      assert.equal(r.isError, false);
+      assert.equal(r.content[0].text, "Echo: via gateway");
+      const sum = await client.callTool({ name: "ev__get-sum", arguments: { a: 2, b: 3 } });
+      assert.match(sum.content[0].text, /5/);
+      // Refused by toolwire's schema check before it travels.
+      const bad = await client.callTool({ name: "ev__echo", arguments: { message: 1 } });
+      assert.equal(bad.isError, true);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    const exited = new Promise((resolve) => gw.on("exit", (code, sig) => resolve([code, sig])));
+    gw.kill("SIGTERM");
+    const [code] = await exited;
+    assert.equal(code, 0, "clean exit on SIGTERM; stderr: " + err);
+    rmSync(cfgDir, { recursive: true, force: true });
+  }
+});
