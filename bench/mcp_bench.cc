@@ -4,8 +4,8 @@
 // to a stdio server (`toolwire mcp serve`, a child process) and to the
 // gateway's /mcp over HTTP.
 //
-//   ninja -C build-bench mcp_bench toolwire
-//   TOOLWIRE_BINARY=build-bench/src/cli/toolwire build-bench/bench/mcp_bench
+//   cmake -S . -B build -DTOOLWIRE_BENCH=ON && ninja -C build mcp_bench toolwire
+//   TOOLWIRE_BINARY=build/src/cli/toolwire build/bench/mcp_bench  (docs/benchmarks.md, "MCP")
 #include <benchmark/benchmark.h>
 
 #include <condition_variable>
