@@ -265,6 +265,13 @@ TEST(McpGatewayEndpoint, BlockingToolLeavesServerThreadsFree) {
   ASSERT_TRUE(rig.gate.wait_entered(1));
   HttpResponse health = rig.exchange(testing::http_get("/health"));
   EXPECT_EQ(health.status, 200);
+  // The same id again while the first is in flight: refused.
+  HttpResponse dup = rig.post(
+      R"({"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"echo",)"
+      R"("arguments":{"message":"dup"}}})",
+      h);
+  EXPECT_EQ(dup.status, 400);
+  EXPECT_NE(dup.body.find("already in use"), std::string::npos) << dup.body;
   HttpResponse echo = rig.post(
       R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo",)"
       R"("arguments":{"message":"meanwhile"}}})",

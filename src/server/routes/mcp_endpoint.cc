@@ -96,12 +96,13 @@ struct McpEndpoint::Session {
     a(200, std::move(frame));
   }
 
-  // Registers a POST waiting for request `key`; false when that id is taken.
-  bool expect(const std::string& key, Answer a) {
+  // Registers a POST waiting for request `key`.
+  enum class Expect { ok, id_in_use, ended };
+  Expect expect(const std::string& key, Answer a) {
     std::lock_guard lock(mu);
-    if (ended) return false;
+    if (ended) return Expect::ended;
     last_used = http::Clock::now();
-    return waiting.emplace(key, std::move(a)).second;
+    return waiting.emplace(key, std::move(a)).second ? Expect::ok : Expect::id_in_use;
   }
 
   // The client of `key` went away: forget it and cancel its call.
@@ -296,12 +297,15 @@ void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&
     return ex->respond(202, "application/json", "");
   }
   std::string key = m.id.dump();
-  bool ok = s->expect(key, [ex, headers](int status, std::string body) {
+  auto expected = s->expect(key, [ex, headers](int status, std::string body) {
     ex->dispatch([ex, status, headers, body = std::move(body)] {
       ex->respond(status, "application/json", body, headers);
     });
   });
-  if (!ok)
+  if (expected == Session::Expect::ended)
+    return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
+                          "unknown or ended MCP session (initialize again)");
+  if (expected == Session::Expect::id_in_use)
     return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
                           "Invalid Request: id " + key + " is already in use");
   std::weak_ptr<Session> weak = s;
