@@ -264,7 +264,8 @@ int run_serve(const ServeArgs& a) {
   if (keys) gw.set_keys(keys);
   if (mcp_tools) {
     gw.set_mcp_tools(mcp_tools);
-    described.push_back("/mcp -> " + std::to_string(mcp_tools->size()) + " tools (MCP, Streamable HTTP)");
+    described.push_back("/mcp -> " + std::to_string(mcp_tools->size()) +
+                        " tools (MCP, Streamable HTTP)");
   }
   if (auto s = gw.start(); !s) {
     std::fprintf(stderr, "toolwire serve: %s\n", s.error().to_string().c_str());

@@ -227,7 +227,8 @@ TEST(McpGatewayConfig, YamlErrorsNameTheKey) {
     ASSERT_FALSE(cfg.ok()) << yaml;
     EXPECT_NE(cfg.error().message.find(needle), std::string::npos) << cfg.error().message;
   };
-  std::string tail = "upstreams: {local: {profile: scripted}}\nroutes: [{model: m, upstreams: [local]}]\n";
+  std::string tail =
+      "upstreams: {local: {profile: scripted}}\nroutes: [{model: m, upstreams: [local]}]\n";
   expect_error("mcp_servers: {fs: {args: [x]}}\n" + tail,
                "mcp_servers.fs: give either command (stdio) or url");
   expect_error("mcp_servers: {fs: {command: a, url: http://h/mcp}}\n" + tail,

@@ -128,7 +128,8 @@ Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
 
 Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, RouteToolsConfig& t) {
   TW_TRY(r.keys(n, p, {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
-                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools", "mcp"}));
+                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools",
+                       "mcp"}));
   std::string mode = "passthrough";
   TW_TRY(r.str(n, p, "mode", mode));
   if (mode == "passthrough") t.mode = ToolMode::passthrough;

@@ -150,9 +150,9 @@ void McpEndpoint::set_tools(std::shared_ptr<const tools::Registry> registry) {
   if (!registry_) return;
   // Tool handlers may block (files, processes, MCP servers): they get threads
   // of their own, as many as the gateway's tool pool, never the io_context's.
+  size_t workers = static_cast<size_t>(std::max(1, ctx_.options.tool_threads));
   executor_ = std::make_shared<tools::Executor>(
-      *registry_, tools::ExecutorOptions{static_cast<size_t>(std::max(1, ctx_.options.tool_threads)),
-                                         opts_.tool_timeout});
+      *registry_, tools::ExecutorOptions{workers, opts_.tool_timeout});
 }
 
 size_t McpEndpoint::sessions() const {
@@ -329,7 +329,8 @@ void McpEndpoint::erase(const std::shared_ptr<http::Exchange>& ex, const http::R
     }
   }
   if (!s)
-    return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request, "unknown or ended MCP session");
+    return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
+                          "unknown or ended MCP session");
   s->end("the session was ended");
   ex->respond(200, "application/json", "");
 }

@@ -17,8 +17,8 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   send_error(ex, d, 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, GET /ready, "
-                 "GET /metrics)");
+                 "GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, "
+                 "GET /ready, GET /metrics)");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
