@@ -201,17 +201,10 @@ int run_serve(const ServeArgs& a) {
   std::shared_ptr<server::KeyRing> keys;
   std::shared_ptr<const tools::Registry> mcp_tools;
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // closed when serve returns
-  if (!config && opt.mcp.enabled && rt && rt->registry) {
-    mcp_tools = rt->registry;
-  } else if (!config && opt.mcp.enabled) {
-    // /mcp serves the server tools (whatever --tools says about the routes).
-    auto t = server_tools(a, server::ToolMode::server);
-    if (!t) {
-      std::fprintf(stderr, "toolwire serve: /mcp tools: %s\n", t.error().to_string().c_str());
-      return 1;
-    }
-    mcp_tools = (*t)->registry;
-  }
+  // Without a config, /mcp serves the routes' server tools, and only when the
+  // routes run them (server or mixed mode, the offline default): a
+  // passthrough gateway exposes no tools of its own, on /mcp neither.
+  if (!config && opt.mcp.enabled && rt && rt->registry) mcp_tools = rt->registry;
   if (config) {
     for (const auto& v : config->missing_env)
       std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n", v.c_str());
