@@ -44,8 +44,7 @@ Result<std::string> read_all_stdin() {
   std::string input;
   size_t used = 0;
   while (true) {
-    if (input.size() - used < (1 << 16))
-      input.resize(std::max<size_t>(input.size() * 2, 1 << 20));
+    if (input.size() - used < (1 << 16)) input.resize(std::max<size_t>(input.size() * 2, 1 << 20));
     ssize_t n = read_some(input.data() + used, input.size() - used);
     if (n < 0) return read_error();
     if (n == 0) break;
@@ -57,7 +56,8 @@ Result<std::string> read_all_stdin() {
 
 void print_warnings(const Warnings& warnings) {
   for (const auto& w : warnings)
-    std::cerr << "warning: " << w.code << (w.path.empty() ? "" : " at " + w.path) << ": " << w.message << "\n";
+    std::cerr << "warning: " << w.code << (w.path.empty() ? "" : " at " + w.path) << ": "
+              << w.message << "\n";
 }
 
 int run_convert(const ConvertOptions& opt) {
@@ -115,7 +115,8 @@ int run_convert(const ConvertOptions& opt) {
 
 void add_convert_command(CLI::App& app) {
   auto opt = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
   cmd->add_option("--from", opt->from, "Source dialect: openai | anthropic")->required();
   cmd->add_option("--to", opt->to, "Target dialect: openai | anthropic")->required();
   cmd->add_option("--kind", opt->kind, "request | response | stream")

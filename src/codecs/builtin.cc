@@ -36,7 +36,8 @@ const BorrowedCodec* borrowed_codec(const Codec& c) {
 
 }  // namespace
 
-Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body, Warnings& warnings) {
+Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body,
+                                      Warnings& warnings) {
   const EncodeOptions verified{.raw_json_verified = true};
   const BorrowedCodec* in = borrowed_codec(from);
   const BorrowedCodec* out = borrowed_codec(to);

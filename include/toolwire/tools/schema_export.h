@@ -1,6 +1,7 @@
 // toolwire/tools/schema_export.h — a tool's definition in each provider's dialect.
 //
-//   nlohmann::ordered_json t = tools::export_tool(*reg.find("get_weather"), tools::Dialect::openai).value();
+//   nlohmann::ordered_json t = tools::export_tool(*reg.find("get_weather"),
+//   tools::Dialect::openai).value();
 //   // {"type":"function","function":{"name":..,"description":..,"parameters":{..},"strict":true}}
 //
 // - openai:    function tool; with strict (ToolSpec::strict or options) the
@@ -39,8 +40,9 @@ struct ExportOptions {
 
 // Exports an IR definition (name used as given; pass wire names).
 Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def, Dialect dialect,
-                                         const ExportOptions& opts = {});
-Result<nlohmann::ordered_json> export_tool(const Tool& tool, Dialect dialect, const ExportOptions& opts = {});
+                                                 const ExportOptions& opts = {});
+Result<nlohmann::ordered_json> export_tool(const Tool& tool, Dialect dialect,
+                                           const ExportOptions& opts = {});
 
 // The schema conversions on their own.
 Result<nlohmann::ordered_json> to_openai_strict_schema(const nlohmann::ordered_json& schema);

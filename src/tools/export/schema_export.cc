@@ -16,17 +16,22 @@ std::optional<Dialect> parse_dialect(std::string_view name) {
 
 std::string_view to_string(Dialect d) {
   switch (d) {
-    case Dialect::openai: return "openai";
-    case Dialect::anthropic: return "anthropic";
-    case Dialect::gemini: return "gemini";
+    case Dialect::openai:
+      return "openai";
+    case Dialect::anthropic:
+      return "anthropic";
+    case Dialect::gemini:
+      return "gemini";
   }
   return "unknown";
 }
 
-Result<json> export_definition(const ir::ToolDefinition& def, Dialect dialect, const ExportOptions& opts) {
+Result<json> export_definition(const ir::ToolDefinition& def, Dialect dialect,
+                               const ExportOptions& opts) {
   json schema = json::parse(def.input_schema, nullptr, /*allow_exceptions=*/false);
   if (schema.is_discarded() || !schema.is_object())
-    return make_error(ErrorCode::invalid_argument, "input_schema of tool '" + def.name + "' is not a JSON object");
+    return make_error(ErrorCode::invalid_argument,
+                      "input_schema of tool '" + def.name + "' is not a JSON object");
   switch (dialect) {
     case Dialect::openai: {
       bool strict = opts.strict.value_or(def.strict.value_or(false));
