@@ -250,6 +250,46 @@ TEST_P(ToolFormat, StreamHasNativeToolCallDeltas) {
   expect_rendered_request();
 }
 
+TEST_P(ToolFormat, AnthropicClientGetsToolUse) {
+  nlohmann::json body = {
+      {"model", "local"},
+      {"max_tokens", 200},
+      {"system", "Be brief."},
+      {"tools",
+       {{{"name", "get_weather"},
+         {"description", "Weather for a city"},
+         {"input_schema",
+          {{"type", "object"},
+           {"properties", {{"city", {{"type", "string"}}}, {"days", {{"type", "integer"}}}}},
+           {"required", {"city"}}}}}}},
+      {"messages",
+       {{{"role", "user"}, {"content", "Weather in Oslo?"}},
+        {{"role", "assistant"},
+         {"content",
+          {{{"type", "tool_use"},
+            {"id", "call_1"},
+            {"name", "get_weather"},
+            {"input", {{"city", "Oslo"}}}}}}},
+        {{"role", "user"},
+         {"content",
+          {{{"type", "tool_result"}, {"tool_use_id", "call_1"}, {"content", "rain, 9 C"}},
+           {{"type", "text"}, {"text", "And Zürich?"}}}}}}}};
+  RawClient c(gateway_->port());
+  ASSERT_TRUE(c.send(http_post("/v1/messages", body.dump(), "anthropic-version: 2023-06-01\r\n")));
+  auto r = c.read_response(Ms(10'000));
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->status, 200) << r->body;
+  auto j = nlohmann::json::parse(r->body);
+  EXPECT_EQ(j["stop_reason"], "tool_use") << r->body;
+  ASSERT_EQ(j["content"].size(), 2u) << r->body;
+  EXPECT_EQ(j["content"][0]["type"], "text");
+  EXPECT_EQ(j["content"][0]["text"], "Let me check.");
+  EXPECT_EQ(j["content"][1]["type"], "tool_use");
+  EXPECT_EQ(j["content"][1]["name"], "get_weather");
+  EXPECT_EQ(j["content"][1]["input"], nlohmann::json::parse(R"({"city":"Zürich","days":2})"));
+  expect_rendered_request();
+}
+
 INSTANTIATE_TEST_SUITE_P(Endpoints, ToolFormat, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "completions" : "chat"; });
 
