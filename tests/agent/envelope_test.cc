@@ -370,6 +370,37 @@ TEST(EnvelopeLoop, RemoteCallIsAwaitedBeforeTheNextCallRuns) {
             (std::vector<std::string>{"take_photo:1", "take_photo:0", "get_weather:0"}));
 }
 
+TEST(EnvelopeLoop, CancelStopsTheRunningCallAndSkipsTheRest) {
+  tools::ToolSpec slow;
+  slow.name = "slow";
+  slow.description = "Waits to be cancelled.";
+  slow.handler = tools::SyncHandler([](const nlohmann::json&, tools::ToolContext& ctx) {
+    if (ctx.cancel.wait_for(std::chrono::seconds(20))) return tools::ToolOutput::error("stopped");
+    return tools::ToolOutput::text("done");
+  });
+  tools::Registry reg;
+  ASSERT_TRUE(reg.add(slow).ok());
+  Recording model(script({{"go", R"({"toolCalls":[{"type":"slow","id":"a","priority":1},)"
+                                 R"({"type":"send_chat","parameters":{"content":"never"}},)"
+                                 R"({"type":"end_turn"}]})"}}));
+  Agent agent(model, reg, envelope_options());
+  Recorder rec;
+  rec.also = [&](const Event& e) {
+    if (std::holds_alternative<ToolCallEvent>(e)) agent.cancel();
+  };
+  RunResult r = agent.run("go", rec.sink());
+  EXPECT_EQ(r.reason, StopReason::cancelled);
+  EXPECT_EQ(r.text, "");
+  EXPECT_EQ(rec.trace(), (Trace{"call:slow", "error:slow", "round:1", "final:cancelled"}));
+  const auto& h = agent.history();
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_TRUE(check_history(h).ok());
+  auto fed = nlohmann::json::parse(std::get<ir::TextPart>(h[2].parts[0]).text);
+  ASSERT_EQ(fed["toolResults"].size(), 3u);
+  for (const auto& res : fed["toolResults"]) EXPECT_EQ(res["status"], "error") << res;
+  EXPECT_EQ(fed["toolResults"][1]["output"], "tool 'send_chat' cancelled");
+}
+
 TEST(EnvelopeLoop, TurnProtocolNames) {
   EXPECT_EQ(parse_turn_protocol("envelope").value(), TurnProtocol::envelope);
   EXPECT_EQ(parse_turn_protocol("native").value(), TurnProtocol::native);
