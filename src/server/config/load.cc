@@ -332,9 +332,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     u.name = kv.first.as<std::string>();
     std::string p = "upstreams." + u.name;
     const YAML::Node& n = kv.second;
-    TW_TRY(r.keys(
-        n, p,
-        {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms", "max_attempts"}));
+    TW_TRY(r.keys(n, p,
+                  {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms",
+                   "max_attempts", "script"}));
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
       return r.error(n, p + ".profile",
@@ -356,6 +356,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     } else if (u.profile == "openai_compatible") {
       return r.error(n, p + ".base_url", "required for openai_compatible");
     }
+    TW_TRY(r.str(n, p, "script", u.script));
+    if (!u.script.empty() && u.profile != "scripted")
+      return r.error(n["script"], p + ".script", "only a scripted upstream takes a script");
     TW_TRY(r.str(n, p, "api_key_env", u.api_key_env));
     if (!u.api_key_env.empty()) {
       if (!valid_env_name(u.api_key_env))
@@ -382,9 +385,16 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   for (size_t i = 0; i < routes.size(); ++i) {
     std::string p = "routes[" + std::to_string(i) + "]";
     const YAML::Node& n = routes[i];
-    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools"}));
+    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools", "turn_protocol"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
+    if (n["turn_protocol"]) {
+      std::string tp;
+      TW_TRY(r.str(n, p, "turn_protocol", tp));
+      auto proto = agent::parse_turn_protocol(tp);
+      if (!proto) return r.error(n["turn_protocol"], p + ".turn_protocol", proto.error().message);
+      rc.turn_protocol = *proto;
+    }
     if (rc.model.empty())
       return r.error(n, p + ".model", "required (a model name or a glob such as gpt-*)");
     TW_TRY(r.strings(n, p, "aliases", rc.aliases));
