@@ -42,6 +42,7 @@ struct ChatOptions {
   std::string dir = ".";
   int max_rounds = 8;
   int tool_timeout_s = 30;
+  std::string turn_protocol = "native";
   std::vector<std::string> shell_allow;
   std::vector<std::string> mcp;  // "[NAME=]CMD ARGS" per MCP server
 };
@@ -190,7 +191,8 @@ Result<std::unique_ptr<provider::Provider>> build_provider(
 // Human-readable rendering: text as it streams, tool calls and results on one line each.
 class Printer {
  public:
-  explicit Printer(bool json) : json_(json) {}
+  // `envelope`: the answer was already printed as it was sent (send_chat).
+  Printer(bool json, bool envelope) : json_(json), envelope_(envelope) {}
   void operator()(const agent::Event& e) {
     if (json_) return out(agent::to_json(e) + "\n");
     if (auto* t = std::get_if<agent::TextDeltaEvent>(&e)) {
@@ -204,13 +206,16 @@ class Printer {
       out(std::string(r->result.is_error ? "  ✗ " : "  ← ") + r->tool_name + ": " +
           one_line(agent::result_text(r->result), 120) + "\n");
       at_line_start_ = true;
+    } else if (auto* sp = std::get_if<agent::SpeechEvent>(&e)) {
+      newline();
+      out("  (say) " + one_line(sp->text, 200) + "\n");
     } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {
       newline();
       std::lock_guard<std::mutex> lock(g_out);
       std::cerr << "error: " << to_string(err->error.code) << ": " << err->error.to_string()
                 << "\n";
     } else if (auto* f = std::get_if<agent::FinalAnswerEvent>(&e)) {
-      if (f->reason == agent::StopReason::end_turn_tool) out(f->text);
+      if (f->reason == agent::StopReason::end_turn_tool && !envelope_) out(f->text);
       newline();
       if (f->reason == agent::StopReason::round_limit) out("[stopped: round limit]\n");
       if (f->reason == agent::StopReason::cancelled) out("[cancelled]\n");
@@ -224,6 +229,7 @@ class Printer {
     at_line_start_ = true;
   }
   bool json_;
+  bool envelope_;
   bool at_line_start_ = true;
 };
 
@@ -264,6 +270,7 @@ int run_chat(const ChatOptions& o) {
   agent::AgentOptions opt;
   opt.max_rounds = o.max_rounds;
   opt.tool_timeout = std::chrono::seconds(o.tool_timeout_s);
+  opt.turn_protocol = agent::parse_turn_protocol(o.turn_protocol).value();  // checked by CLI11
   opt.stream = !o.no_stream;
   opt.base.model = o.model;
   opt.base.system.push_back(ir::SystemPart{o.system.empty()
@@ -273,7 +280,7 @@ int run_chat(const ChatOptions& o) {
                                                : o.system,
                                            false});
   agent::Agent chat(**model, reg, opt);
-  Printer print(o.json);
+  Printer print(o.json, opt.turn_protocol == agent::TurnProtocol::envelope);
 
   std::atomic<bool> running{false};
   if (pipe(g_sig_pipe) == 0) {
@@ -354,6 +361,10 @@ void add_chat_command(CLI::App& app) {
       ->check(int_between(1, 1000));
   cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")
       ->check(int_between(1, 86'400));
+  cmd->add_option("--turn-protocol", o->turn_protocol,
+                  "native (the upstream's tool calls) or envelope (JSON envelopes in the "
+                  "answer text, see docs/agent.md)")
+      ->check(CLI::IsMember({"native", "envelope"}));
   cmd->add_option(
       "--mcp", o->mcp,
       "An MCP server to spawn, '[NAME=]CMD ARGS' (repeatable); its tools are NAME__tool "

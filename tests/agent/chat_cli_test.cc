@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -228,6 +229,55 @@ TEST(ChatCliOffline, ScriptedUsageIsMarkedEstimated) {
     EXPECT_EQ(e["usage"].value("estimated", false), true) << e.dump();
   }
   EXPECT_GT(rounds, 0) << r.output;
+  std::filesystem::remove_all(dir);
+}
+
+// --turn-protocol envelope with a script answering envelopes: say, a to-do
+// tool, send_chat, end_turn; the answer is printed once.
+TEST(ChatCliOffline, EnvelopeTurnProtocol) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tw_chat_envelope_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  nlohmann::json script = {
+      {"rules",
+       {{{"user_pattern", R"re("id":"l1","type":"list_todos","status":"ok","output":"([^"]*)")re"},
+         {"reply", R"({"toolCalls":[{"type":"send_chat","parameters":{"content":"Listed: $1"}},)"
+                   R"({"type":"end_turn"}]})"}},
+        {{"user_pattern", "show"},
+         {"reply", R"({"toolCalls":[{"type":"list_todos","id":"l1"},)"
+                   R"({"type":"say","parameters":{"utterance":"Looking"},"priority":1}]})"}}}}};
+  std::ofstream((dir / "script.json").string()) << script.dump();
+  std::string base = std::string(TOOLWIRE_BINARY) + " chat --turn-protocol envelope --script " +
+                     quote((dir / "script.json").string()) + " --data-dir " + quote(dir.string()) +
+                     " --dir " + quote(dir.string()) + " --once " + quote("show my to-do list");
+  CommandResult r = run_command(base + " --json 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::vector<std::string> types;
+  std::string text, final_text;
+  for (const auto& e : json_lines(r.output)) {
+    ASSERT_FALSE(e.is_discarded()) << r.output;
+    types.push_back(e["type"]);
+    if (e["type"] == "text_delta") text += e["text"].get<std::string>();
+    if (e["type"] == "final_answer") {
+      EXPECT_EQ(e["stop"], "end_turn_tool");
+      final_text = e["text"];
+    }
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"speech", "tool_call", "tool_result", "round_finished",
+                                             "text_delta", "round_finished", "final_answer"}))
+      << r.output;
+  EXPECT_TRUE(text.starts_with("Listed: ")) << text;
+  EXPECT_EQ(final_text, text);
+  CommandResult human = run_command(base + " 2>&1");
+  ASSERT_EQ(human.status, 0) << human.output;
+  EXPECT_NE(human.output.find("(say) Looking"), std::string::npos) << human.output;
+  size_t first = human.output.find("Listed: ");
+  ASSERT_NE(first, std::string::npos) << human.output;
+  EXPECT_EQ(human.output.find("Listed: ", first + 1), std::string::npos) << human.output;
+  EXPECT_EQ(
+      run_command(std::string(TOOLWIRE_BINARY) + " chat --turn-protocol xml --once hi 2>&1").status,
+      2);
   std::filesystem::remove_all(dir);
 }
 

@@ -92,7 +92,39 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"routes: [\n", "bad.yaml:"},  // a YAML syntax error keeps its position
         Bad{"upstreams: {a: {profile: openai_compatible, base_url: \"http://u:p@h/v1\"}}\nroutes: "
             "[]\n",
-            "credentials in a URL are not accepted"}));
+            "credentials in a URL are not accepted"},
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], "
+            "turn_protocol: xml}]\n",
+            "bad.yaml:2:52: routes[0].turn_protocol: unknown turn protocol 'xml'"},
+        Bad{"upstreams: {a: {profile: anthropic, script: s.json}}\nroutes: [{model: x, upstreams: "
+            "[a]}]\n",
+            "upstreams.a.script: only a scripted upstream takes a script"}));
+
+// turn_protocol reaches the route's targets (the conductor reads it there);
+// a scripted upstream's script file is read when the gateway is built.
+TEST(GatewayConfig, TurnProtocolAndScript) {
+  auto c = load_config_string(
+      "upstreams: {s: {profile: scripted, script: /nonexistent/rules.json}}\n"
+      "routes:\n  - {model: env, upstreams: [s], turn_protocol: envelope}\n"
+      "  - {model: nat, upstreams: [s]}\n",
+      "tp.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routes[0].turn_protocol, agent::TurnProtocol::envelope);
+  EXPECT_EQ(c->routes[1].turn_protocol, agent::TurnProtocol::native);
+  EXPECT_EQ(c->upstreams[0].script, "/nonexistent/rules.json");
+  transport::HttpClient http;
+  auto missing = build_gateway(*c, http);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("upstreams.s.script: cannot open"), std::string::npos)
+      << missing.error().message;
+  c->upstreams[0].script.clear();  // the demo's script
+  auto built = build_gateway(*c, http);
+  ASSERT_TRUE(built) << built.error().message;
+  auto env = built->router->resolve("env");
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->front().turn_protocol, agent::TurnProtocol::envelope);
+  EXPECT_EQ(built->router->resolve("nat")->front().turn_protocol, agent::TurnProtocol::native);
+}
 
 TEST(GatewayConfig, ExampleFileIsValid) {
   auto c = load_config_file(std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml");

@@ -7,6 +7,9 @@
 //               RoundFinishedEvent
 //   then:       FinalAnswerEvent                       (always last, also after an error or a
 //   cancel) ErrorEvent may come before the final answer when the model call failed.
+// With TurnProtocol::envelope a round's events follow its calls in the order
+// they run: send_chat is a TextDeltaEvent, say a SpeechEvent, other calls a
+// ToolCallEvent and its ToolResultEvent; the model's own text is not shown.
 // All events of a run are delivered on the thread that called Agent::run().
 #pragma once
 
@@ -26,7 +29,7 @@ namespace toolwire::agent {
 // Why a run stopped.
 enum class StopReason {
   final_text,     // the model answered without calling a tool
-  end_turn_tool,  // the model called the configured end-turn tool
+  end_turn_tool,  // the model called the configured end-turn tool (envelope: end_turn)
   round_limit,    // max_rounds model calls were made
   cancelled,      // Agent::cancel()
   error,          // the provider failed (see ErrorEvent / RunResult::error)
@@ -76,8 +79,16 @@ struct ErrorEvent {
   Error error;
 };
 
+// Something to speak aloud (the envelope protocol's `say`): a channel of its
+// own, not part of the answer text; the run does not wait for it.
+struct SpeechEvent {
+  int round = 0;
+  std::string text;
+  std::string call_id;
+};
+
 using Event = std::variant<TextDeltaEvent, ThinkingDeltaEvent, ToolCallEvent, ToolResultEvent,
-                           RoundFinishedEvent, FinalAnswerEvent, ErrorEvent>;
+                           RoundFinishedEvent, FinalAnswerEvent, ErrorEvent, SpeechEvent>;
 
 // The event as one JSON object (one line of `toolwire chat --json`):
 // {"type":"text_delta","round":1,"text":"Hel"}, {"type":"tool_call",...}, ...

@@ -26,6 +26,15 @@ struct RemoteTool {
   std::optional<std::chrono::milliseconds> timeout;  // else AgentOptions::remote_timeout
 };
 
+// How the model's answer is read.
+enum class TurnProtocol {
+  native,    // the upstream's own tool calls; final text ends the turn
+  envelope,  // a JSON envelope in the answer text; only end_turn ends the turn (docs/agent.md)
+};
+std::string_view to_string(TurnProtocol protocol);
+// "native" | "envelope"; invalid_argument otherwise.
+Result<TurnProtocol> parse_turn_protocol(std::string_view name);
+
 struct AgentOptions {
   int max_rounds = 8;                                                  // model calls per run
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};    // per local call
@@ -38,7 +47,10 @@ struct AgentOptions {
   // the agent offers one taking {"answer": string}.
   std::string end_turn_tool;
   size_t max_turns = 0;  // history window sent to the model; 0 = everything
-  bool stream = true;    // stream the model's answer (else generate)
+  // envelope: no tools are sent; the system prompt teaches the envelope
+  // (textformats/envelope_turn.h) and end_turn_tool is not used.
+  TurnProtocol turn_protocol = TurnProtocol::native;
+  bool stream = true;  // stream the model's answer (else generate)
   // Model, system prompt, sampling, tool_choice... messages and tools are
   // filled in by the loop.
   ir::Request base;

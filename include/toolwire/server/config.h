@@ -55,6 +55,7 @@ struct UpstreamConfig {
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   int max_attempts = 3;
+  std::string script;  // scripted only: a script file (provider/scripted.h); "" = the demo's
 };
 
 struct RouteTargetConfig {
@@ -83,6 +84,9 @@ struct RouteConfig {
   std::vector<std::string> aliases;
   std::vector<RouteTargetConfig> targets;  // primary, then fallbacks
   RouteToolsConfig tools;
+  // How the agent loop reads the model on this route (`turn_protocol:`):
+  // conductor sessions use it; the HTTP endpoints' tool rounds do not.
+  agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
 };
 
 struct GatewayConfig {

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "toolwire/agent/options.h"
 #include "toolwire/core/result.h"
 #include "toolwire/provider/provider.h"
 #include "toolwire/tools/registry.h"
@@ -69,6 +70,8 @@ struct RouteTarget {
   std::string upstream_model;               // empty: the caller's model name
   std::string name;                         // for logs and metrics ("openai", "mock")
   std::shared_ptr<const RouteTools> tools;  // null: passthrough
+  // The agent loop's turn protocol for this route (the conductor's sessions).
+  agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
 };
 
 // Model name → ordered upstream targets (primary, then fallbacks tried on a

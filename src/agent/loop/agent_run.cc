@@ -9,6 +9,10 @@
 //
 // A step first absorbs a pending cancel, so a cancel posted behind stream
 // events stops the run before those events are emitted.
+//
+// TurnProtocol::envelope reuses the tools phase with one call in flight at a
+// time: the answer's calls (envelope_plan.h) run in priority order, the
+// pseudo-tools inline, and the round's results go back as one user message.
 #include <algorithm>
 #include <deque>
 #include <iostream>
@@ -20,8 +24,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/loop/envelope_plan.h"
 #include "toolwire/agent/agent_run.h"
 #include "toolwire/agent/history.h"
+#include "toolwire/textformats/envelope_turn.h"
 
 namespace toolwire::agent {
 namespace {
@@ -75,8 +81,10 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
         user_(std::move(p.user)) {
     if (!opt_.log)
       opt_.log = [](std::string_view line) { std::cerr << "toolwire agent: " << line << "\n"; };
-    if (!opt_.end_turn_tool.empty() && !registry_.find(opt_.end_turn_tool) &&
-        !find_remote(opt_.end_turn_tool))
+    if (opt_.turn_protocol == TurnProtocol::envelope)
+      env_ = std::make_unique<envelope::Protocol>(registry_, opt_.remote_tools);
+    else if (!opt_.end_turn_tool.empty() && !registry_.find(opt_.end_turn_tool) &&
+             !find_remote(opt_.end_turn_tool))
       synth_end_turn_ = true;
   }
 
@@ -170,7 +178,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   }
 
   bool is_end_turn(const std::string& name) const {
-    if (opt_.end_turn_tool.empty()) return false;
+    if (env_ || opt_.end_turn_tool.empty()) return false;
     if (name == opt_.end_turn_tool) return true;
     const tools::Tool* t = registry_.find(opt_.end_turn_tool);
     return t && t->wire_name() == name;
@@ -187,6 +195,14 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     ir::Request req = opt_.base;
     size_t start = window_start(history_, opt_.max_turns);
     req.messages.assign(history_.begin() + static_cast<std::ptrdiff_t>(start), history_.end());
+    if (env_) {  // the tools are described in the system prompt, and called in the text
+      req.system.push_back(ir::SystemPart{env_->system_prompt(), false});
+      req.tool_choice.reset();
+      req.parallel_tool_calls.reset();
+      req.stream = opt_.stream;
+      if (req.model.empty()) req.model = std::string(provider_.default_model());
+      return req;
+    }
     req.tools = registry_.definitions();
     for (const auto& r : opt_.remote_tools) req.tools.push_back(r.definition);
     if (synth_end_turn_) {
@@ -209,7 +225,16 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   }
 
   void next_round() {
-    if (round_ >= opt_.max_rounds) return finish(StopReason::round_limit);
+    if (round_ >= opt_.max_rounds) {
+      if (env_) {  // only end_turn ends an envelope turn: running out of rounds is a failure
+        Error e = make_error(ErrorCode::resource_exhausted,
+                             "the model did not call end_turn within max_rounds (" +
+                                 std::to_string(opt_.max_rounds) + " model calls)");
+        res_.error = e;
+        emit(ErrorEvent{round_, e});
+      }
+      return finish(StopReason::round_limit);
+    }
     if (cancel_flag()) return finish(StopReason::cancelled);
     ++round_;
     phase_ = Phase::model;
@@ -230,7 +255,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
 
   void on_model_event(uint64_t gen, const ir::StreamEvent& e) {
     if (gen != gen_ || phase_ != Phase::model) return;  // stale: an earlier call's
-    if (auto* t = std::get_if<ir::TextDelta>(&e)) emit(TextDeltaEvent{round_, t->text});
+    // An envelope answer is JSON for the loop, not text for the user.
+    if (auto* t = std::get_if<ir::TextDelta>(&e); t && !env_) emit(TextDeltaEvent{round_, t->text});
     if (auto* t = std::get_if<ir::ThinkingDelta>(&e); t && !t->redacted && !t->text.empty())
       emit(ThinkingDeltaEvent{round_, t->text});
   }
@@ -245,6 +271,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     }
     provider::Generation& g = got.value();
     add_usage(res_.usage, g.response.usage);
+    if (env_) return on_envelope_answer(g);
     if (!opt_.stream)
       for (const auto& p : g.response.parts)
         if (auto* t = std::get_if<ir::TextPart>(&p)) emit(TextDeltaEvent{round_, t->text});
@@ -274,6 +301,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     const size_t n = calls_.size();
     results_.assign(n, std::nullopt);
     started_.assign(n, Clock::now());
+    announced_.assign(n, true);
     std::vector<bool> is_remote(n, false);
     remote_index_.clear();
     local_queue_.clear();
@@ -348,7 +376,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     r.call_id = calls_[i].id;
     results_[i] = std::move(r);
     --remaining_;
-    emit(ToolResultEvent{round_, calls_[i].name, *results_[i], d});
+    if (i == env_current_) env_current_ = kNone;
+    if (announced_[i]) emit(ToolResultEvent{round_, calls_[i].name, *results_[i], d});
   }
 
   microseconds since(size_t i) const {
@@ -359,8 +388,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     if (batch != batch_ || phase_ != Phase::tools) return;
     inflight_.erase(i);
     record(i, std::move(r), d);
-    pump_local();
-    maybe_end_round();
+    advance();
   }
 
   void on_remote_result(const std::string& id, tools::ToolOutput out) {
@@ -372,7 +400,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
       remote_timers_.erase(t);
     }
     record(it->second, tools::to_result(id, std::move(out)), since(it->second));
-    maybe_end_round();
+    advance();
   }
 
   void on_remote_timeout(const std::string& id) {
@@ -389,6 +417,15 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
            tools::error_result(id, "tool_result_timeout: no result from the remote tool '" +
                                        calls_[i].name + "' within " + std::to_string(ms) + " ms"),
            since(i));
+    advance();
+  }
+
+  // After a result: the next queued call(s), then the round's end when all are in.
+  void advance() {
+    if (env_)
+      envelope_next();
+    else
+      pump_local();
     maybe_end_round();
   }
 
@@ -401,6 +438,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     remote_timers_.clear();
     remote_index_.clear();
     inflight_.clear();
+    if (env_) return end_envelope_round();
     ir::Message tool_msg{ir::Role::tool, {}, {}};
     for (auto& r : results_) tool_msg.parts.emplace_back(std::move(*r));
     results_.clear();
@@ -411,6 +449,148 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
         res_.text = end_turn_answer(c);
         return finish(StopReason::end_turn_tool);
       }
+    if (cancel_flag()) return finish(StopReason::cancelled);
+    next_round();
+  }
+
+  // ---- the envelope protocol ----
+
+  void on_envelope_answer(provider::Generation& g) {
+    bool native_calls = false;
+    ir::Message said{ir::Role::assistant, {}, {}};
+    for (auto& p : g.response.parts) {
+      if (std::holds_alternative<ir::ToolCallPart>(p))
+        native_calls = true;  // never in the history: it would need a native result
+      else
+        said.parts.push_back(std::move(p));
+    }
+    std::string answer = text_of(said.parts);
+    if (!said.parts.empty()) history_.push_back(std::move(said));
+    envelope::Plan plan = env_->plan(answer, round_, native_calls);
+    fin_ = RoundFinishedEvent{round_,   g.response.finish, g.response.usage,
+                              g.timing, g.limits,          static_cast<int>(plan.steps.size())};
+    phase_ = Phase::tools;
+    ++batch_;
+    const size_t n = plan.steps.size();
+    calls_.clear();
+    steps_.clear();
+    for (auto& s : plan.steps) {
+      calls_.push_back(s.call);
+      steps_.push_back(std::move(s));
+    }
+    env_errors_ = std::move(plan.errors);
+    results_.assign(n, std::nullopt);
+    started_.assign(n, Clock::now());
+    announced_.assign(n, false);
+    remote_index_.clear();
+    inflight_.clear();
+    local_queue_.clear();
+    for (size_t i = 0; i < n; ++i) local_queue_.push_back(i);
+    remaining_ = n;
+    env_current_ = kNone;
+    limit_ = 1;
+    advance();
+  }
+
+  void announce(size_t i, bool remote) {
+    announced_[i] = true;
+    started_[i] = Clock::now();
+    emit(ToolCallEvent{round_, calls_[i], remote});
+  }
+
+  // Runs queued calls in order until one has to be waited for. A pending
+  // cancel stops it (cancel_tools answers the rest).
+  void envelope_next() {
+    while (phase_ == Phase::tools && env_current_ == kNone && !local_queue_.empty()) {
+      absorb_cancel();
+      if (phase_ != Phase::tools || cancel_seen_) return;
+      const size_t i = local_queue_.front();
+      local_queue_.pop_front();
+      const envelope::Step& s = steps_[i];
+      const ir::ToolCallPart& c = calls_[i];
+      switch (s.kind) {
+        case envelope::Kind::send_chat: {
+          // Messages of one run read as separate lines.
+          std::string delta =
+              last_text_.empty() || last_text_.back() == '\n' ? s.text : "\n" + s.text;
+          last_text_ += delta;
+          emit(TextDeltaEvent{round_, std::move(delta)});
+          record(i, tools::to_result(c.id, tools::ToolOutput::text("sent")), microseconds(0));
+          break;
+        }
+        case envelope::Kind::say:
+          emit(SpeechEvent{round_, s.text, c.id});
+          record(i, tools::to_result(c.id, tools::ToolOutput::text("queued")), microseconds(0));
+          break;
+        case envelope::Kind::end_turn:
+          end_turn_seen_ = true;
+          record(i, tools::to_result(c.id, tools::ToolOutput::text("ok")), microseconds(0));
+          break;
+        case envelope::Kind::invalid:
+          announce(i, find_remote(c.name) != nullptr);
+          record(i, tools::error_result(c.id, s.text), microseconds(0));
+          break;
+        case envelope::Kind::remote: {
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            pending_[c.id] = i;
+            closed_.erase(c.id);
+          }
+          remote_index_[c.id] = i;
+          env_current_ = i;
+          const RemoteTool* rt = find_remote(c.name);
+          std::weak_ptr<Run> weak = weak_from_this();
+          const std::string id = c.id;
+          remote_timers_[id] =
+              sched_.post_after(rt->timeout.value_or(opt_.remote_timeout), [weak, id] {
+                if (auto r = weak.lock()) r->step([id](Run& run) { run.on_remote_timeout(id); });
+              });
+          announce(i, true);
+          break;
+        }
+        case envelope::Kind::tool: {
+          env_current_ = i;
+          announce(i, false);  // a cancel from its callback is absorbed by the next step
+          std::weak_ptr<Run> weak = weak_from_this();
+          const uint64_t batch = batch_;
+          const Clock::time_point t0 = Clock::now();
+          tools::CallOptions co{opt_.session, opt_.tool_timeout};
+          inflight_[i] = executor_.submit(c, co, [weak, batch, i, t0](ir::ToolResultPart r) {
+            auto d = std::chrono::duration_cast<microseconds>(Clock::now() - t0);
+            if (auto self = weak.lock())
+              self->post_step([batch, i, d, r = std::move(r)](Run& run) mutable {
+                run.on_local_done(batch, i, std::move(r), d);
+              });
+          });
+          break;
+        }
+      }
+    }
+  }
+
+  void end_envelope_round() {
+    std::vector<textformats::EnvelopeResult> out;
+    bool only_pseudo = env_errors_.empty();
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      const ir::ToolResultPart& r = *results_[i];
+      out.push_back({calls_[i].id, calls_[i].name, !r.is_error, result_text(r)});
+      envelope::Kind k = steps_[i].kind;
+      if (k != envelope::Kind::send_chat && k != envelope::Kind::say &&
+          k != envelope::Kind::end_turn)
+        only_pseudo = false;
+    }
+    results_.clear();
+    // A closing answer of messages only needs no reply; anything else is
+    // kept for the model to read (on the next turn, if this one ends).
+    if (!(end_turn_seen_ && only_pseudo)) {
+      std::string msg = textformats::envelope_results_message(out, env_errors_);
+      history_.push_back(ir::Message{ir::Role::user, {ir::TextPart{std::move(msg)}}, {}});
+    }
+    emit(fin_);
+    if (end_turn_seen_) {
+      res_.text = last_text_;
+      return finish(StopReason::end_turn_tool);
+    }
     if (cancel_flag()) return finish(StopReason::cancelled);
     next_round();
   }
@@ -485,7 +665,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   AgentOptions opt_;
   EventSink emit_;
   RunCompletion on_done_;
-  bool synth_end_turn_ = false;  // the end-turn tool is offered by the run itself
+  bool synth_end_turn_ = false;              // the end-turn tool is offered by the run itself
+  std::unique_ptr<envelope::Protocol> env_;  // TurnProtocol::envelope
 
   // ---- shared with other threads, under mu_ ----
   mutable std::mutex mu_;
@@ -512,10 +693,17 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   std::vector<Clock::time_point> started_;
   size_t remaining_ = 0;
   size_t limit_ = 1;
-  std::deque<size_t> local_queue_;                          // local calls not submitted yet
+  std::vector<bool> announced_;     // ToolCallEvent sent: its result gets a ToolResultEvent
+  std::deque<size_t> local_queue_;  // local calls not submitted yet
   std::unordered_map<size_t, tools::CallHandle> inflight_;  // submitted, no result yet
   std::unordered_map<std::string, size_t> remote_index_;    // this round's remote calls
   std::unordered_map<std::string, TimerHandle> remote_timers_;
+  // envelope rounds (calls_ is in the order they run)
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  std::vector<envelope::Step> steps_;
+  std::vector<std::string> env_errors_;  // what could not be read in the answer
+  size_t env_current_ = kNone;           // the call being waited for
+  bool end_turn_seen_ = false;
 };
 
 }  // namespace

@@ -114,6 +114,12 @@ struct Writer {
     w.field("rounds", e.rounds);
     w.field("text", e.text);
   }
+  void operator()(const SpeechEvent& e) {
+    w.field("type", "speech");
+    w.field("round", e.round);
+    w.field("text", e.text);
+    if (!e.call_id.empty()) w.field("id", e.call_id);
+  }
   void operator()(const ErrorEvent& e) {
     w.field("type", "error");
     w.field("round", e.round);

@@ -87,6 +87,9 @@ Result<std::unique_ptr<StdioTransport>> StdioTransport::start(const StdioServerP
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   if (!params.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, params.cwd.c_str());
+  // Nothing else of ours: asio opens sockets without FD_CLOEXEC, and a server
+  // holding a client's connection keeps it open after the gateway closed it.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t none, defaults;

@@ -239,6 +239,7 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   setup.delta = opts.value("partial", std::string("cumulative")) == "delta";
   setup.ui_calls = opts.value("uiCalls", o.ui_calls);
   setup.executor = &executor_for(*setup.registry);
+  setup.turn_protocol = t.turn_protocol;
 
   std::shared_ptr<Session> s;
   {

@@ -34,6 +34,8 @@ const std::vector<std::pair<std::string, std::string>>& server_schemas() {
        R"({"type":"object","required":["text"],"properties":{"text":{"type":"string"}}})"},
       {"assistant.speech.final",
        R"({"type":"object","required":["text"],"properties":{"text":{"type":"string"}}})"},
+      {"assistant.say",
+       R"({"type":"object","required":["text"],"properties":{"text":{"type":"string"}}})"},
       {"tool.call",
        R"({"type":"object","required":["callId","name","arguments"],"properties":{"callId":{"type":"string"},"name":{"type":"string"},"arguments":{"type":"string"}}})"},
       {"state",

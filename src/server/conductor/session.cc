@@ -196,6 +196,7 @@ void Session::start_turn(std::string text) {
   o.max_rounds = setup_.max_rounds;
   o.remote_timeout = setup_.tool_timeout;
   o.max_turns = setup_.history_turns;
+  o.turn_protocol = setup_.turn_protocol;
   o.base.model = setup_.model;
   if (!setup_.system.empty()) o.base.system.push_back({setup_.system, false});
   o.remote_tools = setup_.device_tools;
@@ -249,6 +250,8 @@ void Session::on_agent_event(const agent::Event& e) {
     for (size_t i = 0; i < setup_.device_tools.size(); ++i)
       if (setup_.device_tools[i].definition.name == name) name = setup_.device_names[i];
     emit("tool.call", {{"callId", c->call.id}, {"name", name}, {"arguments", c->call.arguments}});
+  } else if (auto* say = std::get_if<agent::SpeechEvent>(&e)) {
+    emit("assistant.say", {{"text", say->text}});  // the envelope protocol's `say`
   } else if (std::get_if<agent::RoundFinishedEvent>(&e)) {
     round_text_.clear();
   } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {

@@ -40,6 +40,7 @@ struct SessionSetup {
   size_t history_turns = 20;
   bool delta = false;  // options.partial == "delta"
   bool ui_calls = false;
+  agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;  // the route's
 };
 
 // The session's view of its provider: notes how long after the tool.result

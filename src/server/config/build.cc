@@ -1,4 +1,7 @@
 // GatewayConfig → providers, router, keys, server tools.
+#include <fstream>
+#include <sstream>
+
 #include "toolwire/demo/demo.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
@@ -13,8 +16,22 @@ namespace {
 Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u,
                                                           transport::HttpTransport& t) {
   if (u.profile == "scripted") {
-    auto script = provider::parse_script(demo::demo_script_json());
-    if (!script) return std::move(script).error();
+    std::string text(demo::demo_script_json());
+    if (!u.script.empty()) {
+      std::ifstream in(u.script, std::ios::binary);
+      if (!in)
+        return make_error(ErrorCode::not_found,
+                          "upstreams." + u.name + ".script: cannot open '" + u.script + "'");
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
+    auto script = provider::parse_script(text);
+    if (!script) {
+      Error e = std::move(script).error();
+      e.message = "upstreams." + u.name + ".script: " + e.message;
+      return e;
+    }
     return std::unique_ptr<provider::Provider>(
         std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
@@ -130,11 +147,13 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
     r.aliases = rc.aliases;
     std::string line = rc.model + " ->";
     for (const auto& t : rc.targets) {
-      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt});
+      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol});
       line += " " + t.upstream + (t.model.empty() ? "" : "(" + t.model + ")");
     }
     static const char* modes[] = {"passthrough", "server", "mixed"};
     line += std::string(" [tools: ") + modes[static_cast<int>(rc.tools.mode)] + "]";
+    if (rc.turn_protocol != agent::TurnProtocol::native)
+      line += " [conductor turns: " + std::string(agent::to_string(rc.turn_protocol)) + "]";
     out.described.push_back(std::move(line));
     router->add_route(std::move(r));
   }

@@ -335,7 +335,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     const YAML::Node& n = kv.second;
     TW_TRY(r.keys(n, p,
                   {"profile", "base_url", "api_key_env", "tool_format", "timeout_ms",
-                   "idle_timeout_ms", "max_attempts"}));
+                   "idle_timeout_ms", "max_attempts", "script"}));
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
       return r.error(n, p + ".profile",
@@ -371,6 +371,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
                      "required for openai_completions (the family whose chat template writes "
                      "the prompt and whose calls are parsed: hermes, llama3_json, ...)");
     }
+    TW_TRY(r.str(n, p, "script", u.script));
+    if (!u.script.empty() && u.profile != "scripted")
+      return r.error(n["script"], p + ".script", "only a scripted upstream takes a script");
     TW_TRY(r.str(n, p, "api_key_env", u.api_key_env));
     if (!u.api_key_env.empty()) {
       if (!valid_env_name(u.api_key_env))
@@ -397,9 +400,16 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   for (size_t i = 0; i < routes.size(); ++i) {
     std::string p = "routes[" + std::to_string(i) + "]";
     const YAML::Node& n = routes[i];
-    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools"}));
+    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools", "turn_protocol"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
+    if (n["turn_protocol"]) {
+      std::string tp;
+      TW_TRY(r.str(n, p, "turn_protocol", tp));
+      auto proto = agent::parse_turn_protocol(tp);
+      if (!proto) return r.error(n["turn_protocol"], p + ".turn_protocol", proto.error().message);
+      rc.turn_protocol = *proto;
+    }
     if (rc.model.empty())
       return r.error(n, p + ".model", "required (a model name or a glob such as gpt-*)");
     TW_TRY(r.strings(n, p, "aliases", rc.aliases));

@@ -98,8 +98,8 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
   posix_spawn_file_actions_adddup2(&fa, out_w.get(), 1);
   posix_spawn_file_actions_adddup2(&fa, err_w.get(), 2);
   if (spec.cwd_fd >= 0) posix_spawn_file_actions_addfchdir_np(&fa, spec.cwd_fd);
-  posix_spawn_file_actions_addclosefrom_np(&fa,
-                                           3);  // no inherited fds (API sockets, the workspace fd)
+  // No inherited fds (API sockets, the workspace fd).
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
