@@ -23,6 +23,7 @@
 #include "toolwire/mcp/tool_bridge.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
+#include "toolwire/textprovider/text_provider.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::cli {
@@ -31,6 +32,7 @@ namespace {
 struct ChatOptions {
   std::string provider = "scripted";
   std::string base_url, model, api_key_env, profile_file, script_file, system;
+  std::string tool_format;  // a text format family: tools in the prompt, calls parsed from text
   std::string once;
   bool once_given = false;
   bool json = false;
@@ -181,7 +183,9 @@ Result<std::unique_ptr<provider::Provider>> build_provider(
   cfg.base_url = o.base_url;
   cfg.model = o.model;
   cfg.api_key_env = o.api_key_env;
-  return provider::make_provider(cfg, *client);
+  auto profile = provider::resolve_profile(cfg);
+  if (!profile) return std::move(profile).error();
+  return textprovider::make_text_provider(std::move(*profile), cfg, *client, o.tool_format);
 }
 
 // Human-readable rendering: text as it streams, tool calls and results on one line each.
@@ -338,6 +342,10 @@ void add_chat_command(CLI::App& app) {
   cmd->add_option("--api-key-env", o->api_key_env, "Environment variable that holds the API key");
   cmd->add_option("--profile-file", o->profile_file,
                   "Provider profile JSON (see profiles/README.md)");
+  cmd->add_option("--tool-format", o->tool_format,
+                  "Text format family of a model without native tool calling (hermes, "
+                  "llama3_json, ...; docs/textformats.md): tools rendered into the prompt, calls "
+                  "parsed from its text");
   cmd->add_option("--script", o->script_file, "Script JSON for the scripted provider");
   cmd->add_option("--system", o->system, "System prompt");
   auto* once = cmd->add_option("--once", o->once, "Run this one user turn and exit");

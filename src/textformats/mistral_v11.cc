@@ -36,6 +36,8 @@ class MistralV11 final : public ParserBase {
           std::string_view s = rest();
           size_t i = skip_space(s);
           if (i == s.size() && !final) return;
+          // `[TOOL_C` may be the next marker rather than a list: wait for it.
+          if (!final && is_prefix_of(s.substr(i), kToolCalls)) return;
           if (i < s.size() && (s[i] == '[' || s[i] == '{') &&
               !s.substr(i).starts_with(kToolCalls)) {
             consume(i);

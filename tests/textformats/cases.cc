@@ -511,6 +511,109 @@ std::vector<Case> make() {
                "",
                {{"get_weather", kParis}, {"python", R"j({"code":"print(1 + 1)"})j"}}});
 
+  // ---- llama3_builtin
+  c.push_back(
+      {"llama3_builtin",
+       "brave_search",
+       "<|python_tag|>brave_search.call(query=\"weather in \\\"Paris\\\" {today}\")<|eom_id|>",
+       "",
+       "",
+       {{"brave_search", R"({"query":"weather in \"Paris\" {today}"})"}}});
+  c.push_back({"llama3_builtin",
+               "prose_then_wolfram_unicode",
+               "Let me compute — ✓.\n<|python_tag|>wolfram_alpha.call(query='∫ x² dx, Zürich')",
+               "Let me compute — ✓.",
+               "",
+               {{"wolfram_alpha", R"({"query":"∫ x² dx, Zürich"})"}}});
+  c.push_back({"llama3_builtin",
+               "code_interpreter",
+               "<|python_tag|>import math\nd = {\"a\": [1, 2]}\nprint(math.pi, d)<|eom_id|>",
+               "",
+               "",
+               {{"code_interpreter",
+                 R"j({"code":"import math\nd = {\"a\": [1, 2]}\nprint(math.pi, d)"})j"}}});
+  c.push_back(
+      {"llama3_builtin",
+       "json_custom_tool_and_builtin",
+       "<|python_tag|>{\"name\": \"configure\", \"parameters\": " + kNested +
+           "}<|python_tag|>brave_search.call(query=\"x\", count=3, safe=True)<|eom_id|>",
+       "",
+       "",
+       {{"configure", kNested}, {"brave_search", R"({"query":"x","count":3,"safe":true})"}}});
+  c.push_back({"llama3_builtin",
+               "empty_args_and_reasoning",
+               "<think>Search first.</think><|python_tag|>brave_search.call()<|eot_id|>",
+               "",
+               "Search first.",
+               {{"brave_search", "{}"}}});
+  c.push_back({"llama3_builtin",
+               "truncated",
+               "Searching.<|python_tag|>brave_search.call(query=\"weath",
+               "Searching.",
+               "",
+               {},
+               {"ended inside"}});
+  c.push_back({"llama3_builtin",
+               "format_ignored",
+               "The answer is 42 <|eot_id|>",
+               "The answer is 42",
+               "",
+               {}});
+
+  // ---- functionary_v32
+  c.push_back({"functionary_v32",
+               "single",
+               "get_weather\n{\"city\": \"Paris\"}",
+               "",
+               "",
+               {{"get_weather", kParis}}});
+  c.push_back({"functionary_v32",
+               "text_then_parallel",
+               "all\nLet me check both — ✓.>>>get_weather\n{\"city\": \"Paris\"}>>>configure\n" +
+                   kNested + "<|eot_id|>",
+               "Let me check both — ✓.",
+               "",
+               {{"get_weather", kParis}, {"configure", kNested}}});
+  c.push_back({"functionary_v32",
+               "leading_marker_unicode_empty",
+               ">>>get_weather\n" + kUnicode + "\n>>>list_files\n{}",
+               "",
+               "",
+               {{"get_weather", kUnicode}, {"list_files", "{}"}}});
+  c.push_back({"functionary_v32",
+               "python_code",
+               "all\nComputing.\n>>>python\nx = {\"a\": 1}\nprint(x)",
+               "Computing.",
+               "",
+               {{"python", R"j({"code":"x = {\"a\": 1}\nprint(x)"})j"}}});
+  c.push_back({"functionary_v32",
+               "reasoning_then_call_schema",
+               "<think>Need it.</think>get_weather\n{\"days\": \"two\"}",
+               "",
+               "Need it.",
+               {{"get_weather", R"({"days":"two"})"}},
+               {"get_weather"},
+               true});
+  c.push_back({"functionary_v32",
+               "truncated",
+               "all\nChecking.>>>get_weather\n{\"city\": \"Pa",
+               "Checking.",
+               "",
+               {},
+               {"ended inside"}});
+  c.push_back({"functionary_v32",
+               "format_ignored",
+               "The weather is nice.\nUse a >>> b in prose.",
+               "The weather is nice.\nUse a>>> b in prose.",
+               "",
+               {}});
+  c.push_back({"functionary_v32",
+               "name_line_without_json_is_text",
+               "Hello\nworld",
+               "Hello\nworld",
+               "",
+               {}});
+
   // ---- generic_json
   c.push_back({"generic_json",
                "tool_call",

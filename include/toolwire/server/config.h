@@ -49,6 +49,9 @@ struct UpstreamConfig {
   std::string
       base_url;  // as the provider's SDK takes it (OpenAI: ends in /v1; Anthropic: the root)
   std::string api_key_env;  // variable holding the key ("" = the profile's)
+  // A text format family (docs/textformats.md): tools rendered into the
+  // prompt, calls parsed from the model's text. "" = native tool calling.
+  std::string tool_format;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   int max_attempts = 3;

@@ -7,6 +7,7 @@
 #include "toolwire/provider/scripted.h"
 #include "toolwire/server/config.h"
 #include "toolwire/server/routing.h"
+#include "toolwire/textprovider/text_provider.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::server {
@@ -45,7 +46,7 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& 
   if (!profile) return std::move(profile).error();
   // A server of one's own (base URL given, no key variable named) may need no key.
   if (!u.base_url.empty() && u.api_key_env.empty()) profile->api_key_required = false;
-  return provider::make_http_provider(std::move(*profile), cfg, t);
+  return textprovider::make_text_provider(std::move(*profile), cfg, t, u.tool_format);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "toolwire/server/config.h"
+#include "toolwire/textprovider/text_provider.h"
 
 namespace toolwire::server {
 namespace {
@@ -333,8 +334,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     std::string p = "upstreams." + u.name;
     const YAML::Node& n = kv.second;
     TW_TRY(r.keys(n, p,
-                  {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms",
-                   "max_attempts", "script"}));
+                  {"profile", "base_url", "api_key_env", "tool_format", "timeout_ms",
+                   "idle_timeout_ms", "max_attempts", "script"}));
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
       return r.error(n, p + ".profile",
@@ -348,13 +349,27 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
                        "credentials in a URL are not accepted (use api_key_env)");
       std::string b = u.base_url;
       while (!b.empty() && b.back() == '/') b.pop_back();
-      if ((u.profile == "openai" || u.profile == "openai_compatible") && !b.ends_with("/v1") &&
-          b.find("/v1/") == std::string::npos)
+      if ((u.profile == "openai" || u.profile == "openai_compatible" ||
+           u.profile == "openai_completions") &&
+          !b.ends_with("/v1") && b.find("/v1/") == std::string::npos)
         return r.error(
             n["base_url"], p + ".base_url",
             "an OpenAI-style base URL ends in /v1, as the OpenAI SDK takes it (e.g. " + b + "/v1)");
-    } else if (u.profile == "openai_compatible") {
-      return r.error(n, p + ".base_url", "required for openai_compatible");
+    } else if (u.profile == "openai_compatible" || u.profile == "openai_completions") {
+      return r.error(n, p + ".base_url", "required for " + u.profile);
+    }
+    TW_TRY(r.str(n, p, "tool_format", u.tool_format));
+    if (!u.tool_format.empty()) {
+      if (u.profile == "scripted" || u.profile == "anthropic")
+        return r.error(n["tool_format"], p + ".tool_format",
+                       "only for OpenAI-style chat or completion upstreams (openai, "
+                       "openai_compatible, openai_completions, or a profile of theirs)");
+      if (Status s = textprovider::check_family(u.tool_format); !s)
+        return r.error(n["tool_format"], p + ".tool_format", s.error().message);
+    } else if (u.profile == "openai_completions") {
+      return r.error(n, p + ".tool_format",
+                     "required for openai_completions (the family whose chat template writes "
+                     "the prompt and whose calls are parsed: hermes, llama3_json, ...)");
     }
     TW_TRY(r.str(n, p, "script", u.script));
     if (!u.script.empty() && u.profile != "scripted")

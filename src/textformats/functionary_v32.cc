@@ -1,0 +1,151 @@
+// functionary_v32 — Functionary v3.2 (MeetKai; Llama 3 based). Every part of
+// the answer opens with `>>>RECIPIENT\n`; the prompt ends with `>>>`, so the
+// output starts at the first recipient (a leading `>>>` is accepted too):
+//   all\nLet me check.>>>get_weather\n{"city": "Paris"}>>>get_time\n{"tz": "UTC"}
+//   python\nprint(1 + 1)                       → a call of `python` with {"code": ...}
+// `all` is text for the user; any other recipient is a call whose JSON
+// arguments stream. A first line that is no recipient (prose, or a name
+// followed by anything but a JSON object) is text: the model ignored the
+// format.
+#include <cctype>
+
+#include "textformats/families.h"
+#include "textformats/parser_base.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::textformats {
+
+namespace {
+
+constexpr std::string_view kOpen = ">>>";
+constexpr size_t kMaxName = 256;
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+class FunctionaryV32 final : public ParserBase {
+ public:
+  explicit FunctionaryV32(const ToolSet* tools) : ParserBase(tools) {}
+
+ private:
+  enum class St { start, header, text, args, python, skip };
+
+  void body(bool final) override {
+    static const MarkerSet open{kOpen, "<|eot_id|>", "<|eom_id|>"};
+    static const MarkerSet python_end{kOpen, "<|eot_id|>", "<|eom_id|>"};
+    static const MarkerSet skip_end{kOpen};
+    while (true) {
+      switch (st_) {
+        case St::start: {
+          std::string_view s = rest();
+          size_t i = skip_space(s);
+          std::string_view t = s.substr(i);
+          if (!final && (t.empty() || is_prefix_of(t, kOpen))) return;
+          consume(i + (t.starts_with(kOpen) ? kOpen.size() : 0));
+          st_ = St::header;
+          break;
+        }
+        case St::header: {
+          int h = header(final);
+          if (h < 0) return;
+          break;
+        }
+        case St::text: {
+          int m = scan_text(open, final);
+          if (m < 0) return;
+          if (m == 0) st_ = St::header;
+          break;
+        }
+        case St::args: {
+          Scan sc = stream_args(final);
+          if (sc == Scan::more) {
+            if (final) end_or_cut_call();
+            return;
+          }
+          if (sc == Scan::done) {
+            end_call();
+            st_ = St::text;
+          } else {
+            fail_call("the arguments are not JSON");
+            st_ = St::skip;
+          }
+          break;
+        }
+        case St::python: {
+          Found f = find_buffered(python_end, final);
+          if (f.which < 0 && !final) return;
+          size_t len = f.which < 0 ? rest().size() : f.pos;
+          std::string args = "{\"code\":";
+          JsonWriter::append_escaped(args, trim(rest().substr(0, len)));
+          args += '}';
+          whole_call("python", "", args);
+          consume(len);
+          st_ = St::text;  // the marker after the code is read there
+          break;
+        }
+        case St::skip: {
+          Found f = find_buffered(skip_end, final);
+          if (f.which < 0) {
+            if (final) consume(rest().size());
+            return;
+          }
+          consume(f.pos);
+          st_ = St::text;
+          break;
+        }
+      }
+    }
+  }
+
+  // After `>>>` (or at the start): `NAME\n`. 0 when a state was chosen, -1 to
+  // wait for more input.
+  int header(bool final) {
+    std::string_view s = rest();
+    size_t i = 0;
+    while (i < s.size() && i <= kMaxName && word_char(s[i])) ++i;
+    if (i == s.size() && !final) return -1;
+    if (i == 0 || i > kMaxName || i == s.size() || s[i] != '\n') {
+      if (!at_start_) text(kOpen);  // `>>>` that opened no part: prose
+      return prose();
+    }
+    std::string_view name = s.substr(0, i);
+    if (name == "all") {
+      consume(i + 1);
+      return chosen(St::text);
+    }
+    size_t j = skip_space(s, i + 1);
+    if (j == s.size() && !final) return -1;
+    if (name == "python" && (j == s.size() || s[j] != '{')) {
+      consume(i + 1);
+      boundary();
+      return chosen(St::python);
+    }
+    if (j == s.size() || s[j] != '{') {
+      if (!at_start_) text(kOpen);
+      return prose();
+    }
+    begin_call(name);
+    consume(j);
+    reset_scan();
+    return chosen(St::args);
+  }
+
+  int prose() { return chosen(St::text); }
+  int chosen(St st) {
+    st_ = st;
+    at_start_ = false;
+    return 0;
+  }
+
+  St st_ = St::start;
+  bool at_start_ = true;
+};
+
+}  // namespace
+
+ParserPtr make_functionary_v32(const ToolSet* tools) {
+  return std::make_unique<FunctionaryV32>(tools);
+}
+
+}  // namespace toolwire::textformats

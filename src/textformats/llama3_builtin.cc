@@ -1,0 +1,96 @@
+// llama3_builtin — Llama 3.1 built-in tools, written after <|python_tag|>:
+//   <|python_tag|>brave_search.call(query="weather in Paris")<|eom_id|>
+//   <|python_tag|>wolfram_alpha.call(query="solve x^2 = 4")<|eom_id|>
+//   <|python_tag|>import math\nprint(math.pi)<|eom_id|>      → code_interpreter {"code": ...}
+//   <|python_tag|>{"name": "get_weather", "parameters": {...}}  (a custom tool, as llama3_json)
+// The call ends at <|eom_id|> / <|eot_id|> or the end of output (servers
+// strip the stop token) and is emitted whole. Prose before the tag is text.
+#include "textformats/families.h"
+#include "textformats/json_calls.h"
+#include "textformats/parser_base.h"
+#include "textformats/python_call.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::textformats {
+
+namespace {
+
+constexpr std::string_view kTag = "<|python_tag|>";
+
+class Llama3Builtin final : public ParserBase {
+ public:
+  explicit Llama3Builtin(const ToolSet* tools) : ParserBase(tools) {}
+
+ private:
+  void body(bool final) override {
+    static const MarkerSet open{kTag, "<|eom_id|>", "<|eot_id|>"};
+    static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", kTag};
+    while (true) {
+      if (!inside_) {
+        int m = scan_text(open, final);
+        if (m < 0) return;
+        if (m != 0) continue;  // a stray end token: dropped
+        inside_ = true;
+      }
+      Found f = find_buffered(end, final);
+      if (f.which < 0 && !final) return;
+      size_t len = f.which < 0 ? rest().size() : f.pos;
+      call(trim(rest().substr(0, len)), f.which >= 0);
+      // A second <|python_tag|> starts the next call; an end token is dropped.
+      consume(f.which < 0 ? len : len + (f.which == 2 ? 0 : end.marker(f.which).size()));
+      inside_ = false;
+      if (f.which < 0) return;
+    }
+  }
+
+  // Is `s` `name.call(`...? The length of `name` or 0.
+  static size_t builtin_name(std::string_view s) {
+    size_t i = 0;
+    if (s.empty() || !ident_start(s[0])) return 0;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+    return s.substr(i).starts_with(".call(") ? i : 0;
+  }
+
+  void call(std::string_view body, bool closed) {
+    if (body.empty()) {
+      if (!closed) error("the output ended after <|python_tag|>");
+      return;
+    }
+    if (body.front() == '{') {
+      simdjson::dom::element doc;
+      if (json_.parse(body.data(), body.size()).get(doc)) {
+        error(closed ? "a <|python_tag|> JSON call is not valid JSON"
+                     : "the output ended inside a JSON tool call");
+        return;
+      }
+      auto c = json_call(doc, scratch_);
+      if (!c) return error(c.error().message);
+      return whole_call(c->name, c->id, c->arguments);
+    }
+    if (size_t n = builtin_name(body)) {
+      std::string list = "[";
+      list.append(body);
+      list += ']';
+      std::vector<PyParser::Call> calls;
+      if (PyParser(list).calls(calls) && calls.size() == 1)
+        return whole_call(body.substr(0, n), "", calls[0].args);
+      error(closed ? "a built-in call that is not name.call(key=value, ...)"
+                   : "the output ended inside a built-in call");
+      return;
+    }
+    std::string args = "{\"code\":";
+    JsonWriter::append_escaped(args, body);
+    args += '}';
+    whole_call("code_interpreter", "", args);
+  }
+
+  bool inside_ = false;
+};
+
+}  // namespace
+
+ParserPtr make_llama3_builtin(const ToolSet* tools) {
+  return std::make_unique<Llama3Builtin>(tools);
+}
+
+}  // namespace toolwire::textformats
