@@ -272,15 +272,19 @@ void Server::call_tool(const Message& m) {
     return reply(Message::failure(m.id, rpc_error::invalid_params, "Unknown tool: " + name));
   std::string key = m.id.dump();
   auto run = std::make_shared<Running>();
+  bool in_use;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (shutting_down_) return;
-    if (running_.count(key))
-      return reply(Message::failure(m.id, rpc_error::invalid_request,
-                                    "Invalid Request: id " + key + " is already in use"));
-    running_[key] = run;
-    ++outstanding_;
+    in_use = running_.count(key) > 0;
+    if (!in_use) {
+      running_[key] = run;
+      ++outstanding_;
+    }
   }
+  if (in_use)  // answered outside mu_: reply() takes it
+    return reply(Message::failure(m.id, rpc_error::invalid_request,
+                                  "Invalid Request: id " + key + " is already in use"));
   ir::ToolCallPart call;
   call.id = m.id.is_string() ? m.id.get<std::string>() : key;
   call.name = name;
