@@ -368,6 +368,7 @@ TEST(McpGatewayEndpoint, ProgressOverSseAndListChangedOnGet) {
   EXPECT_EQ(events[0]["method"], "notifications/progress");
   EXPECT_EQ(events[0]["params"]["progressToken"], "p7");
   EXPECT_EQ(events[1]["params"]["progress"], 2);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(rig.schema.check(events[i], "ProgressNotification"), "");
   EXPECT_EQ(rig.schema.check_response(events[2], "CallToolResult"), "");
   EXPECT_EQ(events[2]["id"], 7);
   // Without text/event-stream in Accept: one JSON answer, progress dropped.
@@ -437,6 +438,22 @@ TEST(McpGatewayEndpoint, BatchesIn2025_03_26Session) {
   // The session goes on.
   HttpResponse ping = rig.post(R"({"jsonrpc":"2.0","id":"p","method":"ping"})", h);
   EXPECT_EQ(ping.status, 200);
+}
+
+// A body over the gateway's limit is refused (413) and the session goes on.
+TEST(McpGatewayEndpoint, OversizedMessageRefusedSessionKept) {
+  GatewayOptions o;
+  o.limits.max_body_bytes = 4096;
+  Rig rig(o);
+  std::string sid = rig.initialize();
+  std::string h = "mcp-session-id: " + sid + "\r\n";
+  HttpResponse big = rig.post(R"({"jsonrpc":"2.0","id":"big","method":"ping","params":{"x":")" +
+                                  std::string(8000, 'x') + R"("}})",
+                              h);
+  EXPECT_EQ(big.status, 413);
+  HttpResponse ping = rig.post(R"({"jsonrpc":"2.0","id":"p","method":"ping"})", h);
+  EXPECT_EQ(ping.status, 200);
+  EXPECT_EQ(json::parse(ping.body)["id"], "p");
 }
 
 }  // namespace

@@ -245,6 +245,53 @@ TEST(McpServer, CancelledCallIsNotAnswered) {
   EXPECT_EQ(out[1]["result"]["content"][0]["text"], "quick");
 }
 
+// In process: a call with a progressToken gets notifications/progress for
+// what its tool reports (through the ProgressSink in its context), then its
+// answer; without a token the tool finds no sink and nothing is sent.
+TEST(McpServer, ProgressOfACall) {
+  tools::Registry reg;
+  tools::ToolSpec steps;
+  steps.name = "steps";
+  steps.handler = tools::SyncHandler([](const json&, tools::ToolContext& ctx) {
+    if (auto* sink = ctx.session_data<ProgressSink>())
+      for (int i = 1; i <= 2; ++i) sink->report({{"progress", i}, {"total", 2}});
+    return tools::ToolOutput::text("done");
+  });
+  ASSERT_TRUE(reg.add(std::move(steps)).ok());
+  testing::McpSchema schema;
+  std::mutex mu;
+  std::vector<json> out;
+  testing::Waiter w;
+  Server server(reg, {}, [&](std::string frame) {
+    std::lock_guard<std::mutex> lock(mu);
+    out.push_back(json::parse(frame));
+    w.notify();
+  });
+  server.handle_frame(R"({"jsonrpc":"2.0","id":1,"method":"tools/call",)"
+                      R"("params":{"name":"steps","_meta":{"progressToken":7}}})");
+  ASSERT_TRUE(w.wait([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return out.size() >= 3;
+  }));
+  server.handle_frame(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps"}})");
+  ASSERT_TRUE(w.wait([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return out.size() >= 4;
+  }));
+  server.shutdown();
+  std::lock_guard<std::mutex> lock(mu);
+  ASSERT_EQ(out.size(), 4u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(out[i]["method"], "notifications/progress");
+    EXPECT_EQ(out[i]["params"]["progressToken"], 7);
+    EXPECT_EQ(out[i]["params"]["progress"], i + 1);
+    EXPECT_EQ(schema.check(out[i], "ProgressNotification"), "") << out[i].dump();
+  }
+  EXPECT_EQ(out[2]["id"], 1);
+  EXPECT_EQ(out[3]["id"], 2);  // no token: no progress
+}
+
 }  // namespace
 }  // namespace toolwire::mcp
 
