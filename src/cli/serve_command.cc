@@ -212,6 +212,8 @@ int run_serve(const ServeArgs& a) {
   std::shared_ptr<server::KeyRing> keys;
   std::shared_ptr<const tools::Registry> mcp_tools;
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // closed when serve returns
+  std::shared_ptr<server::McpLiveTools> mcp_live;         // MCP servers' list_changed → tools
+  std::shared_ptr<server::LiveRegistry> mcp_tools_live;
   // Without a config, /mcp serves the routes' server tools, and only when the
   // routes run them (server or mixed mode, the offline default): a
   // passthrough gateway exposes no tools of its own, on /mcp neither.
@@ -230,6 +232,8 @@ int run_serve(const ServeArgs& a) {
     described = built->described;
     mcp_tools = built->mcp_tools;
     mcp_clients = built->mcp_clients;
+    mcp_live = built->mcp_live;
+    mcp_tools_live = built->mcp_tools_live;
   } else if (!a.upstream.empty()) {
     std::string name;
     auto p = make_upstream(a, client, name);
@@ -270,6 +274,11 @@ int run_serve(const ServeArgs& a) {
   if (keys) gw.set_keys(keys);
   if (mcp_tools) {
     gw.set_mcp_tools(mcp_tools);
+    // /mcp's MCP servers changed their tools: its sessions get the new ones
+    // (and notifications/tools/list_changed on their GET stream).
+    if (mcp_tools_live)
+      mcp_tools_live->subscribe(
+          [&gw](std::shared_ptr<const tools::Registry> r) { gw.set_mcp_tools(std::move(r)); });
     described.push_back("/mcp -> " + std::to_string(mcp_tools->size()) +
                         " tools (MCP, Streamable HTTP)");
   }

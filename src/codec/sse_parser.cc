@@ -110,6 +110,7 @@ Status SseParser::feed(std::string_view bytes, SseSink& sink) {
 
 Status SseParser::process_line(std::string_view line, SseSink& sink) {
   if (line.empty()) {  // dispatch
+    if (last_event_id_ != id_buffer_) last_event_id_ = id_buffer_;
     Status st;
     if (has_data_) st = sink.on_event(current_);
     current_.event.clear();  // keeps the buffers' capacity for the next event
@@ -130,8 +131,14 @@ Status SseParser::process_line(std::string_view line, SseSink& sink) {
     has_data_ = true;
   } else if (field == "event") {
     current_.event.assign(value);
+  } else if (field == "id") {
+    if (value.find('\0') == std::string_view::npos) id_buffer_.assign(value);
+  } else if (field == "retry") {
+    if (!value.empty() && value.size() < 10 &&
+        value.find_first_not_of("0123456789") == std::string_view::npos)
+      retry_ms_ = std::stol(std::string(value));
   }
-  // id, retry and unknown fields do not matter to toolwire's codecs.
+  // Unknown fields are ignored, as the SSE spec says.
   return Status::Ok();
 }
 

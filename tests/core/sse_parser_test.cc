@@ -65,6 +65,25 @@ TEST(SseParser, SameEventsByteAtATimeAndRandomChunks) {
   }
 }
 
+// The last event ID survives events without `id` and is taken at dispatch;
+// `retry` only when it is all digits (MCP resumes a cut stream with both).
+TEST(SseParser, KeepsLastEventIdAndRetry) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  EXPECT_EQ(p.retry_ms(), -1);
+  ASSERT_TRUE(p.feed("id: a-1\nretry: 250\ndata: \n\n", out).ok());
+  EXPECT_EQ(p.last_event_id(), "a-1");
+  EXPECT_EQ(p.retry_ms(), 250);
+  ASSERT_TRUE(p.feed("data: x\n\nretry: 1x\nid: a-2\ndata: y", out).ok());
+  EXPECT_EQ(p.last_event_id(), "a-1");  // a-2 is not dispatched yet
+  EXPECT_EQ(p.retry_ms(), 250);
+  ASSERT_TRUE(p.feed("\n\n", out).ok());
+  EXPECT_EQ(p.last_event_id(), "a-2");
+  ASSERT_TRUE(p.feed("id\n\n", out).ok());  // an empty id resets it
+  EXPECT_EQ(p.last_event_id(), "");
+  EXPECT_EQ(out.size(), 3u);
+}
+
 TEST(SseParser, ReportsPartialEventAtTruncation) {
   SseParser parser;
   std::vector<SseEvent> out;

@@ -56,9 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (const Message& e : f.errors)
         if (e.kind != Message::Kind::error) std::abort();
       // Requests in a single (non-batch) frame are each answered once; a batch
-      // gets one refusal; invalid entries one error each.
+      // gets one refusal, or (a 2025-03-26 session) one array when it holds a
+      // request or an invalid entry; invalid entries one error each.
       if (f.batch) {
-        ++requests;
+        bool any = !f.errors.empty();
+        for (const Message& m : f.messages) any = any || m.is_request();
+        if (!server.batches_allowed() || any) ++requests;
       } else {
         requests += f.errors.size();
         // With no tools, tools/call is answered at once too (unknown tool).

@@ -245,5 +245,118 @@ TEST(McpGatewayConfig, YamlErrorsNameTheKey) {
   expect_error("mcp_endpoint: {max_sessions: 0}\n" + tail, "mcp_endpoint.max_sessions");
 }
 
+// An MCP server adds a tool and sends notifications/tools/list_changed: the
+// gateway re-reads its tools and the route that uses it, and /mcp, get new
+// registries. A plain chat client's next request is served with the new tool;
+// an MCP client of /mcp hears list_changed on its GET stream and lists it.
+TEST(McpGatewayConfig, ListChangedReachesRoutesAndMcpEndpoint) {
+  std::string yaml = std::string(R"(
+mcp_servers:
+  fk:
+    command: python3
+    args: [)") + TOOLWIRE_SOURCE_DIR +
+                     R"(/tests/mcp/fake_server.py]
+    allow: [add_tool, extra, media]
+mcp_endpoint:
+  tools: {builtins: [], mcp: [fk]}
+upstreams:
+  local: {profile: scripted}
+routes:
+  - model: "*"
+    upstreams: [local]
+    tools: {mode: server, builtins: [], mcp: [fk]}
+)";
+  auto cfg = load_config_string(yaml, "t.yaml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error().message;
+  // The route's model: the offline script would not call these tools.
+  auto script = provider::parse_script(R"js({"rules":[
+      {"user_pattern":"^add$","calls":[{"name":"fk__add_tool","arguments":{}}]},
+      {"after_tool":"fk__add_tool","reply":"add: {{result}}"},
+      {"user_pattern":"^extra$","calls":[{"name":"fk__extra","arguments":{}}]},
+      {"after_tool":"fk__extra","reply":"extra: {{result}}"}]})js");
+  ASSERT_TRUE(script.ok());
+  transport::HttpClient http;
+  auto built = build_gateway(*cfg, http);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  auto targets = built->router->resolve("m");
+  ASSERT_TRUE(targets.ok());
+  auto route_tools = std::make_shared<RouteTools>(*(*targets)[0].tools);
+  ASSERT_TRUE(route_tools->live);
+  EXPECT_EQ(route_tools->current()->find("fk__extra"), nullptr);
+  std::mutex mu;
+  std::condition_variable cv;
+  int published = 0;
+  route_tools->live->subscribe([&](std::shared_ptr<const tools::Registry>) {
+    std::lock_guard lock(mu);
+    ++published;
+    cv.notify_all();
+  });
+
+  auto router = std::make_shared<PatternRouter>();
+  auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+  router->add_route({.pattern = "*", .aliases = {}, .targets = {{p, "", "scripted", route_tools}}});
+  GatewayOptions o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  o.threads = 2;
+  o.log = [](std::string_view) {};
+  Gateway gw(o, router);
+  gw.set_mcp_tools(built->mcp_tools);
+  ASSERT_TRUE(built->mcp_tools_live);
+  built->mcp_tools_live->subscribe(
+      [&gw](std::shared_ptr<const tools::Registry> r) { gw.set_mcp_tools(std::move(r)); });
+  ASSERT_TRUE(gw.start().ok());
+
+  // An MCP client of /mcp, connected before the change.
+  std::mutex cmu;
+  std::condition_variable ccv;
+  mcp::ClientOptions co;
+  co.http.url = "http://127.0.0.1:" + std::to_string(gw.port()) + "/mcp";
+  co.on_tools_changed = [&] {
+    std::lock_guard lock(cmu);
+    ccv.notify_all();
+  };
+  auto mc = mcp::Client::create(co);
+  ASSERT_TRUE(mc->connect().ok());
+  auto before = mc->list_tools();
+  ASSERT_TRUE(before.ok());
+  EXPECT_EQ(before->size(), 2u);  // add_tool, media
+
+  auto chat = [&](const std::string& user) {
+    json body = {{"model", "m"}, {"messages", {{{"role", "user"}, {"content", user}}}}};
+    testing::RawClient c(gw.port());
+    EXPECT_TRUE(c.send(testing::http_post("/v1/chat/completions", body.dump())));
+    auto r = c.read_response(Ms(30000));
+    EXPECT_TRUE(r.has_value());
+    if (!r) return std::string();
+    EXPECT_EQ(r->status, 200) << r->body;
+    return answer_text(json::parse(r->body, nullptr, false));
+  };
+  EXPECT_EQ(chat("add"), "add: added");
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return published >= 1; }));
+  }
+  EXPECT_NE(route_tools->current()->find("fk__extra"), nullptr);
+  // The next request sees the new tool.
+  EXPECT_EQ(chat("extra"), "extra: extra here");
+  // /mcp: list_changed on the GET stream, then the new list.
+  {
+    std::unique_lock lock(cmu);
+    ASSERT_TRUE(ccv.wait_for(lock, 20s, [&] {
+      for (const auto& t : mc->tools())
+        if (t.name == "fk__extra") return true;
+      return false;
+    }));
+  }
+  auto extra = mc->call_tool("fk__extra", json::object());
+  ASSERT_TRUE(extra.ok()) << extra.error().to_string();
+  EXPECT_NE(extra->content.dump().find("extra here"), std::string::npos);
+  mc->close();
+  gw.stop();
+  gw.wait();
+  for (auto& c : built->mcp_clients) c->close();
+}
+
 }  // namespace
 }  // namespace toolwire::server

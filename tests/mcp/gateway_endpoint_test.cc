@@ -12,6 +12,7 @@
 #include "mcp_test_util.h"
 #include "raw_client.h"
 #include "toolwire/mcp/client.h"
+#include "toolwire/mcp/tool_bridge.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/server/auth.h"
 #include "toolwire/server/gateway.h"
@@ -78,6 +79,17 @@ std::shared_ptr<tools::Registry> test_registry(Gate& gate) {
     return tools::ToolOutput::text(released ? "released" : "timed out");
   });
   EXPECT_TRUE(reg->add(std::move(block)).ok());
+  // Reports progress (when its caller asked for it) before answering.
+  tools::ToolSpec steps;
+  steps.name = "steps";
+  steps.description = "Reports two steps of progress.";
+  steps.handler = tools::SyncHandler([](const json&, tools::ToolContext& ctx) {
+    if (auto* sink = ctx.session_data<mcp::ProgressSink>())
+      for (int i = 1; i <= 2; ++i)
+        sink->report({{"progress", i}, {"total", 2}, {"message", "step " + std::to_string(i)}});
+    return tools::ToolOutput::text("stepped");
+  });
+  EXPECT_TRUE(reg->add(std::move(steps)).ok());
   return reg;
 }
 
@@ -142,7 +154,7 @@ TEST(McpGatewayEndpoint, ToolwireClientOverStreamableHttp) {
   EXPECT_EQ(c->server_info().server_info["name"], "toolwire-gateway");
   auto tools = c->list_tools();
   ASSERT_TRUE(tools.ok()) << tools.error().to_string();
-  ASSERT_EQ(tools->size(), 2u);
+  ASSERT_EQ(tools->size(), 3u);
   EXPECT_EQ((*tools)[0].name, "echo");
   auto r = c->call_tool("echo", {{"message", "over http"}});
   ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -171,7 +183,7 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   std::string h = "mcp-session-id: " + sid + "\r\n";
   HttpResponse ok = rig.post(list, h + "mcp-protocol-version: 2025-06-18\r\n");
   ASSERT_EQ(ok.status, 200) << ok.body;
-  EXPECT_EQ(json::parse(ok.body)["result"]["tools"].size(), 2u);
+  EXPECT_EQ(json::parse(ok.body)["result"]["tools"].size(), 3u);
   EXPECT_EQ(rig.schema.check_response(json::parse(ok.body), "ListToolsResult"), "");
   HttpResponse call =
       rig.post(R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"echo",)"
@@ -180,9 +192,11 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   ASSERT_EQ(call.status, 200);
   EXPECT_EQ(rig.schema.check_response(json::parse(call.body), "CallToolResult"), "");
   EXPECT_EQ(ok.header("content-type"), "application/json");
-  // A version toolwire does not speak, or not the session's: 400.
+  // A version toolwire does not speak: 400. One it speaks but the session did
+  // not agree on is let through (the spec refuses only invalid or unsupported
+  // ones; the conformance suite sends 2025-03-26 in a 2025-11-25 session).
   EXPECT_EQ(rig.post(list, h + "mcp-protocol-version: 1999-01-01\r\n").status, 400);
-  EXPECT_EQ(rig.post(list, h + "mcp-protocol-version: 2025-11-25\r\n").status, 400);
+  EXPECT_EQ(rig.post(list, h + "mcp-protocol-version: 2025-11-25\r\n").status, 200);
   // A notification: 202, no body.
   HttpResponse n = rig.post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", h);
   EXPECT_EQ(n.status, 202);
@@ -198,10 +212,13 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   EXPECT_EQ(nm.status, 200);
   EXPECT_EQ(json::parse(nm.body)["error"]["code"], -32601);
   EXPECT_EQ(rig.schema.check_response(json::parse(nm.body), ""), "");
-  // GET (server stream) is not offered; PUT neither.
+  // GET (the server's stream) must accept SSE; PUT is not offered.
   HttpResponse get = rig.exchange(testing::http_get("/mcp", h));
-  EXPECT_EQ(get.status, 405);
-  EXPECT_EQ(get.header("allow"), "POST, DELETE");
+  EXPECT_EQ(get.status, 406);
+  HttpResponse put =
+      rig.exchange("PUT /mcp HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\n" + h + "\r\n");
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "POST, GET, DELETE");
   // DELETE ends the session; it is gone after.
   HttpResponse del = rig.exchange("DELETE /mcp HTTP/1.1\r\nhost: x\r\n" + h + "\r\n");
   EXPECT_EQ(del.status, 200);
@@ -299,6 +316,144 @@ TEST(McpGatewayEndpoint, BlockingToolLeavesServerThreadsFree) {
   }
   std::unique_lock lock(rig.gate.mu);
   EXPECT_TRUE(rig.gate.cv.wait_for(lock, 10s, [&] { return rig.gate.cancelled.load() == 1; }));
+}
+
+// Progress during a call: a client that accepts SSE gets the answer as an SSE
+// stream (progress events, then the response); one that does not gets JSON.
+// Tools replaced while serving reach open sessions: notifications/tools/
+// list_changed on the GET stream, and the new list.
+TEST(McpGatewayEndpoint, ProgressOverSseAndListChangedOnGet) {
+  Rig rig;
+  testing::WireLog log;
+  testing::Waiter changed;
+  mcp::ClientOptions o;
+  o.http.url = rig.url();
+  o.request_timeout = 10s;
+  log.attach(o);
+  o.on_tools_changed = [&] { changed.notify(); };
+  auto c = mcp::Client::create(o);
+  ASSERT_TRUE(c->connect().ok());
+  EXPECT_EQ(c->server_info().capabilities["tools"]["listChanged"], true);
+  std::mutex mu;
+  std::vector<std::string> steps;
+  mcp::RequestOptions ro;
+  ro.on_progress = [&](const json& p) {
+    std::lock_guard lock(mu);
+    steps.push_back(p.value("message", ""));
+  };
+  auto r = c->call_tool("steps", json::object(), ro);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(testing::all_text(r->content), "stepped\n");
+  {
+    std::lock_guard lock(mu);
+    EXPECT_EQ(steps, (std::vector<std::string>{"step 1", "step 2"}));
+  }
+
+  // Raw: the SSE answer's events, each message valid.
+  std::string sid = rig.initialize();
+  std::string h = "mcp-session-id: " + sid + "\r\n";
+  const std::string call =
+      R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"steps",)"
+      R"("_meta":{"progressToken":"p7"}}})";
+  HttpResponse sse = rig.post(call, h + "accept: application/json, text/event-stream\r\n");
+  ASSERT_EQ(sse.status, 200);
+  EXPECT_EQ(sse.header("content-type"), "text/event-stream");
+  std::vector<json> events;
+  for (size_t at = 0; (at = sse.body.find("data: ", at)) != std::string::npos;) {
+    size_t end = sse.body.find('\n', at);
+    events.push_back(json::parse(sse.body.substr(at + 6, end - at - 6)));
+    at = end;
+  }
+  ASSERT_EQ(events.size(), 3u) << sse.body;
+  EXPECT_EQ(events[0]["method"], "notifications/progress");
+  EXPECT_EQ(events[0]["params"]["progressToken"], "p7");
+  EXPECT_EQ(events[1]["params"]["progress"], 2);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(rig.schema.check(events[i], "ProgressNotification"), "");
+  EXPECT_EQ(rig.schema.check_response(events[2], "CallToolResult"), "");
+  EXPECT_EQ(events[2]["id"], 7);
+  // Without text/event-stream in Accept: one JSON answer, progress dropped.
+  HttpResponse plain = rig.post(call, h + "accept: application/json\r\n");
+  ASSERT_EQ(plain.status, 200);
+  EXPECT_EQ(plain.header("content-type"), "application/json");
+  EXPECT_EQ(json::parse(plain.body)["result"]["content"][0]["text"], "stepped");
+
+  // A second GET stream for a session that has one: 409.
+  RawClient get(rig.gw->port());
+  ASSERT_TRUE(get.send(testing::http_get("/mcp", h + "accept: text/event-stream\r\n")));
+  ASSERT_TRUE(get.read_until_contains("\r\n\r\n"));
+  EXPECT_NE(get.buffer().find(" 200 "), std::string::npos) << get.buffer();
+  HttpResponse again = rig.exchange(testing::http_get("/mcp", h + "accept: text/event-stream\r\n"));
+  EXPECT_EQ(again.status, 409);
+
+  // New tools while serving: both sessions hear of it on their GET stream.
+  auto reg = test_registry(rig.gate);
+  tools::ToolSpec fresh;
+  fresh.name = "fresh";
+  fresh.handler = tools::SyncHandler(
+      [](const json&, tools::ToolContext&) { return tools::ToolOutput::text("new"); });
+  ASSERT_TRUE(reg->add(std::move(fresh)).ok());
+  rig.gw->set_mcp_tools(reg);
+  EXPECT_TRUE(get.read_until_contains("notifications/tools/list_changed"));
+  ASSERT_TRUE(changed.wait([&] {
+    for (const auto& t : c->tools())
+      if (t.name == "fresh") return true;
+    return false;
+  }));
+  auto f = c->call_tool("fresh", json::object());
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(testing::all_text(f->content), "new\n");
+  c->close();
+  log.expect_clean();
+}
+
+// 2025-03-26 still had JSON-RPC batches: a session that negotiated it gets one
+// array back (requests in order, then errors for invalid entries).
+TEST(McpGatewayEndpoint, BatchesIn2025_03_26Session) {
+  Rig rig;
+  HttpResponse init = rig.post(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",)"
+      R"("capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
+  ASSERT_EQ(init.status, 200);
+  EXPECT_EQ(json::parse(init.body)["result"]["protocolVersion"], "2025-03-26");
+  std::string h = "mcp-session-id: " + init.header("mcp-session-id") + "\r\n";
+  HttpResponse b = rig.post(
+      R"([{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo",)"
+      R"("arguments":{"message":"one"}}},{"jsonrpc":"2.0","method":"notifications/initialized"},)"
+      R"({"jsonrpc":"2.0","id":"b","method":"ping"},{"jsonrpc":"2.0","id":9},)"
+      R"({"jsonrpc":"2.0","id":"c","method":"nope"}])",
+      h);
+  ASSERT_EQ(b.status, 200) << b.body;
+  json arr = json::parse(b.body);
+  ASSERT_TRUE(arr.is_array());
+  ASSERT_EQ(arr.size(), 4u) << b.body;
+  EXPECT_EQ(arr[0]["id"], "a");
+  EXPECT_EQ(arr[0]["result"]["content"][0]["text"], "echo: one");
+  EXPECT_EQ(arr[1]["id"], "b");
+  EXPECT_EQ(arr[2]["error"]["code"], -32601);
+  EXPECT_EQ(arr[3]["id"], 9);
+  EXPECT_EQ(arr[3]["error"]["code"], -32600);
+  for (const auto& e : arr) EXPECT_EQ(rig.schema.check_response(e, ""), "");
+  // Only notifications: 202.
+  EXPECT_EQ(rig.post(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])", h).status, 202);
+  // The session goes on.
+  HttpResponse ping = rig.post(R"({"jsonrpc":"2.0","id":"p","method":"ping"})", h);
+  EXPECT_EQ(ping.status, 200);
+}
+
+// A body over the gateway's limit is refused (413) and the session goes on.
+TEST(McpGatewayEndpoint, OversizedMessageRefusedSessionKept) {
+  GatewayOptions o;
+  o.limits.max_body_bytes = 4096;
+  Rig rig(o);
+  std::string sid = rig.initialize();
+  std::string h = "mcp-session-id: " + sid + "\r\n";
+  HttpResponse big = rig.post(R"({"jsonrpc":"2.0","id":"big","method":"ping","params":{"x":")" +
+                                  std::string(8000, 'x') + R"("}})",
+                              h);
+  EXPECT_EQ(big.status, 413);
+  HttpResponse ping = rig.post(R"({"jsonrpc":"2.0","id":"p","method":"ping"})", h);
+  EXPECT_EQ(ping.status, 200);
+  EXPECT_EQ(json::parse(ping.body)["id"], "p");
 }
 
 }  // namespace

@@ -146,6 +146,39 @@ TEST(McpServe, ProtocolOverStdio) {
   EXPECT_EQ(p.transport().exit_reason(), "exited with status 0");
 }
 
+// 2025-03-26 still had JSON-RPC batches: a session that negotiated it gets one
+// array back (requests in their order, then the errors for invalid entries);
+// a batch of notifications gets nothing; an empty one is -32600.
+TEST(McpServe, BatchesIn2025_03_26Session) {
+  Workspace ws;
+  testing::McpSchema schema;
+  RawPeer p(serve_argv(ws));
+  ASSERT_TRUE(p.ok());
+  json init = p.call(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{)"
+                     R"("protocolVersion":"2025-03-26","capabilities":{},)"
+                     R"("clientInfo":{"name":"t","version":"1"}}})");
+  EXPECT_EQ(init["result"]["protocolVersion"], "2025-03-26");
+  json arr = p.call(R"([{"jsonrpc":"2.0","id":"a","method":"tools/call",)"
+                    R"("params":{"name":"read","arguments":{"path":"a.txt"}}},)"
+                    R"({"jsonrpc":"2.0","method":"notifications/initialized"},)"
+                    R"({"jsonrpc":"2.0","id":"b","method":"ping"},{"jsonrpc":"2.0","id":3},)"
+                    R"({"jsonrpc":"2.0","id":"c","method":"nope"}])");
+  ASSERT_TRUE(arr.is_array()) << arr.dump();
+  ASSERT_EQ(arr.size(), 4u) << arr.dump();
+  EXPECT_EQ(arr[0]["id"], "a");
+  EXPECT_NE(testing::all_text(arr[0]["result"]["content"]).find("beta"), std::string::npos);
+  EXPECT_EQ(arr[1]["id"], "b");
+  EXPECT_EQ(arr[2]["error"]["code"], rpc_error::method_not_found);
+  EXPECT_EQ(arr[3]["id"], 3);
+  EXPECT_EQ(arr[3]["error"]["code"], rpc_error::invalid_request);
+  for (const auto& e : arr) EXPECT_EQ(schema.check_response(e, ""), "");
+  p.send(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])");
+  json empty = p.call("[]");  // the notifications' batch got no answer: this is the next line
+  EXPECT_EQ(empty["error"]["code"], rpc_error::invalid_request);
+  json ping = p.call(R"({"jsonrpc":"2.0","id":4,"method":"ping"})");
+  EXPECT_EQ(ping["id"], 4);
+}
+
 TEST(McpServe, ToolwireClientAgainstToolwireServer) {
   Workspace ws;
   testing::WireLog log;
@@ -210,6 +243,53 @@ TEST(McpServer, CancelledCallIsNotAnswered) {
   EXPECT_EQ(out[0]["error"]["code"], rpc_error::invalid_request);  // duplicate id
   EXPECT_EQ(out[1]["id"], 2);
   EXPECT_EQ(out[1]["result"]["content"][0]["text"], "quick");
+}
+
+// In process: a call with a progressToken gets notifications/progress for
+// what its tool reports (through the ProgressSink in its context), then its
+// answer; without a token the tool finds no sink and nothing is sent.
+TEST(McpServer, ProgressOfACall) {
+  tools::Registry reg;
+  tools::ToolSpec steps;
+  steps.name = "steps";
+  steps.handler = tools::SyncHandler([](const json&, tools::ToolContext& ctx) {
+    if (auto* sink = ctx.session_data<ProgressSink>())
+      for (int i = 1; i <= 2; ++i) sink->report({{"progress", i}, {"total", 2}});
+    return tools::ToolOutput::text("done");
+  });
+  ASSERT_TRUE(reg.add(std::move(steps)).ok());
+  testing::McpSchema schema;
+  std::mutex mu;
+  std::vector<json> out;
+  testing::Waiter w;
+  Server server(reg, {}, [&](std::string frame) {
+    std::lock_guard<std::mutex> lock(mu);
+    out.push_back(json::parse(frame));
+    w.notify();
+  });
+  server.handle_frame(R"({"jsonrpc":"2.0","id":1,"method":"tools/call",)"
+                      R"("params":{"name":"steps","_meta":{"progressToken":7}}})");
+  ASSERT_TRUE(w.wait([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return out.size() >= 3;
+  }));
+  server.handle_frame(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps"}})");
+  ASSERT_TRUE(w.wait([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return out.size() >= 4;
+  }));
+  server.shutdown();
+  std::lock_guard<std::mutex> lock(mu);
+  ASSERT_EQ(out.size(), 4u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(out[i]["method"], "notifications/progress");
+    EXPECT_EQ(out[i]["params"]["progressToken"], 7);
+    EXPECT_EQ(out[i]["params"]["progress"], i + 1);
+    EXPECT_EQ(schema.check(out[i], "ProgressNotification"), "") << out[i].dump();
+  }
+  EXPECT_EQ(out[2]["id"], 1);
+  EXPECT_EQ(out[3]["id"], 2);  // no token: no progress
 }
 
 }  // namespace

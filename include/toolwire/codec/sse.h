@@ -47,6 +47,12 @@ class SseParser {
   // True when bytes of an unfinished event are pending (a truncated stream).
   bool has_partial_event() const { return !line_.empty() || has_data_ || !current_.event.empty(); }
 
+  // The stream's last event ID (the `id` field of the last dispatched event,
+  // kept across events as the SSE spec says) and its `retry` field in
+  // milliseconds (-1: none seen), for resuming a cut stream (MCP).
+  const std::string& last_event_id() const { return last_event_id_; }
+  long retry_ms() const { return retry_ms_; }
+
  private:
   Status process_line(std::string_view line, SseSink& sink);
 
@@ -57,6 +63,8 @@ class SseParser {
   bool at_start_ = true;  // a UTF-8 BOM is allowed before the first byte
   bool failed_ = false;
   size_t max_event_bytes_;
+  std::string id_buffer_, last_event_id_;
+  long retry_ms_ = -1;
 };
 
 }  // namespace toolwire::codec

@@ -11,11 +11,24 @@
 // id, so the caller sees the status; 404 on a session ends the connection
 // (on_exit: the session expired). shutdown() DELETEs the session.
 //
-// Not done: the optional GET stream for server-initiated messages outside a
-// request, and resuming a cut SSE stream with Last-Event-ID.
+// Resuming: an SSE answer that ends (closed by the server, or cut) before the
+// response to its request came is resumed with a GET carrying `Last-Event-ID`
+// (the last event ID the stream gave) after the stream's `retry` delay
+// (else `reconnect_delay`), as often as `max_reconnects` in a row without a
+// new event; a stream that gave no event ID cannot be resumed and its request
+// fails at once (not at its deadline). Priming events (an ID, empty data) are
+// not delivered.
+//
+// The GET stream: after initialize, start_listening() opens the optional
+// server-to-client SSE stream (405: the server has none, nothing more is
+// tried); when it ends it is reopened with `Last-Event-ID` after the retry
+// delay, and given up after `max_reconnects` openings in a row that brought
+// no event.
 #pragma once
 
 #include <condition_variable>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +44,9 @@ struct HttpServerParams {
   transport::HttpHeaders headers;  // extra headers (Authorization ...); never logged
   std::chrono::milliseconds connect_timeout{10000};
   size_t max_message_bytes = 16u << 20;
+  bool listen = true;                               // open the GET stream after initialize
+  std::chrono::milliseconds reconnect_delay{1000};  // when the server sent no `retry`
+  int max_reconnects = 5;
 };
 
 class HttpTransport final : public Transport {
@@ -44,14 +60,22 @@ class HttpTransport final : public Transport {
   void shutdown() override;
   bool alive() const override;
   void set_protocol_version(std::string v) override;
+  void start_listening() override;
 
   std::string session_id() const;
+
+  struct Stream;
 
  private:
   HttpTransport() = default;
   void timer_loop();
   void fail_request(const std::string& id_json, const std::string& why);
   void end(std::string reason);
+  transport::HttpRequest request(std::string method);
+  void get(std::shared_ptr<Stream> s);
+  void stream_ended(const std::shared_ptr<Stream>& s, const Status& st);
+  void reconnect(const std::shared_ptr<Stream>& s, const std::string& why);
+  void schedule(Clock::time_point at, std::function<void()> fn);
 
   HttpServerParams params_;
   TransportCallbacks cb_;
@@ -63,6 +87,8 @@ class HttpTransport final : public Transport {
   bool woken_ = false;
   std::string session_id_;
   std::string protocol_version_;
+  bool listening_ = false;
+  std::multimap<Clock::time_point, std::function<void()>> scheduled_;  // reconnects
   std::thread timer_;
 };
 

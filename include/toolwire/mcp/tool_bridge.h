@@ -31,6 +31,14 @@
 
 namespace toolwire::mcp {
 
+// What a call's ToolContext::session holds when its caller wants progress
+// (mcp::Server, for a tools/call with a progressToken): an MCP tool forwards
+// the notifications/progress params its server sends (progress, total,
+// message), and any tool may report its own.
+struct ProgressSink {
+  std::function<void(const nlohmann::json& params)> report;
+};
+
 struct ServerToolsOptions {
   std::string prefix;              // "fs" → fs__read_file; empty: no prefix
   std::vector<std::string> allow;  // empty: every tool

@@ -43,6 +43,9 @@ class Transport {
   virtual std::string stderr_tail() const { return {}; }
   // The version agreed at initialize (HTTP sends it as MCP-Protocol-Version).
   virtual void set_protocol_version(std::string) {}
+  // The session is initialized: a transport may open its server-to-client
+  // channel now (HTTP: the GET stream).
+  virtual void start_listening() {}
 };
 
 }  // namespace toolwire::mcp

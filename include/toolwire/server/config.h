@@ -109,13 +109,20 @@ Result<GatewayConfig> load_config_file(const std::string& path);
 Result<GatewayConfig> load_config_string(std::string_view yaml,
                                          const std::string& name = "<config>");
 
+struct McpLiveTools;
+
 // What a config becomes: providers (owned by the router), the router, keys.
 struct BuiltGateway {
   std::shared_ptr<ModelRouter> router;
   std::shared_ptr<KeyRing> keys;
   std::vector<std::string> described;                // one line per route, for the start-up log
   std::shared_ptr<const tools::Registry> mcp_tools;  // for /mcp; null: not configured
+  // /mcp's tools as they change (list_changed of its MCP servers): give each
+  // new registry to Gateway::set_mcp_tools. Null when they cannot change.
+  std::shared_ptr<LiveRegistry> mcp_tools_live;
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // connected at build time
+  // Keeps routes' and /mcp's tools in step with their MCP servers' lists.
+  std::shared_ptr<McpLiveTools> mcp_live;
 };
 Result<BuiltGateway> build_gateway(const GatewayConfig& config,
                                    transport::HttpTransport& transport);
@@ -129,7 +136,16 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& con
 
 // Spawns (or reaches) one MCP server, runs the handshake, lists its tools and
 // registers the allowed ones. The client stays alive with the registry's handlers.
+// `on_tools_changed` runs (on the client's reader thread; it must not block)
+// after the server announced notifications/tools/list_changed and the client
+// re-listed its tools.
 Result<std::shared_ptr<const tools::Registry>> connect_mcp_server(
-    const McpServerConfig& config, std::shared_ptr<mcp::Client>& client);
+    const McpServerConfig& config, std::shared_ptr<mcp::Client>& client,
+    std::function<void()> on_tools_changed = {});
+// The allowed tools of a connected server's last listing, as a new registry
+// (no request: the client's cached list).
+Result<std::shared_ptr<const tools::Registry>> mcp_server_tools(
+    const McpServerConfig& config, const std::shared_ptr<mcp::Client>& client,
+    std::vector<std::string>* skipped = nullptr);
 
 }  // namespace toolwire::server

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,10 +56,39 @@ struct Limits {
 //          client (see docs/gateway.md for how the history stays complete).
 enum class ToolMode { passthrough, server, mixed };
 
+// Server tools that may change while serving (an MCP server's
+// notifications/tools/list_changed): a request takes the current registry
+// once and keeps it for its whole life. Every registry published stays alive
+// as long as this object (conductor sessions and executors hold references).
+class LiveRegistry {
+ public:
+  explicit LiveRegistry(std::shared_ptr<const tools::Registry> r) : current_(std::move(r)) {}
+  std::shared_ptr<const tools::Registry> get() const {
+    std::lock_guard lock(mu_);
+    return current_;
+  }
+  // Makes `r` current, then runs the subscribers (on this thread).
+  void publish(std::shared_ptr<const tools::Registry> r);
+  void subscribe(std::function<void(std::shared_ptr<const tools::Registry>)> fn);
+  uint64_t generation() const {
+    std::lock_guard lock(mu_);
+    return retired_.size();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::shared_ptr<const tools::Registry> current_;
+  std::vector<std::shared_ptr<const tools::Registry>> retired_;
+  std::vector<std::function<void(std::shared_ptr<const tools::Registry>)>> subscribers_;
+};
+
 struct RouteTools {
   ToolMode mode = ToolMode::passthrough;
-  std::shared_ptr<const tools::Registry> registry;  // the server tools
-  int max_rounds = 8;                               // model calls per client request
+  std::shared_ptr<const tools::Registry> registry;  // the server tools (at build time)
+  std::shared_ptr<LiveRegistry> live;               // set when they may change (MCP servers)
+  // The server tools now: a request takes them once.
+  std::shared_ptr<const tools::Registry> current() const { return live ? live->get() : registry; }
+  int max_rounds = 8;  // model calls per client request
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};  // per server call
   // A request without tools runs the server loop with `registry` (any mode).
   bool builtin_when_client_has_no_tools = false;
@@ -169,7 +199,8 @@ class Gateway {
   void set_router(std::shared_ptr<const ModelRouter> router);
   // Gateway keys (auth.h); without any, every caller is served.
   void set_keys(std::shared_ptr<const class KeyRing> keys);
-  // The tools served on /mcp (before start()); none: /mcp answers 404.
+  // The tools served on /mcp; none: /mcp answers 404. Again while serving:
+  // open sessions serve the new tools and get notifications/tools/list_changed.
   void set_mcp_tools(std::shared_ptr<const tools::Registry> registry);
   // The io_context the gateway's threads run.
   boost::asio::io_context& io_context();

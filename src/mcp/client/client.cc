@@ -16,7 +16,8 @@ using Ms = std::chrono::milliseconds;
 #endif
 
 const std::vector<std::string>& supported_protocol_versions() {
-  static const std::vector<std::string> v = {"2025-11-25", "2025-06-18"};
+  // 2025-03-26 is the last version with JSON-RPC batches (the server takes them then).
+  static const std::vector<std::string> v = {"2025-11-25", "2025-06-18", "2025-03-26"};
   return v;
 }
 
@@ -199,8 +200,13 @@ Status Client::start_locked(Clock::time_point deadline) {
   }
   if (Status st = send(Message::notification("notifications/initialized")); !st)
     return fail(st.error());
-  std::lock_guard<std::mutex> lock(mu_);
-  initialized_ = true;
+  std::shared_ptr<Transport> t;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    initialized_ = true;
+    t = transport_;
+  }
+  if (t) t->start_listening();
   return {};
 }
 

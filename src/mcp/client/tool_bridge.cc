@@ -38,6 +38,8 @@ tools::ToolSpec make_tool_spec(std::shared_ptr<Client> client, const McpTool& to
                                  const json& args, tools::ToolContext ctx, tools::Completion done) {
         RequestOptions ro;
         ro.cancel = ctx.cancel;
+        if (const ProgressSink* sink = ctx.session_data<ProgressSink>(); sink && sink->report)
+          ro.on_progress = [report = sink->report](const json& p) { report(p); };
         if (ctx.deadline != tools::Clock::time_point::max())
           ro.timeout =
               std::max(Ms(1), std::chrono::duration_cast<Ms>(ctx.deadline - tools::Clock::now()));

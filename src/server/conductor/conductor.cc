@@ -199,8 +199,9 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
                     : t.upstream_model;
   setup.system = p.value("system", "");
   setup.registry = &no_tools_;
-  if (t.tools && t.tools->mode != ToolMode::passthrough && t.tools->registry)
-    setup.registry = t.tools->registry.get();
+  // A registry a LiveRegistry replaced stays alive with it (the session keeps this pointer).
+  if (t.tools && t.tools->mode != ToolMode::passthrough && t.tools->current())
+    setup.registry = t.tools->current().get();
   if (auto it = p.find("tools"); it != p.end()) {
     for (const auto& tool : *it) {
       agent::RemoteTool rt;

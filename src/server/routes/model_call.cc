@@ -132,7 +132,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     stream_ = request_.stream;
     tool_comments_ = req.header("toolwire-tool-events") == "comments";
     tools_ = targets_.front().tools;
-    if (tools_ && tools_->registry &&
+    // The route's tools now (an MCP server's list_changed may replace them
+    // later; this request keeps these).
+    if (tools_) registry_ = tools_->current();
+    if (tools_ && registry_ &&
         (tools_->mode != ToolMode::passthrough ||
          (tools_->builtin_when_client_has_no_tools && request_.tools.empty()))) {
       if (auto err = prepare_loop()) return reject(*err);
@@ -413,7 +416,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   // by SDKs, readable by people and scripts).
 
   std::optional<Error> prepare_loop() {
-    const tools::Registry& reg = *tools_->registry;
+    const tools::Registry& reg = *registry_;
     if (tools_->mode == ToolMode::server && !request_.tools.empty())
       return make_error(ErrorCode::invalid_argument,
                         "this route runs tools on the server and takes none from the client "
@@ -452,9 +455,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
   }
 
-  bool is_server_tool(std::string_view name) const {
-    return tools_->registry->find(name) != nullptr;
-  }
+  bool is_server_tool(std::string_view name) const { return registry_->find(name) != nullptr; }
 
   // Decides what of a round's stream the client sees; false: nothing.
   bool filter_event(const ir::StreamEvent& e) {
@@ -552,7 +553,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     tokens_.assign(pending_calls_.size(), tools::CancellationToken());
     tool_timers_.clear();
     auto self = shared_from_this();
-    auto registry = tools_->registry;
+    auto registry = registry_;
     uint64_t batch = ++batch_;
     for (size_t i = 0; i < pending_calls_.size(); ++i) {
       const ir::ToolCallPart& call = pending_calls_[i];
@@ -657,6 +658,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   std::shared_ptr<const RouteTools> tools_;
+  std::shared_ptr<const tools::Registry> registry_;  // tools_'s, taken once
   bool loop_ = false;
   bool tool_comments_ = false;
   bool sent_start_ = false;

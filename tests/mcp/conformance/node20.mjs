@@ -1,0 +1,3 @@
+// `node --import ./node20.mjs`: registers node20_hooks.mjs (see there).
+import { register } from "node:module";
+register("./node20_hooks.mjs", import.meta.url);
