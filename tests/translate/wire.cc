@@ -13,6 +13,14 @@ using nlohmann::json;
 const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
 const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"); }
 
+std::vector<const codec::Codec*> codecs() { return codec::all_codecs(); }
+
+std::string fixture_prefix(const codec::Codec& codec) {
+  std::string p(codec.name());
+  std::replace(p.begin(), p.end(), '_', '-');
+  return p + "-";
+}
+
 std::string read_fixture(const std::string& name) {
   std::ifstream in(std::string(TOOLWIRE_TEST_DATA) + "/wire/" + name, std::ios::binary);
   std::stringstream s;

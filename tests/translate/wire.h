@@ -13,6 +13,11 @@ namespace toolwire::testing {
 
 const codec::Codec& openai();
 const codec::Codec& anthropic();
+// Every built-in codec, from the dialect list: the cross-dialect suites run
+// every ordered pair of these.
+std::vector<const codec::Codec*> codecs();
+// "openai-chat-": the prefix of a codec's fixtures in tests/data/wire/.
+std::string fixture_prefix(const codec::Codec& codec);
 
 std::string read_fixture(const std::string& name);  // tests/data/wire/<name>
 std::vector<std::string> fixtures_matching(const std::string& prefix, const std::string& suffix);

@@ -59,6 +59,8 @@ std::unique_ptr<StreamDecoder> make_stream_decoder();
 std::unique_ptr<StreamEncoder> make_stream_encoder();
 WireError encode_error(const Error& error);
 Error decode_error(int http_status, std::string_view body);
+// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
+ErrorCode stream_error_code(std::string_view type);
 
 // ---- shared by the decoders (content_decoder.cc) ----
 

@@ -7,10 +7,10 @@
 #include <set>
 #include <string>
 
-#include "tools/export/local_ref.h"
-#include "toolwire/tools/schema_export.h"
+#include "schema/local_ref.h"
+#include "toolwire/schema/json_schema.h"
 
-namespace toolwire::tools {
+namespace toolwire::schema {
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -171,4 +171,4 @@ Result<nlohmann::ordered_json> to_openai_strict_schema(const nlohmann::ordered_j
 
 void strip_strict_nulls(const nlohmann::json& schema, nlohmann::json& args) { strip(schema, schema, args, 0); }
 
-}  // namespace toolwire::tools
+}  // namespace toolwire::schema

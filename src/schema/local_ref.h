@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace toolwire::tools::export_detail {
+namespace toolwire::schema::export_detail {
 
 // The subschema a local $ref points at, or nullptr (non-local, bad pointer).
 template <class J>
@@ -26,4 +26,4 @@ const J* resolve_local_ref(const J& root, const std::string& ref) {
 inline std::string child_path(const std::string& path, const std::string& key) { return path + "." + key; }
 inline std::string index_path(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
-}  // namespace toolwire::tools::export_detail
+}  // namespace toolwire::schema::export_detail
