@@ -35,6 +35,10 @@ echo
 echo "== POST /v1/messages (stream): \"show my to-do list\""
 curl -sS -N "$url/v1/messages" -H 'content-type: application/json' -H 'anthropic-version: 2023-06-01' \
   -d '{"model":"demo","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"show my to-do list"}]}'
+echo
+echo "== WebSocket conductor: a device that runs its own tools (examples/conductor_device.py)"
+ws_url="ws://${url#http://}/v1/conductor"
+timeout 30 /usr/bin/python3 examples/conductor_device.py "$ws_url" "call get_battery and get_location"
 echo "== gateway log"
 kill -TERM "$pid"
 wait "$pid"

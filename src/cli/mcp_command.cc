@@ -1,9 +1,12 @@
 // `toolwire mcp serve`: the registry's tools over MCP on stdin/stdout
 // (newline-delimited JSON-RPC). With --workspace alone it serves the
-// read-only built-ins (read, list, glob, grep) confined to that directory.
+// read-only built-ins (read, list, glob, grep) confined to that directory;
+// with --config, the tools of a gateway config's `mcp_endpoint.tools` (its
+// built-ins and the tools of the `mcp_servers` it names, proxied).
 // Logs go to stderr; stdout carries only protocol frames.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -12,7 +15,9 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
+#include "toolwire/server/config.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::cli {
@@ -20,6 +25,7 @@ namespace {
 
 struct McpServeOptions {
   std::string workspace = ".";
+  std::string config;
   int page_size = 100;
   int tool_timeout_s = 60;
   int max_message_kb = 16 * 1024;
@@ -36,21 +42,60 @@ bool write_all(int fd, const std::string& s) {
   return true;
 }
 
+// The tools of a gateway config's mcp_endpoint section; connects its MCP servers.
+Result<std::shared_ptr<const tools::Registry>> config_tools(
+    const std::string& path, std::vector<std::shared_ptr<mcp::Client>>& clients) {
+  auto cfg = server::load_config_file(path);
+  if (!cfg) return std::move(cfg).error();
+  if (!cfg->mcp_endpoint)
+    return make_error(ErrorCode::invalid_argument,
+                      path + ": no mcp_endpoint section (it names the tools to serve)");
+  server::McpToolSets sets;
+  for (const auto& m : cfg->mcp_servers) {
+    if (std::find(cfg->mcp_endpoint_tools.mcp.begin(), cfg->mcp_endpoint_tools.mcp.end(),
+                  m.name) == cfg->mcp_endpoint_tools.mcp.end())
+      continue;  // only the servers the endpoint uses
+    std::shared_ptr<mcp::Client> c;
+    auto reg = server::connect_mcp_server(m, c);
+    if (!reg)
+      return make_error(reg.error().code,
+                        path + ": mcp_servers." + m.name + ": " + reg.error().message);
+    clients.push_back(std::move(c));
+    sets[m.name] = *reg;
+  }
+  auto t = server::make_route_tools(cfg->mcp_endpoint_tools, sets);
+  if (!t) return std::move(t).error();
+  return std::shared_ptr<const tools::Registry>((*t)->registry);
+}
+
 int run_mcp_serve(const McpServeOptions& o) {
   signal(SIGPIPE, SIG_IGN);  // a client that went away is a write error, not our death
-  tools::Registry reg;
-  tools::BuiltinOptions b;
-  b.workspace = o.workspace;
-  b.enabled = {"read", "list", "glob", "grep"};
-  if (Status st = tools::register_builtin_tools(reg, b); !st) {
-    std::cerr << "toolwire mcp serve: " << st.error().to_string() << "\n";
-    return kExitUsage;
+  std::shared_ptr<const tools::Registry> shared;
+  std::vector<std::shared_ptr<mcp::Client>> clients;
+  if (!o.config.empty()) {
+    auto r = config_tools(o.config, clients);
+    if (!r) {
+      std::cerr << "toolwire mcp serve: " << r.error().message << "\n";
+      return kExitUsage;
+    }
+    shared = *r;
+  } else {
+    auto reg = std::make_shared<tools::Registry>();
+    tools::BuiltinOptions b;
+    b.workspace = o.workspace;
+    b.enabled = {"read", "list", "glob", "grep"};
+    if (Status st = tools::register_builtin_tools(*reg, b); !st) {
+      std::cerr << "toolwire mcp serve: " << st.error().to_string() << "\n";
+      return kExitUsage;
+    }
+    shared = std::move(reg);
   }
+  const tools::Registry& reg = *shared;
   mcp::ServerOptions so;
   so.version = TOOLWIRE_VERSION;
   so.page_size = static_cast<size_t>(o.page_size);
   so.tool_timeout = std::chrono::seconds(o.tool_timeout_s);
-  so.instructions = "Read-only file tools for one workspace directory.";
+  if (o.config.empty()) so.instructions = "Read-only file tools for one workspace directory.";
   bool out_ok = true;
   mcp::Server server(reg, so, [&out_ok](std::string frame) {
     frame.push_back('\n');
@@ -68,6 +113,7 @@ int run_mcp_serve(const McpServeOptions& o) {
                [&] { server.handle_oversized(limit); });
   }
   server.shutdown();
+  for (auto& c : clients) c->close();
   return kExitOk;
 }
 
@@ -80,6 +126,9 @@ void add_mcp_command(CLI::App& app) {
   CLI::App* serve = mcp->add_subcommand("serve", "Serve tools over MCP on stdin/stdout");
   serve->add_option("--workspace", o->workspace,
                     "Directory the read-only file tools are confined to (default: current directory)");
+  serve->add_option("--config", o->config,
+                    "A gateway config (YAML): serve the tools of its mcp_endpoint section, "
+                    "including those of the mcp_servers it names");
   serve->add_option("--page-size", o->page_size, "Tools per tools/list page (default 100)")
       ->check(int_between(1, 10000));
   serve->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 60)")

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "toolwire/demo/demo.h"
+#include "toolwire/mcp/client.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
@@ -45,6 +46,8 @@ struct ServeArgs {
   int conductor_grace_ms = 60000;
   bool conductor_ui_calls = false;
   std::vector<std::string> conductor_origins;
+  std::vector<std::string> mcp_origins;
+  bool no_mcp = false;
 };
 
 int usage_error(const std::string& msg) {
@@ -161,6 +164,8 @@ int run_serve(const ServeArgs& a) {
   opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
   opt.conductor.ui_calls = a.conductor_ui_calls;
   opt.conductor.allowed_origins = a.conductor_origins;
+  if (!a.mcp_origins.empty()) opt.mcp.allowed_origins = a.mcp_origins;
+  if (a.no_mcp) opt.mcp.enabled = false;
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -194,6 +199,12 @@ int run_serve(const ServeArgs& a) {
     rt = *route_tools;
   }
   std::shared_ptr<server::KeyRing> keys;
+  std::shared_ptr<const tools::Registry> mcp_tools;
+  std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // closed when serve returns
+  // Without a config, /mcp serves the routes' server tools, and only when the
+  // routes run them (server or mixed mode, the offline default): a
+  // passthrough gateway exposes no tools of its own, on /mcp neither.
+  if (!config && opt.mcp.enabled && rt && rt->registry) mcp_tools = rt->registry;
   if (config) {
     for (const auto& v : config->missing_env)
       std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n", v.c_str());
@@ -205,6 +216,8 @@ int run_serve(const ServeArgs& a) {
     gw.set_router(built->router);
     keys = built->keys;
     described = built->described;
+    mcp_tools = built->mcp_tools;
+    mcp_clients = built->mcp_clients;
   } else if (!a.upstream.empty()) {
     std::string name;
     auto p = make_upstream(a, client, name);
@@ -242,6 +255,11 @@ int run_serve(const ServeArgs& a) {
 
   if (!config) gw.set_router(router);
   if (keys) gw.set_keys(keys);
+  if (mcp_tools) {
+    gw.set_mcp_tools(mcp_tools);
+    described.push_back("/mcp -> " + std::to_string(mcp_tools->size()) +
+                        " tools (MCP, Streamable HTTP)");
+  }
   if (auto s = gw.start(); !s) {
     std::fprintf(stderr, "toolwire serve: %s\n", s.error().to_string().c_str());
     return 1;
@@ -257,6 +275,7 @@ int run_serve(const ServeArgs& a) {
   if (!a.quiet) std::fprintf(stderr, "toolwire serve: %s, draining\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   gw.stop();
   gw.wait();
+  for (auto& c : mcp_clients) c->close();
   return 0;
 }
 
@@ -292,6 +311,9 @@ void add_serve_command(CLI::App& app) {
                 "after each final answer, send the conductor's UI calls (convo.*, tts.speak)");
   cmd->add_option("--conductor-origin", a->conductor_origins,
                   "an Origin allowed to open GET /v1/conductor (repeat; default: any)");
+  cmd->add_option("--mcp-origin", a->mcp_origins,
+                  "an Origin allowed to call POST /mcp (repeat; default: local origins only)");
+  cmd->add_flag("--no-mcp", a->no_mcp, "do not serve the server tools on /mcp");
   cmd->add_option("--tools", a->tools,
                   "who runs tools: passthrough (the client), server (the gateway: read-only "
                   "built-ins in --workspace and the demo to-do list), mixed (both). Default: "

@@ -15,6 +15,7 @@
 
 #include "server/conductor/conductor.h"
 #include "server/http/session.h"
+#include "server/routes/mcp_endpoint.h"
 #include "server/routes/context.h"
 #include "server/routes/router.h"
 
@@ -37,6 +38,7 @@ struct Gateway::Impl {
     ctx->options = std::move(opt);
     ctx->router = std::move(router);
     ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);
+    ctx->mcp = std::make_shared<routes::McpEndpoint>(*ctx);
     auto sc = std::make_shared<http::SessionContext>();
     sc->limits = ctx->options.limits;
     sc->handler = routes::make_router(ctx);
@@ -116,6 +118,10 @@ void Gateway::set_router(std::shared_ptr<const ModelRouter> router) { impl_->ctx
 
 asio::io_context& Gateway::io_context() { return impl_->ioc; }
 
+void Gateway::set_mcp_tools(std::shared_ptr<const tools::Registry> registry) {
+  impl_->ctx->mcp->set_tools(std::move(registry));
+}
+
 void Gateway::set_keys(std::shared_ptr<const KeyRing> keys) { impl_->ctx->keys = std::move(keys); }
 
 Gateway::~Gateway() {
@@ -158,6 +164,7 @@ void Gateway::stop() {
   }
   I.ctx->ready = false;
   I.ctx->conductor->shutdown();  // WebSocket connections are no HTTP sessions to drain
+  I.ctx->mcp->shutdown();        // waiting MCP calls are cancelled and answered
   // Stop accepting; ask every session to finish its current answer.
   asio::post(I.acceptor.get_executor(), [&I] {
     error_code ignored;
@@ -185,6 +192,7 @@ void Gateway::wait() {
   for (auto& t : I.threads) t.join();
   // Tool handlers still running were cancelled with their sessions.
   I.ctx->tool_pool->join();
+  I.ctx->mcp->join();
   I.joined = true;
 }
 

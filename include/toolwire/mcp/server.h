@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,6 +40,10 @@ struct ServerOptions {
   size_t page_size = 100;  // tools per tools/list page
   size_t max_concurrency = 4;
   std::chrono::milliseconds tool_timeout{60000};
+  // An executor shared by many servers (one per HTTP session on the gateway);
+  // it must run `registry`. Null: the server starts one of its own
+  // (max_concurrency workers).
+  std::shared_ptr<tools::Executor> executor;
 };
 
 class Server {
@@ -50,9 +55,12 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   void handle_frame(std::string_view frame);
+  // One message already parsed (a transport that frames and checks itself).
+  void handle_message(const Message& m) { handle(m); }
   // The transport dropped a frame over its size cap: answer -32600, id null.
   void handle_oversized(size_t limit);
-  // Cancels running calls (no answers for them) and waits for their handlers.
+  // Cancels running calls (no answers for them) and waits until none of
+  // their callbacks runs any more (an own executor: also for the handlers).
   void shutdown();
 
   std::string protocol_version() const;
@@ -77,7 +85,10 @@ class Server {
     bool cancelled = false;
   };
   std::map<std::string, std::shared_ptr<Running>> running_;  // by request id (JSON text)
-  std::unique_ptr<tools::Executor> executor_;
+  size_t outstanding_ = 0;  // submitted calls whose on_done has not returned
+  std::condition_variable idle_cv_;
+  std::shared_ptr<tools::Executor> executor_;
+  bool own_executor_ = false;
 };
 
 }  // namespace toolwire::mcp

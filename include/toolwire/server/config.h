@@ -10,6 +10,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +20,26 @@
 #include "toolwire/server/gateway.h"
 #include "toolwire/transport/http_client.h"
 
+namespace toolwire::mcp {
+class Client;
+}
+
 namespace toolwire::server {
+
+// One MCP server whose tools the gateway offers (`mcp_servers:`): a command it
+// spawns (stdio) or the URL of a Streamable HTTP endpoint.
+struct McpServerConfig {
+  std::string name;
+  std::vector<std::string> argv;  // command, then args
+  std::vector<std::string> env;   // "KEY=VALUE", added to the gateway's environment
+  std::string cwd;
+  std::string url;                // instead of a command
+  std::string prefix;             // registry names are <prefix>__<tool>; default: the name
+  bool no_prefix = false;         // `prefix: ""`: the server's names as they are
+  std::vector<std::string> allow;  // the server's tool names; `*` at the end: any rest
+  std::vector<std::string> deny;
+  std::chrono::milliseconds timeout{std::chrono::seconds(60)};  // per tools/call
+};
 
 struct UpstreamConfig {
   std::string name;
@@ -49,6 +69,7 @@ struct RouteToolsConfig {
   // A request with no tools of its own is served in server mode with this
   // route's tools, whatever the mode (a plain chat client on a passthrough route).
   bool builtin_when_client_has_no_tools = false;
+  std::vector<std::string> mcp;  // names of `mcp_servers` whose tools join these
 };
 
 struct RouteConfig {
@@ -64,6 +85,11 @@ struct GatewayConfig {
   std::vector<KeyConfig> keys;
   std::vector<UpstreamConfig> upstreams;
   std::vector<RouteConfig> routes;
+  std::vector<McpServerConfig> mcp_servers;
+  // `mcp_endpoint:` (options in options.mcp): the tools /mcp serves. Without
+  // the section the endpoint is off.
+  bool mcp_endpoint = false;
+  RouteToolsConfig mcp_endpoint_tools;
   // Environment variables the config names that are not set now (a warning
   // at --check-config time; an error when the upstream is built).
   std::vector<std::string> missing_env;
@@ -77,9 +103,21 @@ struct BuiltGateway {
   std::shared_ptr<ModelRouter> router;
   std::shared_ptr<KeyRing> keys;
   std::vector<std::string> described;  // one line per route, for the start-up log
+  std::shared_ptr<const tools::Registry> mcp_tools;  // for /mcp; null: not configured
+  std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // connected at build time
 };
 Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport);
-// A route's server tools (built-ins in its workspace, the demo to-do list).
-Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& config);
+// The tools of each connected MCP server, by its name in `mcp_servers`.
+using McpToolSets = std::map<std::string, std::shared_ptr<const tools::Registry>>;
+
+// A route's server tools (built-ins in its workspace, the demo to-do list,
+// the tools of the MCP servers it names, taken from `mcp`).
+Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& config,
+                                                     const McpToolSets& mcp = {});
+
+// Spawns (or reaches) one MCP server, runs the handshake, lists its tools and
+// registers the allowed ones. The client stays alive with the registry's handlers.
+Result<std::shared_ptr<const tools::Registry>> connect_mcp_server(
+    const McpServerConfig& config, std::shared_ptr<mcp::Client>& client);
 
 }  // namespace toolwire::server

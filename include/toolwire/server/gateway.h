@@ -108,6 +108,21 @@ struct ConductorOptions {
   bool ui_calls = false;
 };
 
+// POST/DELETE /mcp: the gateway's tools over MCP's Streamable HTTP transport
+// (docs/mcp.md, "On the gateway"). The tools are given with
+// Gateway::set_mcp_tools(); the endpoint answers 404 without them.
+struct McpEndpointOptions {
+  bool enabled = true;
+  // Origins a browser may call from (exact, e.g. "https://app.example.com").
+  // Empty: only local origins (http(s)://localhost, 127.0.0.1, [::1], any
+  // port). A request without Origin (not a browser) is always let through.
+  std::vector<std::string> allowed_origins;
+  size_t max_sessions = 1000;
+  std::chrono::milliseconds session_idle{std::chrono::minutes(30)};  // then it may be evicted
+  size_t page_size = 100;  // tools per tools/list page
+  std::chrono::milliseconds tool_timeout{std::chrono::seconds(60)};
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;    // 0: any free port (see Gateway::port())
@@ -130,6 +145,7 @@ struct GatewayOptions {
   std::function<void(std::string_view)> log;
   bool log_requests = true;
   ConductorOptions conductor;
+  McpEndpointOptions mcp;
 };
 
 }  // namespace toolwire::server
@@ -150,6 +166,8 @@ class Gateway {
   void set_router(std::shared_ptr<const ModelRouter> router);
   // Gateway keys (auth.h); without any, every caller is served.
   void set_keys(std::shared_ptr<const class KeyRing> keys);
+  // The tools served on /mcp (before start()); none: /mcp answers 404.
+  void set_mcp_tools(std::shared_ptr<const tools::Registry> registry);
   // The io_context the gateway's threads run.
   boost::asio::io_context& io_context();
   ~Gateway();  // stop() + wait()

@@ -5,6 +5,7 @@
 #include "codecs/common/call_id.h"
 #include "codecs/common/duplicate_keys.h"
 #include "codecs/common/tool_schema.h"
+#include "toolwire/codec/tool_rules.h"
 
 namespace toolwire::codec::anthropic_messages {
 namespace {
@@ -239,6 +240,9 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
     const Path name_path(tpath, "name");
     TWA_ASSIGN(json::element name_el, f.need(1, "name", tpath));
     TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    // The API refuses such a name: so does its decoder (what decodes, encodes).
+    if (!is_valid_tool_name(name, kMaxToolNameLength)) [[unlikely]]
+      return invalid_tool_name(kDialect, name, name_path.str());
     def.name = T::keep(name);
     if (f.has[2]) {
       const Path p(tpath, "description");

@@ -10,6 +10,7 @@
 #include "codecs/common/duplicate_keys.h"
 #include "codecs/common/seen_ids.h"
 #include "codecs/common/tool_schema.h"
+#include "toolwire/codec/tool_rules.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec::openai_chat {
@@ -239,6 +240,9 @@ Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) 
     if (key == "name") {
       auto s = json::as_string(value, kp);
       if (!s) return s.error();
+      // The API refuses such a name: so does its decoder (what decodes, encodes).
+      if (!is_valid_tool_name(*s, kMaxToolNameLength)) [[unlikely]]
+        return invalid_tool_name(kDialect, *s, kp.str());
       def.name = T::keep(*s);
     } else if (key == "description") {
       auto s = json::as_string(value, kp);

@@ -11,8 +11,13 @@ using nlohmann::json;
 Server::Server(const tools::Registry& registry, ServerOptions options, Writer writer)
     : registry_(registry), opts_(std::move(options)), writer_(std::move(writer)) {
   if (opts_.page_size == 0) opts_.page_size = 1;
-  executor_ = std::make_unique<tools::Executor>(
-      registry_, tools::ExecutorOptions{std::max<size_t>(1, opts_.max_concurrency), opts_.tool_timeout});
+  executor_ = opts_.executor;
+  if (!executor_) {
+    own_executor_ = true;
+    executor_ = std::make_shared<tools::Executor>(
+        registry_,
+        tools::ExecutorOptions{std::max<size_t>(1, opts_.max_concurrency), opts_.tool_timeout});
+  }
 }
 
 Server::~Server() { shutdown(); }
@@ -31,7 +36,15 @@ void Server::shutdown() {
     for (auto& [id, r] : running) handles.push_back(r->handle);
   }
   for (auto& h : handles) h.cancel();
-  executor_.reset();  // waits for handlers still running
+  // A cancelled call is settled at once, but its on_done may still be
+  // running on a worker; it touches this object, so wait it out.
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [&] { return outstanding_ == 0; });
+  }
+  // An own executor also waits for handlers still running; a shared one
+  // stays (calls on it after shutdown are refused above it).
+  if (own_executor_) executor_.reset();
 }
 
 std::string Server::protocol_version() const {
@@ -167,6 +180,7 @@ void Server::call_tool(const Message& m) {
       return reply(Message::failure(m.id, rpc_error::invalid_request,
                                     "Invalid Request: id " + key + " is already in use"));
     running_[key] = run;
+    ++outstanding_;
   }
   ir::ToolCallPart call;
   call.id = m.id.is_string() ? m.id.get<std::string>() : key;
@@ -175,16 +189,22 @@ void Server::call_tool(const Message& m) {
   json id = m.id;
   // submit() may settle at once (validation failure) on this thread; the
   // handle is stored after, so on_done must not rely on it.
-  tools::CallHandle h = executor_->submit(call, {}, [this, id, key, run](ir::ToolResultPart r) {
+  auto settle = [this, id, key, run](ir::ToolResultPart r) {
+    bool cancelled;
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = running_.find(key);
       if (it != running_.end() && it->second == run) running_.erase(it);
-      if (run->cancelled) return;
+      cancelled = run->cancelled;
     }
-    json result = {{"content", to_mcp_content(r.content)}, {"isError", r.is_error}};
-    reply(Message::response(id, std::move(result)));
-  });
+    if (!cancelled) {
+      json result = {{"content", to_mcp_content(r.content)}, {"isError", r.is_error}};
+      reply(Message::response(id, std::move(result)));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (--outstanding_ == 0) idle_cv_.notify_all();
+  };
+  tools::CallHandle h = executor_->submit(call, {}, std::move(settle));
   bool cancel_now;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -31,7 +31,8 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& 
 
 }  // namespace
 
-Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) {
+Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c,
+                                                     const McpToolSets& mcp) {
   auto t = std::make_shared<RouteTools>();
   t->mode = c.mode;
   t->max_rounds = c.max_rounds;
@@ -56,6 +57,13 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c) 
     if (!store) return std::move(store).error();
     TW_TRY(demo::register_todo_tools(scratch, *store));
   }
+  // MCP servers' tools keep their handlers (bound to the shared client).
+  for (const auto& name : c.mcp) {
+    auto it = mcp.find(name);
+    if (it == mcp.end())
+      return make_error(ErrorCode::not_found, "no connected MCP server '" + name + "'");
+    for (const auto& tool : it->second->tools()) TW_TRY(scratch.add(tool->spec()));
+  }
   auto reg = std::make_shared<tools::Registry>();
   for (const auto& tool : scratch.tools()) {
     tools::ToolSpec spec = tool->spec();
@@ -79,9 +87,34 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     }
     providers[u.name] = router->own(std::move(*p));
   }
+  McpToolSets mcp;
+  for (const auto& m : config.mcp_servers) {
+    std::shared_ptr<mcp::Client> client;
+    auto reg = connect_mcp_server(m, client);
+    if (!reg) {
+      Error e = reg.error();
+      e.message = config.source + ": mcp_servers." + m.name + ": " + e.message;
+      return e;
+    }
+    out.mcp_clients.push_back(std::move(client));
+    mcp[m.name] = *reg;
+    out.described.push_back("mcp server " + m.name + ": " + std::to_string((*reg)->size()) +
+                            " tools");
+  }
+  if (config.mcp_endpoint) {
+    RouteToolsConfig tc = config.mcp_endpoint_tools;
+    tc.mode = ToolMode::server;
+    auto tools = make_route_tools(tc, mcp);
+    if (!tools) {
+      Error e = tools.error();
+      e.message = config.source + ": mcp_endpoint.tools: " + e.message;
+      return e;
+    }
+    out.mcp_tools = (*tools)->registry;
+  }
   for (size_t i = 0; i < config.routes.size(); ++i) {
     const RouteConfig& rc = config.routes[i];
-    auto tools = make_route_tools(rc.tools);
+    auto tools = make_route_tools(rc.tools, mcp);
     if (!tools) {
       Error e = tools.error();
       e.message = config.source + ": routes[" + std::to_string(i) + "].tools: " + e.message;

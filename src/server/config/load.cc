@@ -128,7 +128,8 @@ Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
 
 Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, RouteToolsConfig& t) {
   TW_TRY(r.keys(n, p, {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
-                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools"}));
+                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools",
+                       "mcp"}));
   std::string mode = "passthrough";
   TW_TRY(r.str(n, p, "mode", mode));
   if (mode == "passthrough") t.mode = ToolMode::passthrough;
@@ -158,6 +159,95 @@ Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, Ro
     return r.error(n["tool_prefix"], p + ".tool_prefix",
                    "expected up to 32 of [a-zA-Z0-9_-], got '" + t.tool_prefix + "'");
   TW_TRY(r.boolean(n, p, "builtin_when_client_has_no_tools", t.builtin_when_client_has_no_tools));
+  TW_TRY(r.strings(n, p, "mcp", t.mcp));
+  return Status::Ok();
+}
+
+// mcp_servers: {NAME: {command, args, env, cwd | url, prefix, allow, deny, timeout_ms}}
+Status read_mcp_servers(const Reader& r, const YAML::Node& n, std::vector<McpServerConfig>& out) {
+  if (!n.IsMap()) return r.error(n, "mcp_servers", "expected a mapping of name → server");
+  for (const auto& kv : n) {
+    McpServerConfig m;
+    m.name = kv.first.as<std::string>();
+    std::string p = "mcp_servers." + m.name;
+    const YAML::Node& s = kv.second;
+    TW_TRY(r.keys(s, p, {"command", "args", "env", "cwd", "url", "prefix", "allow", "deny",
+                         "timeout_ms"}));
+    auto name_char = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+    };
+    if (m.name.empty() || m.name.size() > 32 ||
+        !std::all_of(m.name.begin(), m.name.end(), name_char))
+      return r.error(kv.first, p, "a server name is up to 32 of [a-zA-Z0-9_-]");
+    std::string command;
+    TW_TRY(r.str(s, p, "command", command));
+    TW_TRY(r.str(s, p, "url", m.url));
+    if (command.empty() == m.url.empty())
+      return r.error(s, p, "give either command (stdio) or url (Streamable HTTP)");
+    if (!m.url.empty() && !m.url.starts_with("http://") && !m.url.starts_with("https://"))
+      return r.error(s["url"], p + ".url", "expected an http:// or https:// URL");
+    if (!command.empty()) {
+      std::vector<std::string> args;
+      TW_TRY(r.strings(s, p, "args", args));
+      m.argv.push_back(command);
+      m.argv.insert(m.argv.end(), args.begin(), args.end());
+    } else if (s["args"]) {
+      return r.error(s["args"], p + ".args", "args go with command, not url");
+    }
+    if (YAML::Node e = s["env"]) {
+      if (!e.IsMap()) return r.error(e, p + ".env", "expected a mapping of NAME: value");
+      for (const auto& ev : e) {
+        std::string k = ev.first.as<std::string>();
+        if (!valid_env_name(k)) return r.error(ev.first, p + ".env." + k, "not a variable name");
+        if (!ev.second.IsScalar()) return r.error(ev.second, p + ".env." + k, "expected a string");
+        m.env.push_back(k + "=" + ev.second.Scalar());
+      }
+    }
+    TW_TRY(r.str(s, p, "cwd", m.cwd));
+    if (s["prefix"]) {
+      TW_TRY(r.str(s, p, "prefix", m.prefix));
+      m.no_prefix = m.prefix.empty();
+      if (m.prefix.size() > 32 || !std::all_of(m.prefix.begin(), m.prefix.end(), name_char))
+        return r.error(s["prefix"], p + ".prefix", "expected up to 32 of [a-zA-Z0-9_-]");
+    }
+    TW_TRY(r.strings(s, p, "allow", m.allow));
+    TW_TRY(r.strings(s, p, "deny", m.deny));
+    TW_TRY(r.millis(s, p, "timeout_ms", 1, 86'400'000, m.timeout));
+    out.push_back(std::move(m));
+  }
+  return Status::Ok();
+}
+
+// mcp_endpoint: {enabled, allowed_origins, max_sessions, session_idle_ms, page_size,
+// tool_timeout_ms, tools: {workspace, builtins, ..., mcp: [NAME]}}
+Status read_mcp_endpoint(const Reader& r, const YAML::Node& n, GatewayConfig& c) {
+  const std::string p = "mcp_endpoint";
+  TW_TRY(r.keys(n, p, {"enabled", "allowed_origins", "max_sessions", "session_idle_ms",
+                       "page_size", "tool_timeout_ms", "tools"}));
+  McpEndpointOptions& o = c.options.mcp;
+  TW_TRY(r.boolean(n, p, "enabled", o.enabled));
+  TW_TRY(r.strings(n, p, "allowed_origins", o.allowed_origins));
+  TW_TRY(r.integer_as(n, p, "max_sessions", 1, 1'000'000, o.max_sessions));
+  TW_TRY(r.millis(n, p, "session_idle_ms", 1000, 86'400'000, o.session_idle));
+  TW_TRY(r.integer_as(n, p, "page_size", 1, 10'000, o.page_size));
+  TW_TRY(r.millis(n, p, "tool_timeout_ms", 1, 3'600'000, o.tool_timeout));
+  c.mcp_endpoint = o.enabled;
+  c.mcp_endpoint_tools.mode = ToolMode::server;
+  if (n["tools"]) TW_TRY(read_tools(r, n["tools"], p + ".tools", c.mcp_endpoint_tools));
+  c.mcp_endpoint_tools.mode = ToolMode::server;
+  return Status::Ok();
+}
+
+// Every `mcp: [NAME]` of a tools section names a server of mcp_servers.
+Status check_mcp_names(const Reader& r, const YAML::Node& tools, const std::string& p,
+                       const RouteToolsConfig& t, const std::vector<McpServerConfig>& servers) {
+  for (size_t i = 0; i < t.mcp.size(); ++i) {
+    bool known = std::any_of(servers.begin(), servers.end(),
+                             [&](const McpServerConfig& m) { return m.name == t.mcp[i]; });
+    if (!known)
+      return r.error(tools["mcp"][i], p + ".mcp[" + std::to_string(i) + "]",
+                     "unknown MCP server '" + t.mcp[i] + "' (not in mcp_servers)");
+  }
   return Status::Ok();
 }
 
@@ -166,7 +256,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
   TW_TRY(r.keys(root, "", {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
-                           "drain_ms", "log_requests", "keys", "upstreams", "routes"}));
+                           "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers",
+                           "mcp_endpoint"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -244,6 +335,14 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     c.upstreams.push_back(std::move(u));
   }
 
+  if (root["mcp_servers"]) TW_TRY(read_mcp_servers(r, root["mcp_servers"], c.mcp_servers));
+  if (root["mcp_endpoint"]) {
+    TW_TRY(read_mcp_endpoint(r, root["mcp_endpoint"], c));
+    if (root["mcp_endpoint"]["tools"])
+      TW_TRY(check_mcp_names(r, root["mcp_endpoint"]["tools"], "mcp_endpoint.tools",
+                             c.mcp_endpoint_tools, c.mcp_servers));
+  }
+
   YAML::Node routes = root["routes"];
   if (!routes) return r.error(root, "routes", "required: at least one route");
   if (!routes.IsSequence()) return r.error(routes, "routes", "expected a list");
@@ -273,7 +372,10 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
       if (!known) return r.error(ts[j], tp, "unknown upstream '" + t.upstream + "'");
       rc.targets.push_back(std::move(t));
     }
-    if (n["tools"]) TW_TRY(read_tools(r, n["tools"], p + ".tools", rc.tools));
+    if (n["tools"]) {
+      TW_TRY(read_tools(r, n["tools"], p + ".tools", rc.tools));
+      TW_TRY(check_mcp_names(r, n["tools"], p + ".tools", rc.tools, c.mcp_servers));
+    }
     c.routes.push_back(std::move(rc));
   }
   return c;

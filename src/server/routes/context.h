@@ -21,6 +21,8 @@ class Conductor;
 
 namespace toolwire::server::routes {
 
+class McpEndpoint;
+
 class InFlight {
  public:
   void begin() {
@@ -87,6 +89,7 @@ struct RouteContext {
   std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
   ContinuationStore continuations;
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
+  std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

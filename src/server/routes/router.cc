@@ -4,6 +4,7 @@
 
 #include "server/routes/errors.h"
 #include "server/routes/info.h"
+#include "server/routes/mcp_endpoint.h"
 #include "server/routes/model_call.h"
 
 namespace toolwire::server::routes {
@@ -16,8 +17,8 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   send_error(ex, d, 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "GET /v1/models, GET /v1/conductor (WebSocket), GET /health, GET /ready, "
-                 "GET /metrics)");
+                 "GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, "
+                 "GET /ready, GET /metrics)");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
@@ -87,6 +88,11 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     if (path == "/v1/models" || path == "/models") {
       GatewayKey* key = nullptr;
       if (only(verb::get, "GET") && authorize(*ctx, *ex, req, key)) handle_models(*ctx, *ex, req);
+      return;
+    }
+    if (path == "/mcp") {
+      GatewayKey* key = nullptr;
+      if (authorize(*ctx, *ex, req, key)) ctx->mcp->handle(ex, std::move(req));
       return;
     }
     if (path == "/v1/conductor") {
