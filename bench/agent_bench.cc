@@ -24,7 +24,8 @@ tools::Registry make_registry() {
   tools::Registry reg;
   tools::ToolSpec s;
   s.name = "get_weather";
-  s.input_schema = R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})";
+  s.input_schema =
+      R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})";
   s.handler = tools::SyncHandler([](const nlohmann::json& a, tools::ToolContext&) {
     return tools::ToolOutput::text("sunny in " + a["city"].get<std::string>());
   });
@@ -62,7 +63,8 @@ void BM_AgentTurn(benchmark::State& state) {
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["events_per_turn"] = static_cast<double>(events) / static_cast<double>(state.iterations());
+  state.counters["events_per_turn"] =
+      static_cast<double>(events) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_AgentTurn);
 

@@ -38,7 +38,8 @@ bool g_bump = false;
 size_t g_bump_used = 0;
 alignas(64) char g_bump_buffer[32 << 20];
 bool in_bump_buffer(void* p) {
-  return static_cast<char*>(p) >= g_bump_buffer && static_cast<char*>(p) < g_bump_buffer + sizeof g_bump_buffer;
+  return static_cast<char*>(p) >= g_bump_buffer &&
+         static_cast<char*>(p) < g_bump_buffer + sizeof g_bump_buffer;
 }
 }  // namespace
 void* operator new(std::size_t n) {
@@ -72,10 +73,11 @@ const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"
 
 // Deterministic filler text, with some non-ASCII and escapes like real chats.
 std::string prose(int words, int salt) {
-  static const char* const kWords[] = {"the", "report", "shows", "revenue", "for", "Q3", "grew", "by", "12%",
-                                       "compared", "to", "last", "year,", "while", "costs", "in", "München",
-                                       "stayed", "flat;", "see", "\"table 4\"", "and", "the", "appendix\n", "—",
-                                       "customers", "asked", "about", "pricing", "tiers", "again."};
+  static const char* const kWords[] = {
+      "the",     "report",    "shows", "revenue", "for",         "Q3",    "grew",  "by",
+      "12%",     "compared",  "to",    "last",    "year,",       "while", "costs", "in",
+      "München", "stayed",    "flat;", "see",     "\"table 4\"", "and",   "the",   "appendix\n",
+      "—",       "customers", "asked", "about",   "pricing",     "tiers", "again."};
   constexpr int n = sizeof(kWords) / sizeof(kWords[0]);
   std::string out;
   for (int i = 0; i < words; ++i) {
@@ -88,7 +90,8 @@ std::string prose(int words, int salt) {
 json tool_schema(int i) {
   json props = json::object();
   props["query"] = {{"type", "string"}, {"description", "What to look for; " + prose(8, i)}};
-  props["limit"] = {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", "Maximum results"}};
+  props["limit"] = {
+      {"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", "Maximum results"}};
   props["mode"] = {{"type", "string"}, {"enum", {"fast", "thorough", "exhaustive"}}};
   props["filters"] = {{"type", "object"},
                       {"properties",
@@ -96,40 +99,50 @@ json tool_schema(int i) {
                         {"to", {{"type", "string"}, {"format", "date"}}},
                         {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}};
   if (i % 3 == 0) props["include_archived"] = {{"type", "boolean"}, {"default", false}};
-  return {{"type", "object"}, {"properties", props}, {"required", {"query"}}, {"additionalProperties", false}};
+  return {{"type", "object"},
+          {"properties", props},
+          {"required", {"query"}},
+          {"additionalProperties", false}};
 }
 
 // The request in OpenAI form, sized to about 64 KB.
 std::string openai_request() {
   json tools = json::array();
   for (int i = 0; i < 20; ++i)
-    tools.push_back({{"type", "function"},
-                     {"function",
-                      {{"name", "tool_" + std::to_string(i) + "_search"},
-                       {"description", "Searches data source " + std::to_string(i) + ". " + prose(25, i)},
-                       {"parameters", tool_schema(i)}}}});
+    tools.push_back(
+        {{"type", "function"},
+         {"function",
+          {{"name", "tool_" + std::to_string(i) + "_search"},
+           {"description", "Searches data source " + std::to_string(i) + ". " + prose(25, i)},
+           {"parameters", tool_schema(i)}}}});
   json messages = json::array();
-  messages.push_back({{"role", "system"}, {"content", "You are a meticulous analyst. " + prose(120, 1)}});
+  messages.push_back(
+      {{"role", "system"}, {"content", "You are a meticulous analyst. " + prose(120, 1)}});
   int call = 0;
   for (int t = 0; t < 30; ++t) {
     messages.push_back({{"role", "user"}, {"content", prose(40 + t % 7, t)}});
     json calls = json::array();
     int n_calls = 1 + t % 2;
     for (int c = 0; c < n_calls; ++c) {
-      json args = {{"query", prose(6, t + c)}, {"limit", 10 + c}, {"mode", "thorough"},
+      json args = {{"query", prose(6, t + c)},
+                   {"limit", 10 + c},
+                   {"mode", "thorough"},
                    {"filters", {{"from", "2024-01-01"}, {"tags", {"finance", "q3"}}}}};
       calls.push_back({{"id", "call_" + std::to_string(call++) + "_aZ3kP9xQ"},
                        {"type", "function"},
-                       {"function", {{"name", "tool_" + std::to_string((t + c) % 20) + "_search"}, {"arguments", args.dump()}}}});
+                       {"function",
+                        {{"name", "tool_" + std::to_string((t + c) % 20) + "_search"},
+                         {"arguments", args.dump()}}}});
     }
     messages.push_back({{"role", "assistant"}, {"content", prose(20, t)}, {"tool_calls", calls}});
     for (int c = 0; c < n_calls; ++c)
-      messages.push_back({{"role", "tool"},
-                          {"tool_call_id", calls[c]["id"]},
-                          {"content", json({{"rows", 3}, {"summary", prose(70, t * 3 + c)}}).dump()}});
+      messages.push_back(
+          {{"role", "tool"},
+           {"tool_call_id", calls[c]["id"]},
+           {"content", json({{"rows", 3}, {"summary", prose(70, t * 3 + c)}}).dump()}});
   }
-  json req = {{"model", "gpt-4o"}, {"messages", messages}, {"tools", tools}, {"tool_choice", "auto"},
-              {"max_completion_tokens", 2048}, {"temperature", 0.2}};
+  json req = {{"model", "gpt-4o"},     {"messages", messages},          {"tools", tools},
+              {"tool_choice", "auto"}, {"max_completion_tokens", 2048}, {"temperature", 0.2}};
   return req.dump();
 }
 
@@ -151,17 +164,25 @@ std::string anthropic_request(const std::string& openai_json) {
 template <class Json>
 std::string openai_stream_as() {
   auto chunk = [](Json delta, Json finish = nullptr) {
-    Json choice = {{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}};
-    Json c = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
-              {"model", "gpt-4o"}, {"system_fingerprint", "fp_44709d6fcb"}, {"choices", Json::array({choice})}};
+    Json choice = {
+        {"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}};
+    Json c = {{"id", "chatcmpl-bench"},
+              {"object", "chat.completion.chunk"},
+              {"created", 1700000000},
+              {"model", "gpt-4o"},
+              {"system_fingerprint", "fp_44709d6fcb"},
+              {"choices", Json::array({choice})}};
     return "data: " + c.dump() + "\n\n";
   };
   auto call_delta = [](Json call) { return Json{{"tool_calls", Json::array({call})}}; };
   std::string sse = chunk({{"role", "assistant"}, {"content", ""}});
   for (int i = 0; i < 200; ++i) sse += chunk({{"content", prose(2, i) + " "}});
-  sse += chunk(call_delta({{"index", 0}, {"id", "call_bench"}, {"type", "function"},
+  sse += chunk(call_delta({{"index", 0},
+                           {"id", "call_bench"},
+                           {"type", "function"},
                            {"function", {{"name", "write_file"}, {"arguments", ""}}}}));
-  sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", "{\"path\":\"out.md\",\"content\":\""}}}}));
+  sse += chunk(call_delta(
+      {{"index", 0}, {"function", {{"arguments", "{\"path\":\"out.md\",\"content\":\""}}}}));
   for (int i = 0; i < 2000; ++i)
     sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", prose(2, i) + " "}}}}));
   sse += chunk(call_delta({{"index", 0}, {"function", {{"arguments", "\"}"}}}}));
@@ -171,7 +192,8 @@ std::string openai_stream_as() {
 std::string openai_stream() { return openai_stream_as<nlohmann::ordered_json>(); }
 std::string openai_stream_sorted() { return openai_stream_as<json>(); }
 
-std::string translate_stream(const codec::Codec& from, const codec::Codec& to, const std::string& bytes) {
+std::string translate_stream(const codec::Codec& from, const codec::Codec& to,
+                             const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
   std::vector<toolwire::ir::StreamEvent> events;
@@ -193,10 +215,14 @@ const Payloads& payloads() {
   return p;
 }
 
-const std::string& request_of(int dialect) { return dialect == 0 ? payloads().openai_req : payloads().anthropic_req; }
+const std::string& request_of(int dialect) {
+  return dialect == 0 ? payloads().openai_req : payloads().anthropic_req;
+}
 // Streams: 0 OpenAI, 1 Anthropic, 2 OpenAI with alphabetically sorted keys.
 const std::string& stream_of(int dialect) {
-  return dialect == 0 ? payloads().openai_sse : dialect == 1 ? payloads().anthropic_sse : payloads().openai_sse_sorted;
+  return dialect == 0   ? payloads().openai_sse
+         : dialect == 1 ? payloads().anthropic_sse
+                        : payloads().openai_sse_sorted;
 }
 const codec::Codec& codec_of(int dialect) { return dialect == 1 ? anthropic() : openai(); }
 const codec::Codec& other_codec(int dialect) { return dialect == 1 ? openai() : anthropic(); }
@@ -210,9 +236,12 @@ void count_allocations(benchmark::State& state, Op&& op) {
 }
 
 void label(benchmark::State& state, const std::string& bytes) {
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(bytes.size()));
   state.counters["payload_bytes"] = static_cast<double>(bytes.size());
-  state.SetLabel(state.range(0) == 0 ? "openai" : state.range(0) == 1 ? "anthropic" : "openai, sorted keys");
+  state.SetLabel(state.range(0) == 0   ? "openai"
+                 : state.range(0) == 1 ? "anthropic"
+                                       : "openai, sorted keys");
 }
 
 // ---- requests ----------------------------------------------------------------
@@ -241,7 +270,8 @@ void BM_Request_Translate(benchmark::State& state) {
   const codec::Codec& to = codec_of(1 - state.range(0));
   for (auto _ : state) {
     Warnings w;
-    auto out = codec::translate_request(from, to, bytes, w);  // decode, then encode (raw JSON already verified)
+    auto out = codec::translate_request(from, to, bytes,
+                                        w);  // decode, then encode (raw JSON already verified)
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }
@@ -280,7 +310,8 @@ void BM_Request_Translate_BumpAllocator(benchmark::State& state) {
     g_bump = true;
     auto out = codec::translate_request(from, to, bytes, w);
     g_bump = false;
-    if (!expected || !out || *out != *expected) state.SkipWithError("the bump-allocated translation differs");
+    if (!expected || !out || *out != *expected)
+      state.SkipWithError("the bump-allocated translation differs");
   }
   label(state, bytes);
 }
@@ -356,7 +387,8 @@ void BM_Stream_Decode(benchmark::State& state) {
     auto dec = from.make_stream_decoder();
     for (size_t i = 0; i < bytes.size(); i += 16384) {
       events.clear();
-      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events)) state.SkipWithError("feed failed");
+      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events))
+        state.SkipWithError("feed failed");
     }
     events.clear();
     if (!dec->finish(events)) state.SkipWithError("finish failed");
@@ -379,7 +411,8 @@ void BM_Stream_Translate(benchmark::State& state) {
     out.clear();
     for (size_t i = 0; i < bytes.size(); i += 16384) {
       events.clear();
-      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events)) state.SkipWithError("feed failed");
+      if (!dec->feed(std::string_view(bytes).substr(i, 16384), events))
+        state.SkipWithError("feed failed");
       for (const auto& e : events) enc->encode(e, out);
     }
     events.clear();

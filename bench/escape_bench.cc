@@ -23,13 +23,21 @@ using toolwire::detail::EscapeIsa;
 std::string text_of(int kind) {
   std::string s;
   while (s.size() < 12000) {
-    if (kind == 0) s += "The report shows revenue for Q3 grew by 12% in M\xc3\xbcnchen; see \"table 4\" and the appendix\n";
-    else if (kind == 1) s += R"({"query":"revenue by region","limit":10,"mode":"thorough","filters":{"tags":["q3","eu"]}},)";
-    else s += "the quarterly report shows revenue and costs by region and product line for every month ";
+    if (kind == 0)
+      s += "The report shows revenue for Q3 grew by 12% in M\xc3\xbcnchen; see \"table 4\" and the "
+           "appendix\n";
+    else if (kind == 1)
+      s +=
+          R"({"query":"revenue by region","limit":10,"mode":"thorough","filters":{"tags":["q3","eu"]}},)";
+    else
+      s += "the quarterly report shows revenue and costs by region and product line for every "
+           "month ";
   }
   return s;
 }
-const char* kind_name(int kind) { return kind == 0 ? "prose" : kind == 1 ? "json text" : "clean ascii"; }
+const char* kind_name(int kind) {
+  return kind == 0 ? "prose" : kind == 1 ? "json text" : "clean ascii";
+}
 
 void BM_Escape(benchmark::State& state) {
   const auto isa = static_cast<EscapeIsa>(state.range(0));
@@ -45,11 +53,15 @@ void BM_Escape(benchmark::State& state) {
     toolwire::detail::append_escaped_with(isa, out, in);
     benchmark::DoNotOptimize(out.data());
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(in.size()));
-  state.SetLabel(std::string(isa == EscapeIsa::avx512 ? "avx512" : isa == EscapeIsa::avx2 ? "avx2" : "sse2") + ", " +
-                 kind_name(static_cast<int>(state.range(1))));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(in.size()));
+  state.SetLabel(std::string(isa == EscapeIsa::avx512 ? "avx512"
+                             : isa == EscapeIsa::avx2 ? "avx2"
+                                                      : "sse2") +
+                 ", " + kind_name(static_cast<int>(state.range(1))));
 }
-BENCHMARK(BM_Escape)->ArgsProduct({{static_cast<int>(EscapeIsa::portable), static_cast<int>(EscapeIsa::avx2),
+BENCHMARK(BM_Escape)->ArgsProduct({{static_cast<int>(EscapeIsa::portable),
+                                    static_cast<int>(EscapeIsa::avx2),
                                     static_cast<int>(EscapeIsa::avx512)},
                                    {0, 1, 2}});
 

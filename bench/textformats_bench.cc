@@ -43,9 +43,9 @@ void report(benchmark::State& state, size_t bytes, size_t ntokens) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.counters["tokens"] = static_cast<double>(ntokens);
   // Seconds per token, shown in ns by --benchmark_counters_tabular.
-  state.counters["s_per_token"] = benchmark::Counter(
-      static_cast<double>(ntokens) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["s_per_token"] =
+      benchmark::Counter(static_cast<double>(ntokens) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Incremental: one parser, one feed per token.

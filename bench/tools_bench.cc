@@ -28,16 +28,18 @@ const char* kSmallArgs = R"({"city":"Oslo","unit":"c"})";
 // 30 properties: 10 top-level scalars, 2 nested objects of 8 and a list of 4-field items.
 std::string big_schema() {
   json props = json::object();
-  for (int i = 0; i < 10; ++i) props["s" + std::to_string(i)] = {{"type", i % 2 ? "string" : "integer"}};
+  for (int i = 0; i < 10; ++i)
+    props["s" + std::to_string(i)] = {{"type", i % 2 ? "string" : "integer"}};
   json inner = json::object();
   for (int i = 0; i < 8; ++i) inner["f" + std::to_string(i)] = {{"type", "number"}, {"minimum", 0}};
   props["a"] = {{"type", "object"}, {"properties", inner}, {"required", {"f0", "f1"}}};
   props["b"] = {{"type", "object"}, {"properties", inner}, {"additionalProperties", false}};
   json item = {{"type", "object"},
-               {"properties", {{"k", {{"type", "string"}, {"maxLength", 32}}},
-                               {"v", {{"type", "integer"}}},
-                               {"on", {{"type", "boolean"}}},
-                               {"tag", {{"enum", {"x", "y", "z"}}}}}},
+               {"properties",
+                {{"k", {{"type", "string"}, {"maxLength", 32}}},
+                 {"v", {{"type", "integer"}}},
+                 {"on", {{"type", "boolean"}}},
+                 {"tag", {{"enum", {"x", "y", "z"}}}}}},
                {"required", {"k", "v"}}};
   props["list"] = {{"type", "array"}, {"items", item}, {"maxItems", 16}};
   return json{{"type", "object"}, {"properties", props}, {"required", {"s0", "a", "list"}}}.dump();
@@ -51,13 +53,15 @@ std::string big_args() {
   a["a"] = inner;
   a["b"] = inner;
   a["list"] = json::array();
-  for (int i = 0; i < 4; ++i) a["list"].push_back({{"k", "key"}, {"v", i}, {"on", true}, {"tag", "y"}});
+  for (int i = 0; i < 4; ++i)
+    a["list"].push_back({{"k", "key"}, {"v", i}, {"on", true}, {"tag", "y"}});
   return a.dump();
 }
 
 Registry make_registry() {
   Registry reg;
-  for (auto [name, schema] : {std::pair<const char*, std::string>{"small", kSmallSchema}, {"big", big_schema()}}) {
+  for (auto [name, schema] :
+       {std::pair<const char*, std::string>{"small", kSmallSchema}, {"big", big_schema()}}) {
     ToolSpec s;
     s.name = name;
     s.input_schema = schema;
@@ -119,7 +123,14 @@ void BM_Executor_1000x50ms(benchmark::State& state) {
   double expected_ms = 50.0 * static_cast<double>((1000 + limit - 1) / limit);
   state.counters["expected_ms"] = expected_ms;
 }
-BENCHMARK(BM_Executor_1000x50ms)->Arg(50)->Arg(100)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Executor_1000x50ms)
+    ->Arg(50)
+    ->Arg(100)
+    ->Arg(250)
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 }  // namespace
 

@@ -44,7 +44,7 @@ constexpr int kConcurrent = 1000;
 constexpr int kSlowEvents = 20;
 constexpr int kSlowGapMs = 50;
 
-std::string g_base;                          // http://127.0.0.1:PORT
+std::string g_base;  // http://127.0.0.1:PORT
 // benchmark -> samples (one per repetition) of wall / CPU ns per item, for the ratio summary.
 std::map<std::string, std::vector<double>> g_wall_runs, g_cpu_runs;
 
@@ -65,7 +65,8 @@ MockResponse serve(const MockRequest& req) {
     int n = query_int(req.target, "n", 10);
     int gap = query_int(req.target, "ms", 0);
     MockResponse r = MockResponse::sse_stream();
-    const std::string ev = R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}})";
+    const std::string ev =
+        R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}})";
     for (int i = 0; i < n; ++i) r.sse(ev, "content_block_delta", std::chrono::milliseconds(gap));
     return r;
   }
@@ -319,7 +320,8 @@ void report_concurrent(benchmark::State& state, const std::string& name, long ba
 }
 
 void BM_Concurrent1000_HttpClient(benchmark::State& state) {
-  std::string url = g_base + "/slow?n=" + std::to_string(kSlowEvents) + "&ms=" + std::to_string(kSlowGapMs);
+  std::string url =
+      g_base + "/slow?n=" + std::to_string(kSlowEvents) + "&ms=" + std::to_string(kSlowGapMs);
   for (auto _ : state) {
     long base = rss_kb();
     RssSampler sampler;
@@ -343,13 +345,15 @@ void BM_Concurrent1000_HttpClient(benchmark::State& state) {
     cv.wait(lock, [&] { return done == kConcurrent; });
     long peak = sampler.finish();
     double wall = std::chrono::duration<double, std::nano>(Clock::now() - m.t0).count();
-    report_concurrent(state, "1000 streams/HttpClient", base, peak, cpu_ns(RUSAGE_SELF) - m.c0_self, wall, failures);
+    report_concurrent(state, "1000 streams/HttpClient", base, peak, cpu_ns(RUSAGE_SELF) - m.c0_self,
+                      wall, failures);
     state.counters["threads"] = 1;
   }
 }
 
 void BM_Concurrent1000_ThreadPerRequest(benchmark::State& state) {
-  std::string url = g_base + "/slow?n=" + std::to_string(kSlowEvents) + "&ms=" + std::to_string(kSlowGapMs);
+  std::string url =
+      g_base + "/slow?n=" + std::to_string(kSlowEvents) + "&ms=" + std::to_string(kSlowGapMs);
   for (auto _ : state) {
     long base = rss_kb();
     RssSampler sampler;
@@ -372,8 +376,8 @@ void BM_Concurrent1000_ThreadPerRequest(benchmark::State& state) {
     for (auto& t : threads) t.join();
     long peak = sampler.finish();
     double wall = std::chrono::duration<double, std::nano>(Clock::now() - m.t0).count();
-    report_concurrent(state, "1000 streams/thread per request", base, peak, cpu_ns(RUSAGE_SELF) - m.c0_self, wall,
-                      failures.load());
+    report_concurrent(state, "1000 streams/thread per request", base, peak,
+                      cpu_ns(RUSAGE_SELF) - m.c0_self, wall, failures.load());
     state.counters["threads"] = kConcurrent;
   }
 }
@@ -383,10 +387,11 @@ void print_ratios() {
   auto c = [](const std::string& k) { return median(g_cpu_runs[k]); };
   auto ratio = [&](const std::string& a, const std::string& b) {
     if (!g_wall_runs.count(a) || !g_wall_runs.count(b)) return;
-    std::printf("  %-22s wall %9.2f us  cpu %9.2f us | vs %-16s wall x%.3f  cpu x%.3f\n", a.c_str(), w(a) / 1e3,
-                c(a) / 1e3, b.c_str(), w(a) / w(b), c(a) / c(b));
+    std::printf("  %-22s wall %9.2f us  cpu %9.2f us | vs %-16s wall x%.3f  cpu x%.3f\n", a.c_str(),
+                w(a) / 1e3, c(a) / 1e3, b.c_str(), w(a) / w(b), c(a) / c(b));
   };
-  std::printf("\nratios (HttpClient / baseline, per item, medians of the repetitions; < 1 is cheaper):\n");
+  std::printf(
+      "\nratios (HttpClient / baseline, per item, medians of the repetitions; < 1 is cheaper):\n");
   ratio("request/HttpClient", "request/curl_easy");
   ratio("request/HttpClient", "request/curl_cli");
   ratio("request/HttpClient x64", "request/curl_easy");
@@ -395,11 +400,14 @@ void print_ratios() {
   std::string a = "1000 streams/HttpClient", b = "1000 streams/thread per request";
   if (g_cpu_runs.count(a) && g_cpu_runs.count(b)) {
     // Largest over the repetitions: later ones reuse memory the first one left to the allocator.
-    auto mx = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
+    auto mx = [](const std::vector<double>& v) {
+      return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
     double ra = mx(g_wall_runs[a + " rss_added_kB"]), rb = mx(g_wall_runs[b + " rss_added_kB"]);
-    std::printf("  1000 streams: HttpClient added %.1f MB, thread-per-request added %.1f MB (x%.2f); "
-                "CPU per stream %.0f us vs %.0f us (x%.2f)\n",
-                ra / 1024, rb / 1024, ra / rb, c(a) / 1e3, c(b) / 1e3, c(a) / c(b));
+    std::printf(
+        "  1000 streams: HttpClient added %.1f MB, thread-per-request added %.1f MB (x%.2f); "
+        "CPU per stream %.0f us vs %.0f us (x%.2f)\n",
+        ra / 1024, rb / 1024, ra / rb, c(a) / 1e3, c(b) / 1e3, c(a) / c(b));
   }
 }
 
@@ -412,9 +420,16 @@ BENCHMARK(BM_Request_CurlCli)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_Stream_HttpClient)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_Stream_CurlEasy)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_Stream_CurlCli)->UseRealTime()->MinTime(1.0);
-// The concurrent runs come first in their pair so the baseline's threads do not inflate the client's RSS.
-BENCHMARK(BM_Concurrent1000_HttpClient)->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Concurrent1000_ThreadPerRequest)->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+// The concurrent runs come first in their pair so the baseline's threads do not inflate the
+// client's RSS.
+BENCHMARK(BM_Concurrent1000_HttpClient)
+    ->UseRealTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Concurrent1000_ThreadPerRequest)
+    ->UseRealTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   start_server_process();  // before any thread exists

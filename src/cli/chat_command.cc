@@ -6,8 +6,8 @@
 
 #include <atomic>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -75,11 +75,13 @@ tools::ToolSpec guarded(tools::ToolSpec spec) {
   if (!inner) return spec;  // built-ins are synchronous; anything else runs unguarded
   tools::SyncHandler run = *inner;
   std::string name = spec.name;
-  spec.handler = tools::SyncHandler([run, name](const nlohmann::json& args, tools::ToolContext& ctx) {
-    if (!confirm(name, args))
-      return tools::ToolOutput::error("the user did not allow " + name + " (run toolwire chat with --yes to allow it)");
-    return run(args, ctx);
-  });
+  spec.handler =
+      tools::SyncHandler([run, name](const nlohmann::json& args, tools::ToolContext& ctx) {
+        if (!confirm(name, args))
+          return tools::ToolOutput::error("the user did not allow " + name +
+                                          " (run toolwire chat with --yes to allow it)");
+        return run(args, ctx);
+      });
   spec.timeout = std::chrono::minutes(10);  // a person is answering
   return spec;
 }
@@ -130,7 +132,9 @@ Status add_mcp_servers(const ChatOptions& o, tools::Registry& reg,
       cmd.remove_prefix(eq + 1);
     }
     auto argv = mcp::split_command(cmd);
-    if (!argv) return make_error(ErrorCode::invalid_argument, "--mcp '" + spec + "': " + argv.error().message);
+    if (!argv)
+      return make_error(ErrorCode::invalid_argument,
+                        "--mcp '" + spec + "': " + argv.error().message);
     mcp::ClientOptions co;
     co.name = name;
     co.server.argv = std::move(*argv);
@@ -152,20 +156,22 @@ Status add_mcp_servers(const ChatOptions& o, tools::Registry& reg,
   return {};
 }
 
-Result<std::unique_ptr<provider::Provider>> build_provider(const ChatOptions& o,
-                                                           std::unique_ptr<transport::HttpClient>& client) {
+Result<std::unique_ptr<provider::Provider>> build_provider(
+    const ChatOptions& o, std::unique_ptr<transport::HttpClient>& client) {
   if (o.provider == "scripted") {
     std::string text(demo::demo_script_json());
     if (!o.script_file.empty()) {
       std::ifstream in(o.script_file, std::ios::binary);
-      if (!in) return make_error(ErrorCode::not_found, "cannot open script '" + o.script_file + "'");
+      if (!in)
+        return make_error(ErrorCode::not_found, "cannot open script '" + o.script_file + "'");
       std::stringstream ss;
       ss << in.rdbuf();
       text = ss.str();
     }
     auto script = provider::parse_script(text);
     if (!script) return std::move(script).error();
-    return std::unique_ptr<provider::Provider>(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+    return std::unique_ptr<provider::Provider>(
+        std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
   client = std::make_unique<transport::HttpClient>();
   provider::ProviderConfig cfg;
@@ -188,7 +194,8 @@ class Printer {
       at_line_start_ = !t->text.empty() && t->text.back() == '\n';
     } else if (auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
       newline();
-      out("  → " + c->call.name + " " + one_line(c->call.arguments, 120) + (c->remote ? " (remote)" : "") + "\n");
+      out("  → " + c->call.name + " " + one_line(c->call.arguments, 120) +
+          (c->remote ? " (remote)" : "") + "\n");
     } else if (auto* r = std::get_if<agent::ToolResultEvent>(&e)) {
       out(std::string(r->result.is_error ? "  ✗ " : "  ← ") + r->tool_name + ": " +
           one_line(agent::result_text(r->result), 120) + "\n");
@@ -196,7 +203,8 @@ class Printer {
     } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {
       newline();
       std::lock_guard<std::mutex> lock(g_out);
-      std::cerr << "error: " << to_string(err->error.code) << ": " << err->error.to_string() << "\n";
+      std::cerr << "error: " << to_string(err->error.code) << ": " << err->error.to_string()
+                << "\n";
     } else if (auto* f = std::get_if<agent::FinalAnswerEvent>(&e)) {
       if (f->reason == agent::StopReason::end_turn_tool) out(f->text);
       newline();
@@ -254,11 +262,12 @@ int run_chat(const ChatOptions& o) {
   opt.tool_timeout = std::chrono::seconds(o.tool_timeout_s);
   opt.stream = !o.no_stream;
   opt.base.model = o.model;
-  opt.base.system.push_back(ir::SystemPart{
-      o.system.empty() ? "You are toolwire chat, a terminal assistant. File tools work inside the current directory. "
-                         "Keep answers short."
-                       : o.system,
-      false});
+  opt.base.system.push_back(ir::SystemPart{o.system.empty()
+                                               ? "You are toolwire chat, a terminal assistant. "
+                                                 "File tools work inside the current directory. "
+                                                 "Keep answers short."
+                                               : o.system,
+                                           false});
   agent::Agent chat(**model, reg, opt);
   Printer print(o.json);
 
@@ -268,8 +277,10 @@ int run_chat(const ChatOptions& o) {
     std::thread([&chat, &running] {
       char c;
       while (read(g_sig_pipe[0], &c, 1) == 1) {
-        if (running.load()) chat.cancel();
-        else std::_Exit(kExitInterrupted);
+        if (running.load())
+          chat.cancel();
+        else
+          std::_Exit(kExitInterrupted);
       }
     }).detach();
   }
@@ -292,7 +303,8 @@ int run_chat(const ChatOptions& o) {
   bool tty = isatty(STDIN_FILENO);
   if (tty && !o.json)
     out(offline ? "toolwire chat — offline demo (scripted model). Type 'help', Ctrl-D to quit.\n"
-                : "toolwire chat — " + std::string((*model)->name()) + ". Ctrl-C cancels a turn, Ctrl-D quits.\n");
+                : "toolwire chat — " + std::string((*model)->name()) +
+                      ". Ctrl-C cancels a turn, Ctrl-D quits.\n");
   std::string line;
   while (true) {
     if (tty && !o.json) out("> ");
@@ -309,29 +321,37 @@ int run_chat(const ChatOptions& o) {
 
 void add_chat_command(CLI::App& app) {
   auto o = std::make_shared<ChatOptions>();
-  CLI::App* cmd = app.add_subcommand("chat", "Interactive tool-calling agent in the terminal (offline demo by default)");
-  cmd->add_option("--provider", o->provider,
-                  "scripted (offline demo, default), openai, anthropic, openai_compatible, or a profile name");
+  CLI::App* cmd = app.add_subcommand(
+      "chat", "Interactive tool-calling agent in the terminal (offline demo by default)");
+  cmd->add_option(
+      "--provider", o->provider,
+      "scripted (offline demo, default), openai, anthropic, openai_compatible, or a profile name");
   cmd->add_option("--base-url", o->base_url, "Upstream base URL (e.g. http://127.0.0.1:11434/v1)");
   cmd->add_option("--model", o->model, "Model name");
   cmd->add_option("--api-key-env", o->api_key_env, "Environment variable that holds the API key");
-  cmd->add_option("--profile-file", o->profile_file, "Provider profile JSON (see profiles/README.md)");
+  cmd->add_option("--profile-file", o->profile_file,
+                  "Provider profile JSON (see profiles/README.md)");
   cmd->add_option("--script", o->script_file, "Script JSON for the scripted provider");
   cmd->add_option("--system", o->system, "System prompt");
   auto* once = cmd->add_option("--once", o->once, "Run this one user turn and exit");
   cmd->add_flag("--json", o->json, "Print the agent's events as JSON lines");
   cmd->add_flag("--yes,-y", o->yes, "Allow write, edit and shell without asking");
-  cmd->add_flag("--no-stream", o->no_stream, "Ask the model for whole responses instead of streams");
-  cmd->add_option("--data-dir", o->data_dir, "Where the to-do database lives (default $XDG_DATA_HOME/toolwire)");
-  cmd->add_option("--dir", o->dir, "Workspace directory for the file tools (default: current directory)");
+  cmd->add_flag("--no-stream", o->no_stream,
+                "Ask the model for whole responses instead of streams");
+  cmd->add_option("--data-dir", o->data_dir,
+                  "Where the to-do database lives (default $XDG_DATA_HOME/toolwire)");
+  cmd->add_option("--dir", o->dir,
+                  "Workspace directory for the file tools (default: current directory)");
   cmd->add_option("--max-rounds", o->max_rounds, "Model calls per turn (default 8)")
       ->check(int_between(1, 1000));
   cmd->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 30)")
       ->check(int_between(1, 86'400));
-  cmd->add_option("--mcp", o->mcp,
-                  "An MCP server to spawn, '[NAME=]CMD ARGS' (repeatable); its tools are NAME__tool "
-                  "(NAME defaults to mcp, mcp2, ...)");
-  cmd->add_option("--allow-shell", o->shell_allow, "Enable the shell tool for these programs (real providers only)");
+  cmd->add_option(
+      "--mcp", o->mcp,
+      "An MCP server to spawn, '[NAME=]CMD ARGS' (repeatable); its tools are NAME__tool "
+      "(NAME defaults to mcp, mcp2, ...)");
+  cmd->add_option("--allow-shell", o->shell_allow,
+                  "Enable the shell tool for these programs (real providers only)");
   cmd->callback([o, once] {
     o->once_given = once->count() > 0;
     std::exit(run_chat(*o));

@@ -10,8 +10,8 @@ namespace toolwire::cli {
 
 // Exit statuses, one table for every subcommand (docs/cli.md).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;  // the command line was fine, the work failed
-inline constexpr int kExitUsage = 2;    // the command line was wrong
+inline constexpr int kExitFailure = 1;        // the command line was fine, the work failed
+inline constexpr int kExitUsage = 2;          // the command line was wrong
 inline constexpr int kExitInterrupted = 130;  // chat: Ctrl-C while idle
 
 void add_convert_command(CLI::App& app);

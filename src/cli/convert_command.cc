@@ -45,8 +45,7 @@ Result<std::string> read_all_stdin() {
   std::string input;
   size_t used = 0;
   while (true) {
-    if (input.size() - used < (1 << 16))
-      input.resize(std::max<size_t>(input.size() * 2, 1 << 20));
+    if (input.size() - used < (1 << 16)) input.resize(std::max<size_t>(input.size() * 2, 1 << 20));
     ssize_t n = read_some(input.data() + used, input.size() - used);
     if (n < 0) return read_error();
     if (n == 0) break;
@@ -58,7 +57,8 @@ Result<std::string> read_all_stdin() {
 
 void print_warnings(const Warnings& warnings) {
   for (const auto& w : warnings)
-    std::cerr << "warning: " << w.code << (w.path.empty() ? "" : " at " + w.path) << ": " << w.message << "\n";
+    std::cerr << "warning: " << w.code << (w.path.empty() ? "" : " at " + w.path) << ": "
+              << w.message << "\n";
 }
 
 bool has_codec(const codec::Dialect& d) { return d.has_codec(); }
@@ -118,7 +118,8 @@ int run_convert(const ConvertOptions& opt) {
 
 void add_convert_command(CLI::App& app) {
   auto opt = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
   const std::string names = codec::dialect_names(&has_codec);
   cmd->add_option("--from", opt->from, "Source dialect: " + names)->required();
   cmd->add_option("--to", opt->to, "Target dialect: " + names)->required();

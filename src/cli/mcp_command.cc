@@ -52,8 +52,8 @@ Result<std::shared_ptr<const tools::Registry>> config_tools(
                       path + ": no mcp_endpoint section (it names the tools to serve)");
   server::McpToolSets sets;
   for (const auto& m : cfg->mcp_servers) {
-    if (std::find(cfg->mcp_endpoint_tools.mcp.begin(), cfg->mcp_endpoint_tools.mcp.end(),
-                  m.name) == cfg->mcp_endpoint_tools.mcp.end())
+    if (std::find(cfg->mcp_endpoint_tools.mcp.begin(), cfg->mcp_endpoint_tools.mcp.end(), m.name) ==
+        cfg->mcp_endpoint_tools.mcp.end())
       continue;  // only the servers the endpoint uses
     std::shared_ptr<mcp::Client> c;
     auto reg = server::connect_mcp_server(m, c);
@@ -108,9 +108,10 @@ int run_mcp_serve(const McpServeOptions& o) {
     ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the client closed our stdin: the spec's shutdown
-    lines.feed(std::string_view(buf, static_cast<size_t>(n)),
-               [&](std::string_view frame) { server.handle_frame(frame); },
-               [&] { server.handle_oversized(limit); });
+    lines.feed(
+        std::string_view(buf, static_cast<size_t>(n)),
+        [&](std::string_view frame) { server.handle_frame(frame); },
+        [&] { server.handle_oversized(limit); });
   }
   server.shutdown();
   for (auto& c : clients) c->close();
@@ -120,12 +121,14 @@ int run_mcp_serve(const McpServeOptions& o) {
 }  // namespace
 
 void add_mcp_command(CLI::App& app) {
-  CLI::App* mcp = app.add_subcommand("mcp", "Model Context Protocol: serve toolwire's tools over MCP");
+  CLI::App* mcp =
+      app.add_subcommand("mcp", "Model Context Protocol: serve toolwire's tools over MCP");
   mcp->require_subcommand(1);
   auto o = std::make_shared<McpServeOptions>();
   CLI::App* serve = mcp->add_subcommand("serve", "Serve tools over MCP on stdin/stdout");
-  serve->add_option("--workspace", o->workspace,
-                    "Directory the read-only file tools are confined to (default: current directory)");
+  serve->add_option(
+      "--workspace", o->workspace,
+      "Directory the read-only file tools are confined to (default: current directory)");
   serve->add_option("--config", o->config,
                     "A gateway config (YAML): serve the tools of its mcp_endpoint section, "
                     "including those of the mcp_servers it names");
@@ -133,8 +136,9 @@ void add_mcp_command(CLI::App& app) {
       ->check(int_between(1, 10000));
   serve->add_option("--tool-timeout", o->tool_timeout_s, "Seconds per tool call (default 60)")
       ->check(int_between(1, 86'400));
-  serve->add_option("--max-message-kb", o->max_message_kb,
-                    "Largest accepted message in KiB (default 16384)")
+  serve
+      ->add_option("--max-message-kb", o->max_message_kb,
+                   "Largest accepted message in KiB (default 16384)")
       ->check(int_between(1, 1 << 20));
   serve->callback([o] { std::exit(run_mcp_serve(*o)); });
 }

@@ -81,8 +81,7 @@ void add_parse_command(CLI::App& app) {
   auto opt = std::make_shared<ParseOptions>();
   CLI::App* cmd = app.add_subcommand(
       "parse", "Parse a model's raw output (stdin) written in a tool-call text format");
-  cmd->add_option("--format", opt->format, "The format family (docs/textformats.md)")
-      ->required();
+  cmd->add_option("--format", opt->format, "The format family (docs/textformats.md)")->required();
   cmd->add_option("--tools", opt->tools_path,
                   "A JSON array of OpenAI-style tool definitions: types values, checks arguments");
   cmd->add_flag("--events", opt->events, "Print the stream events as JSON lines");

@@ -14,10 +14,10 @@
 #include "toolwire/mcp/client.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/tools/builtin.h"
 #include "toolwire/server/config.h"
 #include "toolwire/server/gateway.h"
 #include "toolwire/server/routing.h"
+#include "toolwire/tools/builtin.h"
 #include "toolwire/transport/asio_client.h"
 
 namespace toolwire::cli {
@@ -25,7 +25,7 @@ namespace {
 
 struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
-  std::string upstream;      // openai | anthropic | openai_compatible=URL | KIND=URL | scripted
+  std::string upstream;  // openai | anthropic | openai_compatible=URL | KIND=URL | scripted
   std::string key_env;
   std::string upstream_model;
   int threads = 0;
@@ -35,9 +35,9 @@ struct ServeArgs {
   bool hash_key = false;
   bool listen_given = false;
   std::string transport = "asio";
-  std::string tools;       // passthrough | server | mixed; default: server offline, else passthrough
+  std::string tools;  // passthrough | server | mixed; default: server offline, else passthrough
   std::string workspace = ".";
-  std::string data_dir;    // the demo to-do list's folder
+  std::string data_dir;  // the demo to-do list's folder
   int max_rounds = 8;
   int tool_timeout_ms = 30000;
   int keepalive_ms = 15000;
@@ -76,8 +76,9 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
                       "--upstream: unknown kind '" + kind +
                           "' (openai, anthropic, openai_compatible=BASE_URL, scripted)");
   if (kind == "openai_compatible" && base.empty())
-    return make_error(ErrorCode::invalid_argument,
-                      "--upstream openai_compatible needs a base URL: openai_compatible=http://HOST:PORT/v1");
+    return make_error(
+        ErrorCode::invalid_argument,
+        "--upstream openai_compatible needs a base URL: openai_compatible=http://HOST:PORT/v1");
   provider::ProviderConfig cfg;
   cfg.profile = kind;
   cfg.base_url = base;
@@ -90,7 +91,8 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
   return provider::make_http_provider(std::move(*profile), cfg, client);
 }
 
-Result<std::shared_ptr<server::RouteTools>> server_tools(const ServeArgs& a, server::ToolMode mode) {
+Result<std::shared_ptr<server::RouteTools>> server_tools(const ServeArgs& a,
+                                                         server::ToolMode mode) {
   server::RouteToolsConfig c;
   c.mode = mode;
   c.workspace = a.workspace;
@@ -117,7 +119,8 @@ int check_config(const std::string& path) {
     return 2;
   }
   for (const auto& v : cfg->missing_env)
-    std::fprintf(stderr, "toolwire serve: warning: %s: environment variable %s is not set\n", path.c_str(), v.c_str());
+    std::fprintf(stderr, "toolwire serve: warning: %s: environment variable %s is not set\n",
+                 path.c_str(), v.c_str());
   std::printf("%s: ok (%zu upstreams, %zu routes, %zu keys)\n", path.c_str(), cfg->upstreams.size(),
               cfg->routes.size(), cfg->keys.size());
   return 0;
@@ -137,12 +140,15 @@ int run_serve(const ServeArgs& a) {
   }
   server::GatewayOptions opt;
   auto colon = a.listen.rfind(':');
-  if (colon == std::string::npos) return usage_error("--listen: expected HOST:PORT, got '" + a.listen + "'");
+  if (colon == std::string::npos)
+    return usage_error("--listen: expected HOST:PORT, got '" + a.listen + "'");
   opt.host = a.listen.substr(0, colon);
-  if (opt.host.size() > 1 && opt.host.front() == '[') opt.host = opt.host.substr(1, opt.host.size() - 2);
+  if (opt.host.size() > 1 && opt.host.front() == '[')
+    opt.host = opt.host.substr(1, opt.host.size() - 2);
   char* end = nullptr;
   long port = std::strtol(a.listen.c_str() + colon + 1, &end, 10);
-  if (*end != '\0' || port < 0 || port > 65535) return usage_error("--listen: bad port in '" + a.listen + "'");
+  if (*end != '\0' || port < 0 || port > 65535)
+    return usage_error("--listen: bad port in '" + a.listen + "'");
   opt.port = static_cast<uint16_t>(port);
   opt.threads = a.threads;
   opt.stream_keepalive = std::chrono::milliseconds(a.keepalive_ms);
@@ -180,20 +186,25 @@ int run_serve(const ServeArgs& a) {
   // Upstream calls run on the gateway's own threads (asio), or on libcurl's
   // loop thread when HTTP/2 or a proxy from the environment is needed.
   std::unique_ptr<transport::HttpTransport> transport_holder;
-  if (a.transport == "curl") transport_holder = std::make_unique<transport::HttpClient>();
-  else transport_holder = std::make_unique<transport::AsioHttpClient>(gw.io_context());
+  if (a.transport == "curl")
+    transport_holder = std::make_unique<transport::HttpClient>();
+  else
+    transport_holder = std::make_unique<transport::AsioHttpClient>(gw.io_context());
   transport::HttpTransport& client = *transport_holder;
   auto router = std::make_shared<server::PatternRouter>();
   std::vector<std::string> described;
-  std::string mode_name = !a.tools.empty() ? a.tools : a.upstream.empty() ? "server" : "passthrough";
-  server::ToolMode mode = mode_name == "server" ? server::ToolMode::server
+  std::string mode_name = !a.tools.empty()     ? a.tools
+                          : a.upstream.empty() ? "server"
+                                               : "passthrough";
+  server::ToolMode mode = mode_name == "server"  ? server::ToolMode::server
                           : mode_name == "mixed" ? server::ToolMode::mixed
                                                  : server::ToolMode::passthrough;
   std::shared_ptr<const server::RouteTools> rt;
   if (!config) {
     auto route_tools = server_tools(a, mode);
     if (!route_tools) {
-      std::fprintf(stderr, "toolwire serve: server tools: %s\n", route_tools.error().to_string().c_str());
+      std::fprintf(stderr, "toolwire serve: server tools: %s\n",
+                   route_tools.error().to_string().c_str());
       return 1;
     }
     rt = *route_tools;
@@ -207,7 +218,8 @@ int run_serve(const ServeArgs& a) {
   if (!config && opt.mcp.enabled && rt && rt->registry) mcp_tools = rt->registry;
   if (config) {
     for (const auto& v : config->missing_env)
-      std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n", v.c_str());
+      std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n",
+                   v.c_str());
     auto built = server::build_gateway(*config, client);
     if (!built) {
       std::fprintf(stderr, "toolwire serve: %s\n", built.error().message.c_str());
@@ -226,7 +238,8 @@ int run_serve(const ServeArgs& a) {
       return p.error().code == ErrorCode::invalid_argument ? 2 : 1;
     }
     auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, a.upstream_model, name, rt}}});
+    router->add_route(
+        {.pattern = "*", .aliases = {}, .targets = {{prov, a.upstream_model, name, rt}}});
     described.push_back("every model -> " + name + " (tools: " + mode_name + ")");
   } else {
     // Embedded default: offline on the scripted model; real providers for
@@ -272,7 +285,8 @@ int run_serve(const ServeArgs& a) {
 
   int sig = 0;
   sigwait(&sigs, &sig);
-  if (!a.quiet) std::fprintf(stderr, "toolwire serve: %s, draining\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  if (!a.quiet)
+    std::fprintf(stderr, "toolwire serve: %s, draining\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   gw.stop();
   gw.wait();
   for (auto& c : mcp_clients) c->close();
@@ -283,19 +297,26 @@ int run_serve(const ServeArgs& a) {
 
 void add_serve_command(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
-  auto* cmd = app.add_subcommand("serve", "Run the gateway: OpenAI- and Anthropic-compatible endpoints");
+  auto* cmd =
+      app.add_subcommand("serve", "Run the gateway: OpenAI- and Anthropic-compatible endpoints");
   cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)")
       ->each([a](const std::string&) { a->listen_given = true; });
   cmd->add_option("--config", a->config, "gateway configuration (YAML; see examples/gateway.yaml)");
-  cmd->add_option("--check-config", a->check_config, "validate a configuration file and exit (0: valid)");
-  cmd->add_flag("--hash-key", a->hash_key, "read a gateway key on standard input, print its sha256: line");
-  cmd->add_option("--upstream", a->upstream,
-                  "openai | anthropic[=BASE_URL] | openai_compatible=BASE_URL | scripted: route every "
-                  "model there (default: the offline scripted model, plus openai / anthropic for "
-                  "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
-  cmd->add_option("--upstream-key-env", a->key_env, "environment variable holding the upstream's API key");
-  cmd->add_option("--upstream-model", a->upstream_model, "model name sent upstream (default: the client's)");
-  cmd->add_option("--threads", a->threads, "server threads (default: one per core)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--check-config", a->check_config,
+                  "validate a configuration file and exit (0: valid)");
+  cmd->add_flag("--hash-key", a->hash_key,
+                "read a gateway key on standard input, print its sha256: line");
+  cmd->add_option(
+      "--upstream", a->upstream,
+      "openai | anthropic[=BASE_URL] | openai_compatible=BASE_URL | scripted: route every "
+      "model there (default: the offline scripted model, plus openai / anthropic for "
+      "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
+  cmd->add_option("--upstream-key-env", a->key_env,
+                  "environment variable holding the upstream's API key");
+  cmd->add_option("--upstream-model", a->upstream_model,
+                  "model name sent upstream (default: the client's)");
+  cmd->add_option("--threads", a->threads, "server threads (default: one per core)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_option("--stream-keepalive-ms", a->keepalive_ms, "keep-alive interval of idle streams")
       ->check(CLI::Range(10, 3600000));
   cmd->add_option("--upstream-idle-ms", a->upstream_idle_ms,
@@ -319,8 +340,10 @@ void add_serve_command(CLI::App& app) {
                   "built-ins in --workspace and the demo to-do list), mixed (both). Default: "
                   "server on the offline model, passthrough with --upstream")
       ->check(CLI::IsMember({"passthrough", "server", "mixed"}));
-  cmd->add_option("--workspace", a->workspace, "folder the server's file tools may read (default: .)");
-  cmd->add_option("--data-dir", a->data_dir, "folder of the demo to-do list (default: ~/.local/share/toolwire)");
+  cmd->add_option("--workspace", a->workspace,
+                  "folder the server's file tools may read (default: .)");
+  cmd->add_option("--data-dir", a->data_dir,
+                  "folder of the demo to-do list (default: ~/.local/share/toolwire)");
   cmd->add_option("--max-rounds", a->max_rounds, "model calls per request in server/mixed mode")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--tool-timeout-ms", a->tool_timeout_ms, "per server tool call")

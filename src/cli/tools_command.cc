@@ -52,7 +52,9 @@ ordered_json content_json(const ir::ResultContent& c) {
     return j;
   }
   const auto& u = std::get<ir::UnknownPart>(c);
-  return {{"type", "raw"}, {"dialect", u.dialect}, {"raw", ordered_json::parse(u.raw_json, nullptr, false)}};
+  return {{"type", "raw"},
+          {"dialect", u.dialect},
+          {"raw", ordered_json::parse(u.raw_json, nullptr, false)}};
 }
 
 int run_list(const tools::Registry& reg) {
@@ -70,7 +72,9 @@ int run_list(const tools::Registry& reg) {
 
 int run_schema(const tools::Registry& reg, const ToolsOptions& opt) {
   auto dialect = tools::parse_dialect(opt.dialect);
-  if (!dialect) return usage_error("unknown dialect '" + opt.dialect + "' (" + tools::export_dialect_names() + ")");
+  if (!dialect)
+    return usage_error("unknown dialect '" + opt.dialect + "' (" + tools::export_dialect_names() +
+                       ")");
   const tools::Tool* t = reg.find(opt.name);
   if (!t) return usage_error("unknown tool '" + opt.name + "'");
   tools::ExportOptions eo;
@@ -86,11 +90,13 @@ int run_call(const tools::Registry& reg, const ToolsOptions& opt) {
   call.id = "cli_call";
   call.name = opt.name;
   call.arguments = opt.args;
-  tools::Executor ex(reg, {.max_concurrency = 1, .default_timeout = std::chrono::milliseconds(opt.timeout_ms)});
+  tools::Executor ex(
+      reg, {.max_concurrency = 1, .default_timeout = std::chrono::milliseconds(opt.timeout_ms)});
   ir::ToolResultPart r = ex.run_one(call);
   ordered_json content = ordered_json::array();
   for (const auto& c : r.content) content.push_back(content_json(c));
-  ordered_json out = {{"call_id", r.call_id}, {"tool", opt.name}, {"is_error", r.is_error}, {"content", content}};
+  ordered_json out = {
+      {"call_id", r.call_id}, {"tool", opt.name}, {"is_error", r.is_error}, {"content", content}};
   std::cout << out.dump(2) << "\n";
   return r.is_error ? kExitFailure : kExitOk;
 }
@@ -105,8 +111,10 @@ int run_tools(const std::string& sub, const ToolsOptions& opt) {
 
 void add_common(CLI::App* cmd, ToolsOptions& o) {
   cmd->add_option("--workspace", o.workspace, "Workspace root for the file tools (default: .)");
-  cmd->add_option("--enable", o.enable, "Extra built-in tools to enable, e.g. shell,fetch")->delimiter(',');
-  cmd->add_option("--shell-allow", o.shell_allow, "Programs the shell tool may run, e.g. ls,git")->delimiter(',');
+  cmd->add_option("--enable", o.enable, "Extra built-in tools to enable, e.g. shell,fetch")
+      ->delimiter(',');
+  cmd->add_option("--shell-allow", o.shell_allow, "Programs the shell tool may run, e.g. ls,git")
+      ->delimiter(',');
 }
 
 }  // namespace
@@ -116,7 +124,8 @@ void add_tools_command(CLI::App& app) {
   CLI::App* tools = app.add_subcommand("tools", "List, inspect and call the built-in tools");
   tools->require_subcommand(1);
 
-  CLI::App* list = tools->add_subcommand("list", "Print the enabled tools and their schemas as JSON");
+  CLI::App* list =
+      tools->add_subcommand("list", "Print the enabled tools and their schemas as JSON");
   add_common(list, *opt);
   list->callback([opt] { std::exit(run_tools("list", *opt)); });
 
@@ -132,7 +141,8 @@ void add_tools_command(CLI::App& app) {
   add_common(schema, *opt);
   schema->callback([opt] { std::exit(run_tools("schema", *opt)); });
 
-  CLI::App* call = tools->add_subcommand("call", "Call one tool with JSON arguments and print the result");
+  CLI::App* call =
+      tools->add_subcommand("call", "Call one tool with JSON arguments and print the result");
   call->add_option("name", opt->name, "Tool name")->required();
   call->add_option("args", opt->args, "Arguments as a JSON object (default {})");
   call->add_option("--timeout-ms", opt->timeout_ms, "Per-call timeout (default 30000)")

@@ -42,8 +42,8 @@ std::string url_for(std::string_view base, std::string_view path, std::string_vi
     out.append(path.substr(0, at));
     // A path segment: unreserved characters stay, everything else is %XX.
     for (unsigned char c : model) {
-      bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '-' || c == '.' || c == '_' || c == '~';
+      bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
       if (unreserved) {
         out.push_back(static_cast<char>(c));
       } else {

@@ -13,7 +13,8 @@ std::vector<const Codec*> all_codecs() {
   return out;
 }
 
-Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body, Warnings& warnings) {
+Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body,
+                                      Warnings& warnings) {
   const EncodeOptions verified{.raw_json_verified = true};
   const Dialect* from_dialect = dialect_of(from);
   const Dialect* to_dialect = dialect_of(to);

@@ -21,7 +21,9 @@ namespace toolwire {
 namespace {
 // 1 for bytes that need escaping inside a JSON string.
 constexpr auto kEscape = [] {
-  struct T { bool v[256]; } t{};
+  struct T {
+    bool v[256];
+  } t{};
   for (int c = 0; c < 0x20; ++c) t.v[c] = true;
   t.v[static_cast<unsigned char>('"')] = true;
   t.v[static_cast<unsigned char>('\\')] = true;
@@ -34,10 +36,15 @@ struct Escape {
   unsigned char size;
 };
 constexpr auto kEscapes = [] {
-  struct T { Escape v[256]; } t{};
+  struct T {
+    Escape v[256];
+  } t{};
   constexpr char kHex[] = "0123456789abcdef";
-  for (int c = 0; c < 0x20; ++c) t.v[c] = Escape{{'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]}, 6};
-  auto short_form = [&](unsigned char c, char letter) { t.v[c] = Escape{{'\\', letter, 0, 0, 0, 0}, 2}; };
+  for (int c = 0; c < 0x20; ++c)
+    t.v[c] = Escape{{'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]}, 6};
+  auto short_form = [&](unsigned char c, char letter) {
+    t.v[c] = Escape{{'\\', letter, 0, 0, 0, 0}, 2};
+  };
   short_form('\b', 'b');
   short_form('\t', 't');
   short_form('\n', 'n');
@@ -72,7 +79,8 @@ char* escape_into(const char*& p, const char* end, char* o, const char* olimit) 
       const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
       const __m128i slash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
       const __m128i ctrl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);  // v <= 0x1f
-      unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), ctrl)));
+      unsigned mask =
+          static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), ctrl)));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
       if (mask == 0) {
         p += 16;
@@ -83,13 +91,15 @@ char* escape_into(const char*& p, const char* end, char* o, const char* olimit) 
       do {
         const unsigned k = static_cast<unsigned>(__builtin_ctz(mask));
         // The 16 bytes from `done` on: the ones before the escape are kept.
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + done)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + done)));
         o += k - done;
         o = write_escape(o, static_cast<unsigned char>(p[k]));
         done = k + 1;
         mask &= mask - 1;
       } while (mask);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + done)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + done)));
       o += 16 - done;
       p += 16;
       continue;
@@ -102,7 +112,8 @@ char* escape_into(const char*& p, const char* end, char* o, const char* olimit) 
       std::memcpy(&w, p, 8);
       const uint64_t quote = w ^ (kOnes * '"');
       const uint64_t slash = w ^ (kOnes * '\\');
-      const uint64_t hits = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
+      const uint64_t hits =
+          ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
       if (!(hits & kHigh)) {
         std::memcpy(o, p, 8);
         p += 8;
@@ -112,8 +123,10 @@ char* escape_into(const char*& p, const char* end, char* o, const char* olimit) 
     }
 #endif
     const unsigned char c = static_cast<unsigned char>(*p++);
-    if (kEscape.v[c]) o = write_escape(o, c);
-    else *o++ = static_cast<char>(c);
+    if (kEscape.v[c])
+      o = write_escape(o, c);
+    else
+      *o++ = static_cast<char>(c);
   }
   return o;
 }
@@ -125,7 +138,8 @@ inline bool word_is_clean(uint64_t w) {
   constexpr uint64_t kHigh = 0x8080808080808080ull;
   const uint64_t quote = w ^ (kOnes * '"');
   const uint64_t slash = w ^ (kOnes * '\\');
-  return !((((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash)) & kHigh);
+  return !((((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash)) &
+           kHigh);
 }
 inline uint64_t load8(const char* p) {
   uint64_t w;
@@ -181,7 +195,7 @@ __attribute__((target("avx"))) inline void leave_wide_registers() { _mm256_zerou
 // clean text goes twice as fast; a block with escapes is handled the same
 // way, from its bitmask. The SSE2 loop finishes the last 63 bytes.
 __attribute__((target("avx2"))) char* escape_into_avx2(const char*& p, const char* end, char* o,
-                                                         const char* olimit) {
+                                                       const char* olimit) {
   const __m256i quote = _mm256_set1_epi8('"');
   const __m256i slash = _mm256_set1_epi8('\\');
   const __m256i ctrl_max = _mm256_set1_epi8(0x1f);
@@ -189,8 +203,9 @@ __attribute__((target("avx2"))) char* escape_into_avx2(const char*& p, const cha
   // for 32 bytes that could all become 6, plus a 32-byte store.
   while (end - p >= 64 && olimit - o >= 224) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i hits = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, slash)),
-                                         _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v));  // v <= 0x1f
+    const __m256i hits =
+        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, slash)),
+                        _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v));  // v <= 0x1f
     uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(hits));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
     if (mask == 0) {
@@ -201,13 +216,15 @@ __attribute__((target("avx2"))) char* escape_into_avx2(const char*& p, const cha
     unsigned done = 0;  // bytes of this block already written
     do {
       const unsigned k = static_cast<unsigned>(__builtin_ctz(mask));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + done)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + done)));
       o += k - done;
       o = write_escape(o, static_cast<unsigned char>(p[k]));
       done = k + 1;
       mask &= mask - 1;
     } while (mask);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + done)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + done)));
     o += 32 - done;
     p += 32;
   }
@@ -217,7 +234,8 @@ __attribute__((target("avx2"))) char* escape_into_avx2(const char*& p, const cha
 #endif
 
 #if defined(TOOLWIRE_HAVE_AVX2_ESCAPER)
-#define TOOLWIRE_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")))
+#define TOOLWIRE_AVX512_TARGET \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")))
 
 // Text that is mostly escapes (JSON inside a string: tool arguments, JSON
 // tool results) costs the loops above a few cycles per escape. With AVX-512
@@ -233,11 +251,15 @@ __attribute__((target("avx2"))) char* escape_into_avx2(const char*& p, const cha
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-TOOLWIRE_AVX512_TARGET char* escape_into_avx512(const char*& p, const char* end, char* o, const char* olimit) {
-  alignas(32) static constexpr char kLetters[32] = {0, 0, 0, 0, 0, 0, 0, 0, 'b', 't', 'n', 0, 'f', 'r', 0, 0,
-                                                    0, 0, 0, 0, 0, 0, 0, 0, 0,   0,   0,   0, 0,   0,   0, 0};
+TOOLWIRE_AVX512_TARGET char* escape_into_avx512(const char*& p, const char* end, char* o,
+                                                const char* olimit) {
+  alignas(32) static constexpr char kLetters[32] = {0, 0,   0,   0, 0, 0, 0, 0, 'b', 't', 'n',
+                                                    0, 'f', 'r', 0, 0, 0, 0, 0, 0,   0,   0,
+                                                    0, 0,   0,   0, 0, 0, 0, 0, 0,   0};
   alignas(64) static constexpr auto kPairs = [] {  // slot j takes byte j / 2
-    struct T { char v[64]; } t{};
+    struct T {
+      char v[64];
+    } t{};
     for (int j = 0; j < 64; ++j) t.v[j] = static_cast<char>(j / 2);
     return t;
   }();
@@ -254,7 +276,8 @@ TOOLWIRE_AVX512_TARGET char* escape_into_avx512(const char*& p, const char* end,
   while (p < end && olimit - o >= 64) {
     if (clean_run >= 2 && end - p >= 64) {
       const __m512i v = _mm512_loadu_si512(p);
-      if (!(_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) | _mm512_cmpeq_epi8_mask(v, backslashes) |
+      if (!(_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) |
+            _mm512_cmpeq_epi8_mask(v, backslashes) |
             _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1f)))) {
         _mm512_storeu_si512(o, v);
         p += 64;
@@ -272,13 +295,13 @@ TOOLWIRE_AVX512_TARGET char* escape_into_avx512(const char*& p, const char* end,
       if (_mm256_mask_cmpeq_epi8_mask(ctrl, letter, _mm256_setzero_si256())) break;  // needs \u00XX
       bytes = _mm256_mask_blend_epi8(ctrl, v, letter);
     }
-    const uint32_t escapes = static_cast<uint32_t>(
-        _mm256_cmpeq_epi8_mask(v, quote) | _mm256_cmpeq_epi8_mask(v, slash) | ctrl);
+    const uint32_t escapes = static_cast<uint32_t>(_mm256_cmpeq_epi8_mask(v, quote) |
+                                                   _mm256_cmpeq_epi8_mask(v, slash) | ctrl);
     if (escapes == 0) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
     } else {
-      const __m512i slots =
-          _mm512_mask_blend_epi8(kEven, _mm512_permutexvar_epi8(pairs, _mm512_castsi256_si512(bytes)), backslashes);
+      const __m512i slots = _mm512_mask_blend_epi8(
+          kEven, _mm512_permutexvar_epi8(pairs, _mm512_castsi256_si512(bytes)), backslashes);
       const uint64_t keep = _pdep_u64(escapes, kEven) | ~kEven;
       _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(keep, slots));
     }
@@ -312,8 +335,10 @@ bool cpu_has_avx2() {
 
 bool cpu_has(detail::EscapeIsa isa) {
   switch (isa) {
-    case detail::EscapeIsa::portable: return true;
-    case detail::EscapeIsa::avx2: return cpu_has_avx2();
+    case detail::EscapeIsa::portable:
+      return true;
+    case detail::EscapeIsa::avx2:
+      return cpu_has_avx2();
     case detail::EscapeIsa::avx512:
 #if defined(TOOLWIRE_HAVE_AVX2_ESCAPER)
       return cpu_has_avx512_escaper();
@@ -348,10 +373,11 @@ void append_escaped_using(EscapeFn escape, std::string& out, std::string_view s)
     const size_t left = static_cast<size_t>(end - p);
     const size_t room = left + left / 2 + 256;
     const size_t base = out.size();
-    out.resize_and_overwrite(base + room, [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
-      char* o = escape(p, end, buf + base, buf + base + room - 6);
-      return static_cast<size_t>(o - buf);
-    });
+    out.resize_and_overwrite(base + room,
+                             [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
+                               char* o = escape(p, end, buf + base, buf + base + room - 6);
+                               return static_cast<size_t>(o - buf);
+                             });
   }
   out.push_back('"');
 }

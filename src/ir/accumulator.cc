@@ -22,7 +22,8 @@ void StreamAccumulator::add(const StreamEvent& event) {
           }
           std::get<TextPart>(parts.back()).text += e.text;
         } else if constexpr (std::is_same_v<T, ThinkingDelta>) {
-          if (open_ != Open::thinking || std::get<ThinkingPart>(parts.back()).redacted != e.redacted) {
+          if (open_ != Open::thinking ||
+              std::get<ThinkingPart>(parts.back()).redacted != e.redacted) {
             ThinkingPart t;
             t.redacted = e.redacted;
             parts.push_back(std::move(t));

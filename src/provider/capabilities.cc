@@ -14,7 +14,9 @@ std::string part_path(size_t m, size_t p) {
 bool has_tool_parts(const ir::Request& r) {
   for (const auto& m : r.messages)
     for (const auto& p : m.parts)
-      if (std::holds_alternative<ir::ToolCallPart>(p) || std::holds_alternative<ir::ToolResultPart>(p)) return true;
+      if (std::holds_alternative<ir::ToolCallPart>(p) ||
+          std::holds_alternative<ir::ToolResultPart>(p))
+        return true;
   return false;
 }
 
@@ -24,35 +26,43 @@ Error refuse(ErrorCode code, std::string_view provider, std::string what, std::s
 
 }  // namespace
 
-Result<ir::Request> adapt_request(ir::Request r, const Capabilities& c, std::string_view name, Warnings& warnings) {
-  if (!r.tools.empty() && !c.tools) return refuse(ErrorCode::unimplemented, name, "does not support tools", "$.tools");
+Result<ir::Request> adapt_request(ir::Request r, const Capabilities& c, std::string_view name,
+                                  Warnings& warnings) {
+  if (!r.tools.empty() && !c.tools)
+    return refuse(ErrorCode::unimplemented, name, "does not support tools", "$.tools");
 
   if (r.tool_choice) {
     using K = ir::ToolChoice::Kind;
     switch (r.tool_choice->kind) {
       case K::auto_:
-        if (!c.tool_choice_auto) {  // auto is every upstream's default: leaving it out means the same
+        if (!c.tool_choice_auto) {  // auto is every upstream's default: leaving it out means the
+                                    // same
           r.tool_choice.reset();
-          warnings.push_back({"dropped_tool_choice", "$.tool_choice", "tool_choice 'auto' left out (the default)"});
+          warnings.push_back({"dropped_tool_choice", "$.tool_choice",
+                              "tool_choice 'auto' left out (the default)"});
         }
         break;
       case K::none:
         if (!c.tool_choice_none) {
           if (has_tool_parts(r))
-            return refuse(ErrorCode::unimplemented, name, "cannot express tool_choice 'none'", "$.tool_choice");
+            return refuse(ErrorCode::unimplemented, name, "cannot express tool_choice 'none'",
+                          "$.tool_choice");
           // Without tools the model cannot call one: the same meaning.
           r.tool_choice.reset();
           r.tools.clear();
-          warnings.push_back({"dropped_tools", "$.tools", "tool_choice 'none': tools left out instead"});
+          warnings.push_back(
+              {"dropped_tools", "$.tools", "tool_choice 'none': tools left out instead"});
         }
         break;
       case K::required:
         if (!c.tool_choice_required)
-          return refuse(ErrorCode::unimplemented, name, "cannot force a tool call (tool_choice 'required')", "$.tool_choice");
+          return refuse(ErrorCode::unimplemented, name,
+                        "cannot force a tool call (tool_choice 'required')", "$.tool_choice");
         break;
       case K::tool:
         if (!c.tool_choice_named)
-          return refuse(ErrorCode::unimplemented, name, "cannot force the tool '" + r.tool_choice->name + "'", "$.tool_choice");
+          return refuse(ErrorCode::unimplemented, name,
+                        "cannot force the tool '" + r.tool_choice->name + "'", "$.tool_choice");
         break;
     }
   }
@@ -69,7 +79,8 @@ Result<ir::Request> adapt_request(ir::Request r, const Capabilities& c, std::str
     for (size_t p = 0; p < parts.size(); ++p) {
       if (!c.images) {
         if (std::holds_alternative<ir::ImagePart>(parts[p]))
-          return refuse(ErrorCode::invalid_argument, name, "does not accept images", part_path(m, p));
+          return refuse(ErrorCode::invalid_argument, name, "does not accept images",
+                        part_path(m, p));
         if (auto* tr = std::get_if<ir::ToolResultPart>(&parts[p]))
           for (size_t k = 0; k < tr->content.size(); ++k)
             if (std::holds_alternative<ir::ImagePart>(tr->content[k]))
@@ -79,12 +90,14 @@ Result<ir::Request> adapt_request(ir::Request r, const Capabilities& c, std::str
     }
     if (!c.thinking) {
       size_t before = parts.size();
-      std::erase_if(parts, [](const ir::Part& p) { return std::holds_alternative<ir::ThinkingPart>(p); });
+      std::erase_if(parts,
+                    [](const ir::Part& p) { return std::holds_alternative<ir::ThinkingPart>(p); });
       dropped_thinking |= parts.size() != before;
     }
   }
   if (dropped_thinking)
-    warnings.push_back({"dropped_thinking", "$.messages", "reasoning blocks left out: the model does not take them"});
+    warnings.push_back({"dropped_thinking", "$.messages",
+                        "reasoning blocks left out: the model does not take them"});
 
   if (c.requires_max_tokens && !r.max_tokens) r.max_tokens = c.default_max_tokens;
   return r;

@@ -18,15 +18,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::microseconds;
 
-constexpr size_t kMaxBody = 64u << 20;       // a whole JSON response
-constexpr size_t kMaxErrorBody = 1u << 20;   // an error body kept for translation
+constexpr size_t kMaxBody = 64u << 20;      // a whole JSON response
+constexpr size_t kMaxErrorBody = 1u << 20;  // an error body kept for translation
 
 bool is_limit_header(std::string_view name) {
   auto starts = [&](std::string_view p) {
     return name.size() >= p.size() && transport::iequals(name.substr(0, p.size()), p);
   };
-  return starts("x-ratelimit-") || starts("anthropic-ratelimit-") || transport::iequals(name, "retry-after") ||
-         transport::iequals(name, "retry-after-ms");
+  return starts("x-ratelimit-") || starts("anthropic-ratelimit-") ||
+         transport::iequals(name, "retry-after") || transport::iequals(name, "retry-after-ms");
 }
 
 RateLimits limits_of(const transport::HttpHeaders& headers) {
@@ -34,7 +34,8 @@ RateLimits limits_of(const transport::HttpHeaders& headers) {
   for (const auto& [k, v] : headers)
     if (is_limit_header(k)) {
       std::string name = k;
-      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       out.headers.emplace_back(std::move(name), v);
     }
   return out;
@@ -42,13 +43,15 @@ RateLimits limits_of(const transport::HttpHeaders& headers) {
 
 bool is_content(const ir::StreamEvent& e) {
   return std::holds_alternative<ir::TextDelta>(e) || std::holds_alternative<ir::ThinkingDelta>(e) ||
-         std::holds_alternative<ir::ToolCallStart>(e) || std::holds_alternative<ir::ToolCallDelta>(e);
+         std::holds_alternative<ir::ToolCallStart>(e) ||
+         std::holds_alternative<ir::ToolCallDelta>(e);
 }
 
 void finish_timing(Timing& t, const ir::Usage& usage) {
   auto gen = t.total - t.time_to_first_token;
   if (usage.output_tokens && *usage.output_tokens > 0 && gen.count() > 0)
-    t.output_tokens_per_second = static_cast<double>(*usage.output_tokens) / (static_cast<double>(gen.count()) / 1e6);
+    t.output_tokens_per_second =
+        static_cast<double>(*usage.output_tokens) / (static_cast<double>(gen.count()) / 1e6);
 }
 
 // What a call's callbacks need after the provider may be gone: a caller can
@@ -62,7 +65,8 @@ struct CallContext {
 
   // A transport failure; the URL is named without credentials or query.
   Error transport_error(Error e) const {
-    e.message = "upstream " + transport::redact_url(url) + ": " + transport::scrub_secrets(e.message, secret_headers);
+    e.message = "upstream " + transport::redact_url(url) + ": " +
+                transport::scrub_secrets(e.message, secret_headers);
     return e;
   }
 
@@ -75,15 +79,16 @@ struct CallContext {
   Error upstream_error(int status, std::string_view body) const {
     Error e = codec->decode_error(status, body);
     e.http_status = status;  // a gateway answers its caller with the upstream's status
-    e.message = "upstream HTTP " + std::to_string(status) + ": " + transport::scrub_secrets(e.message, secret_headers);
+    e.message = "upstream HTTP " + std::to_string(status) + ": " +
+                transport::scrub_secrets(e.message, secret_headers);
     return e;
   }
 };
 
 class HttpProvider final : public Provider {
  public:
-  HttpProvider(Profile profile, const codec::Dialect& dialect, ProviderConfig cfg, transport::HttpTransport& client,
-               std::string key)
+  HttpProvider(Profile profile, const codec::Dialect& dialect, ProviderConfig cfg,
+               transport::HttpTransport& client, std::string key)
       : profile_(std::move(profile)),
         dialect_(dialect),
         codec_(dialect.codec()),
@@ -135,10 +140,14 @@ class HttpProvider final : public Provider {
       st->body.append(bytes);
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, done, warnings](const Status& s, const transport::HttpStats& stats) mutable {
-      if (st->too_big) return done(make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
+    cb.on_complete = [ctx = ctx_, st, done, warnings](const Status& s,
+                                                      const transport::HttpStats& stats) mutable {
+      if (st->too_big)
+        return done(
+            make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
       if (!s) return done(ctx->transport_error(s.error()));
-      if (st->status < 200 || st->status > 299) return done(ctx->upstream_error(st->status, st->body));
+      if (st->status < 200 || st->status > 299)
+        return done(ctx->upstream_error(st->status, st->body));
       auto resp = ctx->codec->decode_response(st->body, warnings);
       if (!resp) {
         Error e = std::move(resp).error();
@@ -211,10 +220,12 @@ class HttpProvider final : public Provider {
       }
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, done, deliver, warnings](const Status& s, const transport::HttpStats& stats) mutable {
+    cb.on_complete = [ctx = ctx_, st, done, deliver, warnings](
+                         const Status& s, const transport::HttpStats& stats) mutable {
       if (st->error) return done(*st->error);
       if (!s) return done(ctx->transport_error(s.error()));
-      if (st->status < 200 || st->status > 299) return done(ctx->upstream_error(st->status, st->error_body));
+      if (st->status < 200 || st->status > 299)
+        return done(ctx->upstream_error(st->status, st->error_body));
       Status fin = st->decoder->finish(st->events);
       deliver(*st);
       if (!fin) {
@@ -224,8 +235,9 @@ class HttpProvider final : public Provider {
         return done(e);
       }
       if (const auto& err = st->acc.error())
-        return done(make_error(ctx->stream_error_code(err->type), "upstream error " + err->type + ": " +
-                                                                     transport::scrub_secrets(err->message, ctx->secret_headers)));
+        return done(make_error(ctx->stream_error_code(err->type),
+                               "upstream error " + err->type + ": " +
+                                   transport::scrub_secrets(err->message, ctx->secret_headers)));
       Generation g;
       g.response = std::move(st->acc).take();
       g.limits = std::move(st->limits);
@@ -247,10 +259,12 @@ class HttpProvider final : public Provider {
     if (req.model.empty()) req.model = profile_.default_model;
     if (req.model.empty())
       return make_error(ErrorCode::invalid_argument,
-                        "no model given for provider '" + profile_.name + "' (set --model or the profile's default_model)",
+                        "no model given for provider '" + profile_.name +
+                            "' (set --model or the profile's default_model)",
                         "$.model");
     if (stream && !profile_.capabilities.streaming)
-      return make_error(ErrorCode::unimplemented, "provider '" + profile_.name + "' does not stream");
+      return make_error(ErrorCode::unimplemented,
+                        "provider '" + profile_.name + "' does not stream");
     auto adapted = adapt_request(std::move(req), profile_.capabilities, profile_.name, warnings);
     if (!adapted) return std::move(adapted).error();
     ir::Request& r = *adapted;
@@ -260,7 +274,8 @@ class HttpProvider final : public Provider {
     const bool ask_usage = stream && profile_.stream_usage && !usage_key.empty();
     const bool same_dialect = r.source_dialect.empty() || r.source_dialect == dialect_.name;
     if (ask_usage && same_dialect) {
-      bool has = std::any_of(r.extra.begin(), r.extra.end(), [&](const auto& x) { return x.key == usage_key; });
+      bool has = std::any_of(r.extra.begin(), r.extra.end(),
+                             [&](const auto& x) { return x.key == usage_key; });
       if (!has) {
         // Extra fields are written by a same-dialect encoder only.
         r.source_dialect = std::string(dialect_.name);
@@ -273,7 +288,8 @@ class HttpProvider final : public Provider {
     // gateway) has no extra fields to carry it: add the usage request to the
     // encoded object itself, or an OpenAI server sends no usage at all.
     if (ask_usage && !same_dialect && !body->empty() && body->back() == '}') {
-      std::string member = ",\"" + std::string(usage_key) + "\":" + std::string(dialect_.stream_usage_value);
+      std::string member =
+          ",\"" + std::string(usage_key) + "\":" + std::string(dialect_.stream_usage_value);
       body->insert(body->size() - 1, member);
     }
     transport::HttpRequest http;
@@ -313,7 +329,8 @@ class HttpProvider final : public Provider {
 }  // namespace
 
 Result<Profile> resolve_profile(const ProviderConfig& cfg) {
-  auto p = cfg.profile_file.empty() ? builtin_profile(cfg.profile) : load_profile_file(cfg.profile_file);
+  auto p =
+      cfg.profile_file.empty() ? builtin_profile(cfg.profile) : load_profile_file(cfg.profile_file);
   if (!p) return p;
   if (!cfg.base_url.empty()) p->base_url = cfg.base_url;
   if (!cfg.api_key_env.empty()) p->api_key_env = cfg.api_key_env;
@@ -325,11 +342,13 @@ Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const Prov
                                                      transport::HttpTransport& client) {
   const codec::Dialect* dialect = codec::find_dialect(profile.dialect);
   if (!dialect || !dialect->has_codec())
-    return make_error(ErrorCode::not_found, "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",
+    return make_error(ErrorCode::not_found,
+                      "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",
                       "$.dialect");
   if (profile.base_url.empty())
     return make_error(ErrorCode::invalid_argument,
-                      "provider '" + profile.name + "' needs a base URL (--base-url)", "$.base_url");
+                      "provider '" + profile.name + "' needs a base URL (--base-url)",
+                      "$.base_url");
   std::string key;
   if (!profile.auth_header.empty() && !profile.api_key_env.empty()) {
     const char* v = std::getenv(profile.api_key_env.c_str());
@@ -337,14 +356,17 @@ Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const Prov
   }
   // The variable's name is safe to show; its value never is.
   if (key.empty() && profile.api_key_required)
-    return make_error(ErrorCode::unauthenticated, "environment variable " +
-                                                      (profile.api_key_env.empty() ? std::string("(none named)")
-                                                                                   : profile.api_key_env) +
-                                                      " is not set (API key for provider '" + profile.name + "')");
-  return std::unique_ptr<Provider>(std::make_unique<HttpProvider>(std::move(profile), *dialect, cfg, client, std::move(key)));
+    return make_error(
+        ErrorCode::unauthenticated,
+        "environment variable " +
+            (profile.api_key_env.empty() ? std::string("(none named)") : profile.api_key_env) +
+            " is not set (API key for provider '" + profile.name + "')");
+  return std::unique_ptr<Provider>(
+      std::make_unique<HttpProvider>(std::move(profile), *dialect, cfg, client, std::move(key)));
 }
 
-Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpTransport& client) {
+Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg,
+                                                transport::HttpTransport& client) {
   auto p = resolve_profile(cfg);
   if (!p) return std::move(p).error();
   return make_http_provider(std::move(*p), cfg, client);

@@ -22,7 +22,8 @@ const BuiltinProfile kBuiltin[] = {
 Status get_string(const json& j, const char* key, const std::string& path, std::string& out) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return Status::Ok();
-  if (!it->is_string()) return make_error(ErrorCode::invalid_argument, "must be a string", path + "." + key);
+  if (!it->is_string())
+    return make_error(ErrorCode::invalid_argument, "must be a string", path + "." + key);
   out = it->get<std::string>();
   return Status::Ok();
 }
@@ -30,7 +31,8 @@ Status get_string(const json& j, const char* key, const std::string& path, std::
 Status get_bool(const json& j, const char* key, const std::string& path, bool& out) {
   auto it = j.find(key);
   if (it == j.end()) return Status::Ok();
-  if (!it->is_boolean()) return make_error(ErrorCode::invalid_argument, "must be true or false", path + "." + key);
+  if (!it->is_boolean())
+    return make_error(ErrorCode::invalid_argument, "must be true or false", path + "." + key);
   out = it->get<bool>();
   return Status::Ok();
 }
@@ -47,19 +49,25 @@ Status parse_capabilities(const json& j, Capabilities& c) {
   TW_TRY(get_bool(j, "requires_max_tokens", p, c.requires_max_tokens));
   if (auto it = j.find("default_max_tokens"); it != j.end()) {
     if (!it->is_number_integer() || it->get<int64_t>() <= 0)
-      return make_error(ErrorCode::invalid_argument, "must be a positive integer", p + ".default_max_tokens");
+      return make_error(ErrorCode::invalid_argument, "must be a positive integer",
+                        p + ".default_max_tokens");
     c.default_max_tokens = it->get<int64_t>();
   }
   if (auto it = j.find("tool_choice"); it != j.end()) {
-    if (!it->is_array()) return make_error(ErrorCode::invalid_argument, "must be an array", p + ".tool_choice");
+    if (!it->is_array())
+      return make_error(ErrorCode::invalid_argument, "must be an array", p + ".tool_choice");
     c.tool_choice_auto = c.tool_choice_none = c.tool_choice_required = c.tool_choice_named = false;
     for (size_t i = 0; i < it->size(); ++i) {
       const json& v = (*it)[i];
       std::string s = v.is_string() ? v.get<std::string>() : "";
-      if (s == "auto") c.tool_choice_auto = true;
-      else if (s == "none") c.tool_choice_none = true;
-      else if (s == "required") c.tool_choice_required = true;
-      else if (s == "named") c.tool_choice_named = true;
+      if (s == "auto")
+        c.tool_choice_auto = true;
+      else if (s == "none")
+        c.tool_choice_none = true;
+      else if (s == "required")
+        c.tool_choice_required = true;
+      else if (s == "named")
+        c.tool_choice_named = true;
       else
         return make_error(ErrorCode::invalid_argument, "expected auto, none, required or named",
                           p + ".tool_choice[" + std::to_string(i) + "]");
@@ -73,7 +81,8 @@ Status parse_capabilities(const json& j, Capabilities& c) {
 Result<Profile> parse_profile(std::string_view text) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "profile is not valid JSON", "$");
-  if (!j.is_object()) return make_error(ErrorCode::invalid_argument, "profile must be an object", "$");
+  if (!j.is_object())
+    return make_error(ErrorCode::invalid_argument, "profile must be an object", "$");
   Profile p;
   TW_TRY(get_string(j, "name", "$", p.name));
   TW_TRY(get_string(j, "dialect", "$", p.dialect));
@@ -83,22 +92,27 @@ Result<Profile> parse_profile(std::string_view text) {
   TW_TRY(get_string(j, "default_model", "$", p.default_model));
   TW_TRY(get_bool(j, "api_key_required", "$", p.api_key_required));
   TW_TRY(get_bool(j, "stream_usage", "$", p.stream_usage));
-  if (p.name.empty()) return make_error(ErrorCode::invalid_argument, "a profile needs a name", "$.name");
-  if (p.dialect.empty()) return make_error(ErrorCode::invalid_argument, "a profile needs a dialect", "$.dialect");
+  if (p.name.empty())
+    return make_error(ErrorCode::invalid_argument, "a profile needs a name", "$.name");
+  if (p.dialect.empty())
+    return make_error(ErrorCode::invalid_argument, "a profile needs a dialect", "$.dialect");
   if (auto it = j.find("auth"); it != j.end()) {
-    if (!it->is_object()) return make_error(ErrorCode::invalid_argument, "must be an object", "$.auth");
+    if (!it->is_object())
+      return make_error(ErrorCode::invalid_argument, "must be an object", "$.auth");
     TW_TRY(get_string(*it, "header", "$.auth", p.auth_header));
     TW_TRY(get_string(*it, "prefix", "$.auth", p.auth_prefix));
   }
   if (auto it = j.find("headers"); it != j.end()) {
-    if (!it->is_object()) return make_error(ErrorCode::invalid_argument, "must be an object", "$.headers");
+    if (!it->is_object())
+      return make_error(ErrorCode::invalid_argument, "must be an object", "$.headers");
     for (auto h = it->begin(); h != it->end(); ++h) {
       if (!h.value().is_string())
         return make_error(ErrorCode::invalid_argument, "must be a string", "$.headers." + h.key());
       p.headers.emplace_back(h.key(), h.value().get<std::string>());
     }
   }
-  if (auto it = j.find("capabilities"); it != j.end()) TW_TRY(parse_capabilities(*it, p.capabilities));
+  if (auto it = j.find("capabilities"); it != j.end())
+    TW_TRY(parse_capabilities(*it, p.capabilities));
   if (p.auth_header.empty()) p.api_key_required = false;
   return p;
 }
@@ -122,7 +136,8 @@ Result<Profile> builtin_profile(std::string_view name) {
     if (name == b.name) return parse_profile(b.json);
   std::string known;
   for (const auto& b : kBuiltin) known += (known.empty() ? "" : ", ") + std::string(b.name);
-  return make_error(ErrorCode::not_found, "unknown provider profile '" + std::string(name) + "' (known: " + known + ")");
+  return make_error(ErrorCode::not_found,
+                    "unknown provider profile '" + std::string(name) + "' (known: " + known + ")");
 }
 
 std::vector<std::string> builtin_profile_names() {

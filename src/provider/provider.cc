@@ -41,7 +41,8 @@ Result<Generation> wait(std::future<Result<Generation>> f) { return f.get(); }
 Result<Generation> Provider::generate_sync(ir::Request request) {
   auto promise = std::make_shared<std::promise<Result<Generation>>>();
   auto future = promise->get_future();
-  generate(std::move(request), [promise](Result<Generation> r) { promise->set_value(std::move(r)); });
+  generate(std::move(request),
+           [promise](Result<Generation> r) { promise->set_value(std::move(r)); });
   return wait(std::move(future));
 }
 

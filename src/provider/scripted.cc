@@ -118,12 +118,14 @@ size_t request_chars(const ir::Request& r) {
 }
 
 Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
-  if (!j.is_object()) return make_error(ErrorCode::invalid_argument, "a rule must be an object", path);
+  if (!j.is_object())
+    return make_error(ErrorCode::invalid_argument, "a rule must be an object", path);
   ScriptRule r;
   auto str = [&](const char* key, std::string& out) -> Status {
     auto it = j.find(key);
     if (it == j.end()) return Status::Ok();
-    if (!it->is_string()) return make_error(ErrorCode::invalid_argument, "must be a string", path + "." + key);
+    if (!it->is_string())
+      return make_error(ErrorCode::invalid_argument, "must be a string", path + "." + key);
     out = it->get<std::string>();
     return Status::Ok();
   };
@@ -132,7 +134,8 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
   TW_TRY(str("reply", r.reply));
   TW_TRY(str("error", r.error));
   if (auto it = j.find("calls"); it != j.end()) {
-    if (!it->is_array()) return make_error(ErrorCode::invalid_argument, "must be an array", path + ".calls");
+    if (!it->is_array())
+      return make_error(ErrorCode::invalid_argument, "must be an array", path + ".calls");
     for (size_t i = 0; i < it->size(); ++i) {
       const json& c = (*it)[i];
       std::string cp = path + ".calls[" + std::to_string(i) + "]";
@@ -152,7 +155,8 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
     try {
       std::regex re(r.user_pattern, std::regex::ECMAScript | std::regex::icase);
     } catch (const std::regex_error& e) {
-      return make_error(ErrorCode::invalid_argument, std::string("invalid regex: ") + e.what(), path + ".user_pattern");
+      return make_error(ErrorCode::invalid_argument, std::string("invalid regex: ") + e.what(),
+                        path + ".user_pattern");
     }
   }
   return r;
@@ -163,10 +167,12 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
 Result<Script> parse_script(std::string_view text) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "script is not valid JSON", "$");
-  if (!j.is_object()) return make_error(ErrorCode::invalid_argument, "script must be an object", "$");
+  if (!j.is_object())
+    return make_error(ErrorCode::invalid_argument, "script must be an object", "$");
   Script s;
   if (auto it = j.find("fallback"); it != j.end()) {
-    if (!it->is_string()) return make_error(ErrorCode::invalid_argument, "must be a string", "$.fallback");
+    if (!it->is_string())
+      return make_error(ErrorCode::invalid_argument, "must be a string", "$.fallback");
     s.fallback = it->get<std::string>();
   }
   auto rules = j.find("rules");
@@ -275,11 +281,13 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
     chosen_calls = std::move(eff);
     chosen = &rule;
     b = std::move(cand);
-    if (b.has_match) std::regex_search(b.user, b.match, *compiled_->patterns[i]);  // rebind to b.user
+    if (b.has_match)
+      std::regex_search(b.user, b.match, *compiled_->patterns[i]);  // rebind to b.user
   }
 
   std::vector<ir::StreamEvent> ev;
-  ev.push_back(ir::MessageStart{"msg_scripted_" + std::to_string(req.messages.size()), options_.model, 0});
+  ev.push_back(
+      ir::MessageStart{"msg_scripted_" + std::to_string(req.messages.size()), options_.model, 0});
   if (chosen && !chosen->error.empty()) {
     ev.push_back(ir::ErrorEvent{chosen->error, "scripted upstream error: " + chosen->error});
     return ev;
@@ -288,11 +296,13 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
   if (chosen) {
     text = expand(chosen->reply, b);
   } else if (!answered.empty()) {
-    for (const auto& a : answered) text += (text.empty() ? "" : "\n") + a.second;  // echo the results
+    for (const auto& a : answered)
+      text += (text.empty() ? "" : "\n") + a.second;  // echo the results
   } else {
     text = script.fallback;
   }
-  for (auto& piece : chunks(text, options_.chunk_chars)) ev.push_back(ir::TextDelta{std::move(piece)});
+  for (auto& piece : chunks(text, options_.chunk_chars))
+    ev.push_back(ir::TextDelta{std::move(piece)});
   size_t out_chars = text.size();
   int index = 0;
   if (chosen) {
@@ -302,9 +312,11 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
       expand_json(args, b);
       std::string arg_text = args.dump();
       out_chars += arg_text.size() + call.name.size();
-      std::string id = "call_" + std::to_string(req.messages.size()) + "_" + std::to_string(index + 1);
+      std::string id =
+          "call_" + std::to_string(req.messages.size()) + "_" + std::to_string(index + 1);
       ev.push_back(ir::ToolCallStart{index, id, call.name});
-      for (auto& piece : chunks(arg_text, options_.chunk_chars)) ev.push_back(ir::ToolCallDelta{index, std::move(piece)});
+      for (auto& piece : chunks(arg_text, options_.chunk_chars))
+        ev.push_back(ir::ToolCallDelta{index, std::move(piece)});
       ev.push_back(ir::ToolCallEnd{index});
       ++index;
     }
@@ -336,7 +348,8 @@ Result<Generation> fold(std::vector<ir::StreamEvent>& events, const EventCallbac
   g.response = std::move(acc).take();
   g.response.source_dialect = "scripted";
   g.warnings = std::move(warnings);
-  g.timing.total = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  g.timing.total = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start);
   g.timing.time_to_first_token = g.timing.total;
   return g;
 }
@@ -347,7 +360,8 @@ ProviderCall ScriptedProvider::generate(ir::Request request, DoneCallback done) 
   return stream(std::move(request), {}, std::move(done));
 }
 
-ProviderCall ScriptedProvider::stream(ir::Request request, EventCallback on_event, DoneCallback done) {
+ProviderCall ScriptedProvider::stream(ir::Request request, EventCallback on_event,
+                                      DoneCallback done) {
   auto start = std::chrono::steady_clock::now();
   Warnings warnings;
   auto adapted = adapt_request(std::move(request), caps_, name(), warnings);

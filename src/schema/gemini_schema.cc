@@ -20,8 +20,9 @@ using namespace export_detail;
 
 const std::set<std::string>& kept() {
   static const std::set<std::string> k = {
-      "description", "title", "nullable", "maxItems", "minItems", "minProperties", "maxProperties",
-      "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "propertyOrdering", "example"};
+      "description",   "title",         "nullable",  "maxItems",         "minItems",
+      "minProperties", "maxProperties", "minLength", "maxLength",        "pattern",
+      "minimum",       "maximum",       "default",   "propertyOrdering", "example"};
   return k;
 }
 
@@ -38,8 +39,10 @@ struct Converter {
 
   Result<json> convert(const json& s, const std::string& path) {
     if (s.is_boolean() || (s.is_object() && s.empty())) return json::object();
-    if (!s.is_object()) return make_error(ErrorCode::invalid_argument, "schema must be an object", path);
-    if (ref_stack.size() > 64) return make_error(ErrorCode::unimplemented, "schema nested too deeply", path);
+    if (!s.is_object())
+      return make_error(ErrorCode::invalid_argument, "schema must be an object", path);
+    if (ref_stack.size() > 64)
+      return make_error(ErrorCode::unimplemented, "schema nested too deeply", path);
 
     json out = json::object();
     bool nullable = false;
@@ -53,7 +56,8 @@ struct Converter {
     if (auto t = s.find("type"); t != s.end()) {
       if (t->is_string()) types.push_back(t->get<std::string>());
       if (t->is_array())
-        for (const auto& e : *t) if (e.is_string()) types.push_back(e.get<std::string>());
+        for (const auto& e : *t)
+          if (e.is_string()) types.push_back(e.get<std::string>());
     }
     if (std::erase(types, "null")) nullable = true;
     if (types.size() == 1) out["type"] = types[0];
@@ -62,7 +66,8 @@ struct Converter {
       const std::string& k = it.key();
       if (kept().count(k)) {
         out[k] = *it;
-      } else if (k == "format" && it->is_string() && types.size() == 1 && format_ok(types[0], it->get<std::string>())) {
+      } else if (k == "format" && it->is_string() && types.size() == 1 &&
+                 format_ok(types[0], it->get<std::string>())) {
         out[k] = *it;
       } else if (k == "exclusiveMinimum" && it->is_number()) {
         out["minimum"] = *it;  // widened: Gemini has no exclusive bounds
@@ -76,7 +81,8 @@ struct Converter {
         auto nulls = std::remove(values.begin(), values.end(), json());
         if (nulls != values.end()) nullable = true;
         values.erase(nulls, values.end());
-        bool strings = std::all_of(values.begin(), values.end(), [](const json& v) { return v.is_string(); });
+        bool strings =
+            std::all_of(values.begin(), values.end(), [](const json& v) { return v.is_string(); });
         if (strings && !values.empty()) {
           out["enum"] = std::move(values);
           if (!out.contains("type")) out["type"] = "string";
@@ -122,12 +128,16 @@ struct Converter {
   }
 
   Result<json> inline_ref(const json& s, const std::string& path) {
-    if (!s["$ref"].is_string()) return make_error(ErrorCode::invalid_argument, "$ref must be a string", path);
+    if (!s["$ref"].is_string())
+      return make_error(ErrorCode::invalid_argument, "$ref must be a string", path);
     std::string ref = s["$ref"].get<std::string>();
     const json* target = resolve_local_ref(root, ref);
-    if (!target) return make_error(ErrorCode::unimplemented, "cannot inline non-local $ref '" + ref + "'", path);
+    if (!target)
+      return make_error(ErrorCode::unimplemented, "cannot inline non-local $ref '" + ref + "'",
+                        path);
     if (std::find(ref_stack.begin(), ref_stack.end(), target) != ref_stack.end())
-      return make_error(ErrorCode::unimplemented, "recursive $ref '" + ref + "' cannot be inlined for Gemini", path);
+      return make_error(ErrorCode::unimplemented,
+                        "recursive $ref '" + ref + "' cannot be inlined for Gemini", path);
     ref_stack.push_back(target);
     auto r = convert(*target, child_path(path, "$ref"));
     ref_stack.pop_back();
@@ -140,8 +150,10 @@ struct Converter {
     if (s.contains("prefixItems") && s["prefixItems"].is_array())
       for (const auto& e : s["prefixItems"]) parts.push_back(&e);
     if (s.contains("items")) {
-      if (s["items"].is_array()) for (const auto& e : s["items"]) parts.push_back(&e);
-      else if (s["items"] != false) parts.push_back(&s["items"]);
+      if (s["items"].is_array())
+        for (const auto& e : s["items"]) parts.push_back(&e);
+      else if (s["items"] != false)
+        parts.push_back(&s["items"]);
     }
     if (parts.empty()) return json();
     json any = json::array();
@@ -168,8 +180,10 @@ struct Converter {
       if (c->value("nullable", false)) nullable = true;
       any.push_back(std::move(*c));
     }
-    if (any.size() == 1) merge_into(out, any[0]);
-    else if (!any.empty()) out["anyOf"] = std::move(any);
+    if (any.size() == 1)
+      merge_into(out, any[0]);
+    else if (!any.empty())
+      out["anyOf"] = std::move(any);
     return {};
   }
 

@@ -23,7 +23,11 @@ const J* resolve_local_ref(const J& root, const std::string& ref) {
 }
 
 // A JSON path for messages: "$.properties.city".
-inline std::string child_path(const std::string& path, const std::string& key) { return path + "." + key; }
-inline std::string index_path(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+inline std::string child_path(const std::string& path, const std::string& key) {
+  return path + "." + key;
+}
+inline std::string index_path(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
 
 }  // namespace toolwire::schema::export_detail

@@ -18,16 +18,35 @@ using namespace export_detail;
 
 // Keywords strict mode does not support (OpenAI structured-outputs docs).
 const std::set<std::string>& dropped() {
-  static const std::set<std::string> k = {
-      "minLength", "maxLength", "patternProperties", "unevaluatedProperties", "propertyNames",
-      "minProperties", "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
-      "uniqueItems", "default", "examples", "$schema", "$id", "$comment", "dependentRequired",
-      "dependentSchemas", "dependencies", "if", "then", "else", "additionalItems"};
+  static const std::set<std::string> k = {"minLength",
+                                          "maxLength",
+                                          "patternProperties",
+                                          "unevaluatedProperties",
+                                          "propertyNames",
+                                          "minProperties",
+                                          "maxProperties",
+                                          "unevaluatedItems",
+                                          "contains",
+                                          "minContains",
+                                          "maxContains",
+                                          "uniqueItems",
+                                          "default",
+                                          "examples",
+                                          "$schema",
+                                          "$id",
+                                          "$comment",
+                                          "dependentRequired",
+                                          "dependentSchemas",
+                                          "dependencies",
+                                          "if",
+                                          "then",
+                                          "else",
+                                          "additionalItems"};
   return k;
 }
 const std::set<std::string>& supported_formats() {
   static const std::set<std::string> k = {"date-time", "time", "date", "duration", "email",
-                                          "hostname", "ipv4", "ipv6", "uuid"};
+                                          "hostname",  "ipv4", "ipv6", "uuid"};
   return k;
 }
 
@@ -43,8 +62,10 @@ bool is_object_schema(const json& s) {
 json nullable(json s) {
   if (s.contains("type")) {
     json& t = s["type"];
-    if (t.is_string() && t != "null") t = json::array({t, "null"});
-    else if (t.is_array() && std::find(t.begin(), t.end(), json("null")) == t.end()) t.push_back("null");
+    if (t.is_string() && t != "null")
+      t = json::array({t, "null"});
+    else if (t.is_array() && std::find(t.begin(), t.end(), json("null")) == t.end())
+      t.push_back("null");
     if (s.contains("const")) s["enum"] = json::array({s["const"]}), s.erase("const");
     if (s.contains("enum") && s["enum"].is_array() &&
         std::find(s["enum"].begin(), s["enum"].end(), json()) == s["enum"].end())
@@ -63,7 +84,8 @@ Result<json> strictify_object(const json& s, json out, const std::string& path) 
   if (props.empty() && ap != false) return unsupported(path, "a free-form object (no properties)");
   std::set<std::string> req;
   if (s.contains("required") && s["required"].is_array())
-    for (const auto& r : s["required"]) if (r.is_string()) req.insert(r.get<std::string>());
+    for (const auto& r : s["required"])
+      if (r.is_string()) req.insert(r.get<std::string>());
   json new_props = json::object();
   json required = json::array();
   for (auto it = props.begin(); it != props.end(); ++it) {
@@ -79,7 +101,8 @@ Result<json> strictify_object(const json& s, json out, const std::string& path) 
 }
 
 Result<json> strictify(const json& s, const std::string& path) {
-  if (s.is_boolean() || (s.is_object() && s.empty())) return unsupported(path, "a schema accepting any value");
+  if (s.is_boolean() || (s.is_object() && s.empty()))
+    return unsupported(path, "a schema accepting any value");
   if (!s.is_object()) return unsupported(path, "a non-object schema");
   if (s.contains("not")) return unsupported(path, "'not'");
   if (s.contains("prefixItems") || (s.contains("items") && s["items"].is_array()))
@@ -87,8 +110,10 @@ Result<json> strictify(const json& s, const std::string& path) {
   json out = json::object();
   for (auto it = s.begin(); it != s.end(); ++it) {
     const std::string& k = it.key();
-    if (dropped().count(k) || k == "properties" || k == "required" || k == "additionalProperties") continue;
-    if (k == "format" && (!it->is_string() || !supported_formats().count(it->get<std::string>()))) continue;
+    if (dropped().count(k) || k == "properties" || k == "required" || k == "additionalProperties")
+      continue;
+    if (k == "format" && (!it->is_string() || !supported_formats().count(it->get<std::string>())))
+      continue;
     if (k == "anyOf" || k == "oneOf" || k == "allOf") {
       if (!it->is_array()) return unsupported(path, k + " that is not an array");
       if (k == "allOf" && it->size() != 1) return unsupported(path, "allOf with several schemas");
@@ -130,7 +155,9 @@ using pjson = nlohmann::json;
 bool allows_null(const pjson& s) {
   if (!s.is_object()) return s == true;
   auto t = s.find("type");
-  if (t != s.end()) return *t == "null" || (t->is_array() && std::find(t->begin(), t->end(), pjson("null")) != t->end());
+  if (t != s.end())
+    return *t == "null" ||
+           (t->is_array() && std::find(t->begin(), t->end(), pjson("null")) != t->end());
   return false;
 }
 
@@ -139,13 +166,16 @@ void strip(const pjson& root, const pjson& schema, pjson& args, int depth) {
   const pjson* s = &schema;
   if (s->contains("$ref") && (*s)["$ref"].is_string()) {
     const pjson* target = resolve_local_ref(root, (*s)["$ref"].get<std::string>());
-    if (target && target != s) { strip(root, *target, args, depth + 1); }
+    if (target && target != s) {
+      strip(root, *target, args, depth + 1);
+    }
   }
   if (args.is_object() && s->contains("properties") && (*s)["properties"].is_object()) {
     const pjson& props = (*s)["properties"];
     std::set<std::string> req;
     if (s->contains("required") && (*s)["required"].is_array())
-      for (const auto& r : (*s)["required"]) if (r.is_string()) req.insert(r.get<std::string>());
+      for (const auto& r : (*s)["required"])
+        if (r.is_string()) req.insert(r.get<std::string>());
     for (auto it = args.begin(); it != args.end();) {
       auto p = props.find(it.key());
       if (p != props.end() && it->is_null() && !req.count(it.key()) && !allows_null(*p)) {
@@ -169,6 +199,8 @@ Result<nlohmann::ordered_json> to_openai_strict_schema(const nlohmann::ordered_j
   return strictify(schema, "$");
 }
 
-void strip_strict_nulls(const nlohmann::json& schema, nlohmann::json& args) { strip(schema, schema, args, 0); }
+void strip_strict_nulls(const nlohmann::json& schema, nlohmann::json& args) {
+  strip(schema, schema, args, 0);
+}
 
 }  // namespace toolwire::schema

@@ -11,7 +11,8 @@ using json = nlohmann::ordered_json;
 Result<json> parsed_schema(const ir::ToolDefinition& def) {
   json schema = json::parse(def.input_schema, nullptr, /*allow_exceptions=*/false);
   if (schema.is_discarded() || !schema.is_object())
-    return make_error(ErrorCode::invalid_argument, "input_schema of tool '" + def.name + "' is not a JSON object");
+    return make_error(ErrorCode::invalid_argument,
+                      "input_schema of tool '" + def.name + "' is not a JSON object");
   return schema;
 }
 
@@ -31,7 +32,8 @@ Result<std::string> openai_tool(const ir::ToolDefinition& def, const ToolExportO
   } else {
     fn["parameters"] = std::move(*schema);
   }
-  return json{{"type", "function"}, {"function", std::move(fn)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json{{"type", "function"}, {"function", std::move(fn)}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
 }
 
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {

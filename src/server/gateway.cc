@@ -15,8 +15,8 @@
 
 #include "server/conductor/conductor.h"
 #include "server/http/session.h"
-#include "server/routes/mcp_endpoint.h"
 #include "server/routes/context.h"
+#include "server/routes/mcp_endpoint.h"
 #include "server/routes/router.h"
 
 namespace toolwire::server {
@@ -28,12 +28,14 @@ using boost::system::error_code;
 struct Gateway::Impl {
   explicit Impl(GatewayOptions opt, std::shared_ptr<const ModelRouter> router)
       : ctx(std::make_shared<routes::RouteContext>()),
-        ioc(opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        ioc(opt.threads > 0 ? opt.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         acceptor(asio::make_strand(ioc)),
         drain_timer(acceptor.get_executor()) {
-    if (!opt.log) opt.log = [](std::string_view line) {
-      std::fprintf(stderr, "toolwire serve: %.*s\n", static_cast<int>(line.size()), line.data());
-    };
+    if (!opt.log)
+      opt.log = [](std::string_view line) {
+        std::fprintf(stderr, "toolwire serve: %.*s\n", static_cast<int>(line.size()), line.data());
+      };
     ctx->tool_pool = std::make_unique<asio::thread_pool>(std::max(1, opt.tool_threads));
     ctx->options = std::move(opt);
     ctx->router = std::move(router);
@@ -114,7 +116,9 @@ Gateway::Gateway(GatewayOptions options, std::shared_ptr<const ModelRouter> rout
 
 Gateway::Gateway(GatewayOptions options) : Gateway(std::move(options), nullptr) {}
 
-void Gateway::set_router(std::shared_ptr<const ModelRouter> router) { impl_->ctx->router = std::move(router); }
+void Gateway::set_router(std::shared_ptr<const ModelRouter> router) {
+  impl_->ctx->router = std::move(router);
+}
 
 asio::io_context& Gateway::io_context() { return impl_->ioc; }
 
@@ -131,10 +135,13 @@ Gateway::~Gateway() {
 
 Status Gateway::start() {
   auto& I = *impl_;
-  if (!I.ctx->router) return make_error(ErrorCode::failed_precondition, "gateway started without a router");
+  if (!I.ctx->router)
+    return make_error(ErrorCode::failed_precondition, "gateway started without a router");
   error_code ec;
   auto addr = asio::ip::make_address(I.ctx->options.host, ec);
-  if (ec) return make_error(ErrorCode::invalid_argument, "bad listen address '" + I.ctx->options.host + "'");
+  if (ec)
+    return make_error(ErrorCode::invalid_argument,
+                      "bad listen address '" + I.ctx->options.host + "'");
   tcp::endpoint ep(addr, I.ctx->options.port);
   I.acceptor.open(ep.protocol(), ec);
   if (!ec) I.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
@@ -142,13 +149,15 @@ Status Gateway::start() {
   if (!ec) I.acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec)
     return make_error(ErrorCode::unavailable, "cannot listen on " + I.ctx->options.host + ":" +
-                                                  std::to_string(I.ctx->options.port) + ": " + ec.message());
+                                                  std::to_string(I.ctx->options.port) + ": " +
+                                                  ec.message());
   I.port = I.acceptor.local_endpoint().port();
   I.started = true;
   I.ctx->ready = true;
   asio::post(I.acceptor.get_executor(), [&I] { I.accept(); });
-  int n = I.ctx->options.threads > 0 ? I.ctx->options.threads
-                                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = I.ctx->options.threads > 0
+              ? I.ctx->options.threads
+              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (int i = 0; i < n; ++i) I.threads.emplace_back([&I] { I.ioc.run(); });
   return Status::Ok();
 }

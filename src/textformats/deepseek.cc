@@ -7,7 +7,8 @@
 //   {"city": "Paris"}
 //   ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 // deepseek_v31 (V3.1; a leading <think> block is optional):
-//   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+//   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city":
+//   "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 // Code fences around the arguments are accepted in both. Arguments stream.
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
@@ -98,8 +99,7 @@ class DeepSeek final : public ParserBase {
           }
           if (sc == Scan::done) {
             st_ = St::fence_close;
-          } else if (trim(call_arguments()).empty() && !final &&
-                     is_prefix_of(rest(), kCallEnd)) {
+          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kCallEnd)) {
             return;  // no arguments, and maybe the end marker: wait for it
           } else if (trim(call_arguments()).empty() && rest().starts_with(kCallEnd)) {
             consume(kCallEnd.size());
@@ -144,7 +144,11 @@ class DeepSeek final : public ParserBase {
 
 }  // namespace
 
-ParserPtr make_deepseek_r1(const ToolSet* tools) { return std::make_unique<DeepSeek>(tools, false); }
-ParserPtr make_deepseek_v31(const ToolSet* tools) { return std::make_unique<DeepSeek>(tools, true); }
+ParserPtr make_deepseek_r1(const ToolSet* tools) {
+  return std::make_unique<DeepSeek>(tools, false);
+}
+ParserPtr make_deepseek_v31(const ToolSet* tools) {
+  return std::make_unique<DeepSeek>(tools, true);
+}
 
 }  // namespace toolwire::textformats

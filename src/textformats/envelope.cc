@@ -34,8 +34,10 @@ class Envelope final : public JsonAnswer {
         continue;
       }
       auto c = json_call(e, scratch_, keys);
-      if (!c) error(where + ": " + c.error().message);
-      else whole_call(c->name, c->id, c->arguments);
+      if (!c)
+        error(where + ": " + c.error().message);
+      else
+        whole_call(c->name, c->id, c->arguments);
     }
   }
 

@@ -56,8 +56,7 @@ class FunctionaryV31 final : public ParserBase {
           }
           if (sc == Scan::done) {
             st_ = St::close;
-          } else if (trim(call_arguments()).empty() && !final &&
-                     is_prefix_of(rest(), kEnd)) {
+          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kEnd)) {
             return;  // no arguments, and maybe the end marker: wait for it
           } else if (trim(call_arguments()).empty() && rest().starts_with(kEnd)) {
             consume(kEnd.size());

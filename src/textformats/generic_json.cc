@@ -20,8 +20,10 @@ class GenericJson final : public JsonAnswer {
  private:
   void call(simdjson::dom::element e, std::string_view where) {
     auto c = json_call(e, scratch_);
-    if (!c) error(std::string(where) + ": " + c.error().message);
-    else whole_call(c->name, c->id, c->arguments);
+    if (!c)
+      error(std::string(where) + ": " + c.error().message);
+    else
+      whole_call(c->name, c->id, c->arguments);
   }
 
   void on_value(simdjson::dom::element v, std::string_view source) override {
@@ -39,8 +41,10 @@ class GenericJson final : public JsonAnswer {
     if (!v["tool_call"].get(x)) return call(x, "tool_call");
     if (!v["response"].get(x)) {
       std::string_view s;
-      if (!x.get_string().get(s)) text(s);
-      else text(simdjson::to_string(x));
+      if (!x.get_string().get(s))
+        text(s);
+      else
+        text(simdjson::to_string(x));
       return;
     }
     if (has_string_key(v, {"name"})) return call(v, "call");
@@ -49,8 +53,10 @@ class GenericJson final : public JsonAnswer {
 
   void on_prose() override {}
   void on_broken(std::string_view source, bool cut_off) override {
-    if (cut_off) error("the output ended inside the JSON answer");
-    else text(source);
+    if (cut_off)
+      error("the output ended inside the JSON answer");
+    else
+      text(source);
   }
 };
 

@@ -26,8 +26,10 @@ class Glm45 final : public ParserBase {
   enum class St { text, name, key, before_value, value, args, skip };
 
   void cut() {
-    if (in_call()) fail_call("the output ended inside this call");
-    else error("the output ended inside a <tool_call> block");
+    if (in_call())
+      fail_call("the output ended inside this call");
+    else
+      error("the output ended inside a <tool_call> block");
     consume(rest().size());
   }
 

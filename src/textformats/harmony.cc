@@ -1,6 +1,7 @@
 // harmony — GPT-OSS's channels (the prompt ends with <|start|>assistant):
 //   <|channel|>analysis<|message|>reasoning<|end|>
-//   <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>
+//   <|start|>assistant<|channel|>commentary to=functions.get_weather
+//   <|constrain|>json<|message|>{"city":"Paris"}<|call|>
 //   <|start|>assistant<|channel|>final<|message|>text<|return|>
 // analysis is reasoning; final (and commentary without a recipient, the
 // preamble) is text; a message with a recipient `to=functions.NAME` (in the
@@ -53,7 +54,8 @@ class Harmony final : public ParserBase {
           } else if (t.starts_with(kChannel)) {
             consume(i);
             st_ = St::header;
-          } else if (!final && (t.empty() || is_prefix_of(t, kStart) || is_prefix_of(t, kChannel))) {
+          } else if (!final &&
+                     (t.empty() || is_prefix_of(t, kStart) || is_prefix_of(t, kChannel))) {
             return;
           } else if (t.empty()) {
             consume(s.size());
@@ -98,9 +100,12 @@ class Harmony final : public ParserBase {
           }
           MarkerSet::Hit hit = body_end.find(s, final);
           std::string_view part = s.substr(0, hit.pos);
-          if (st_ == St::args) call_args(part);
-          else if (channel_ == "analysis") reasoning(part);
-          else text(part);
+          if (st_ == St::args)
+            call_args(part);
+          else if (channel_ == "analysis")
+            reasoning(part);
+          else
+            text(part);
           if (hit.which < 0) {
             consume(hit.pos);
             if (final && st_ == St::args) end_or_cut_call();

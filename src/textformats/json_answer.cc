@@ -59,8 +59,10 @@ void JsonAnswer::body(bool final) {
         }
         std::string_view src = rest().substr(0, len);
         simdjson::dom::element doc;
-        if (json_.parse(src.data(), src.size()).get(doc)) on_broken(src, false);
-        else on_value(doc, src);
+        if (json_.parse(src.data(), src.size()).get(doc))
+          on_broken(src, false);
+        else
+          on_value(doc, src);
         consume(len);
         boundary();
         st_ = fenced_ ? St::close_fence : St::text;

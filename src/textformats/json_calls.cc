@@ -17,7 +17,8 @@ bool has_string_key(simdjson::dom::element v, std::initializer_list<std::string_
 Result<JsonCall> json_call(simdjson::dom::element obj, simdjson::dom::parser& scratch,
                            const CallKeys& keys) {
   simdjson::dom::object o;
-  if (obj.get_object().get(o)) return make_error(ErrorCode::invalid_argument, "a call is not an object");
+  if (obj.get_object().get(o))
+    return make_error(ErrorCode::invalid_argument, "a call is not an object");
   JsonCall call;
   bool named = false;
   for (std::string_view k : keys.name) {
@@ -36,8 +37,10 @@ Result<JsonCall> json_call(simdjson::dom::element obj, simdjson::dom::parser& sc
     simdjson::dom::element id;
     if (o.at_key(k).get(id)) continue;
     std::string_view s;
-    if (!id.get_string().get(s)) call.id.assign(s);
-    else if (id.is_int64() || id.is_uint64()) call.id = simdjson::to_string(id);
+    if (!id.get_string().get(s))
+      call.id.assign(s);
+    else if (id.is_int64() || id.is_uint64())
+      call.id = simdjson::to_string(id);
     break;
   }
   simdjson::dom::element args;

@@ -20,7 +20,7 @@ namespace {
 
 struct ListFormat {
   std::array<std::string_view, 3> markers;  // [0] opens a list; the others are dropped
-  std::string_view close;                            // optional closing marker, may be empty
+  std::string_view close;                   // optional closing marker, may be empty
   CallKeys keys;
   ReasoningMarkers reasoning;
 };
@@ -82,8 +82,10 @@ class JsonList final : public ParserBase {
     }
     auto one = [&](simdjson::dom::element e, size_t i) {
       auto c = json_call(e, scratch_, f_.keys);
-      if (!c) error("tool call " + std::to_string(i) + ": " + c.error().message);
-      else whole_call(c->name, c->id, c->arguments);
+      if (!c)
+        error("tool call " + std::to_string(i) + ": " + c.error().message);
+      else
+        whole_call(c->name, c->id, c->arguments);
     };
     if (doc.is_object()) {
       one(doc, 0);
@@ -100,13 +102,12 @@ class JsonList final : public ParserBase {
 
 const ListFormat kMistralNemo{{"[TOOL_CALLS]"}, {}, {}, {}};
 const ListFormat kGranite{{"<|tool_call|>"}, {}, {}, {}};
-const ListFormat kCommandR7b{
-    {"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"},
-    "<|END_ACTION|>",
-    {.name = {"tool_name", "name"},
-     .arguments = {"parameters", "arguments"},
-     .id = {"tool_call_id", "id"}},
-    {.open = "<|START_THINKING|>", .close = "<|END_THINKING|>"}};
+const ListFormat kCommandR7b{{"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"},
+                             "<|END_ACTION|>",
+                             {.name = {"tool_name", "name"},
+                              .arguments = {"parameters", "arguments"},
+                              .id = {"tool_call_id", "id"}},
+                             {.open = "<|START_THINKING|>", .close = "<|END_THINKING|>"}};
 
 }  // namespace
 

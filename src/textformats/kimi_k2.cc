@@ -75,8 +75,7 @@ class KimiK2 final : public ParserBase {
           }
           if (sc == Scan::done) {
             st_ = St::after_args;
-          } else if (trim(call_arguments()).empty() && !final &&
-                     is_prefix_of(rest(), kCallEnd)) {
+          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kCallEnd)) {
             return;  // no arguments, and maybe the end marker: wait for it
           } else if (trim(call_arguments()).empty() && rest().starts_with(kCallEnd)) {
             consume(kCallEnd.size());  // no arguments at all

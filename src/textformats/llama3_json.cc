@@ -22,8 +22,8 @@ class Llama3Json final : public ParserBase {
   enum class St { start, text, json, after };
 
   void body(bool final) override {
-    static const MarkerSet open{"<|python_tag|>", "{\"name\"", "{ \"name\"", "{\"type\"",
-                                "{ \"type\"", "<|eom_id|>", "<|eot_id|>"};
+    static const MarkerSet open{"<|python_tag|>", "{\"name\"",  "{ \"name\"", "{\"type\"",
+                                "{ \"type\"",     "<|eom_id|>", "<|eot_id|>"};
     while (true) {
       switch (st_) {
         case St::start: {
@@ -70,12 +70,14 @@ class Llama3Json final : public ParserBase {
           }
           std::string_view json = rest().substr(0, len);
           simdjson::dom::element doc;
-          bool is_call = !json_.parse(json.data(), json.size()).get(doc) &&
-                         has_string_key(doc, {"name"});
+          bool is_call =
+              !json_.parse(json.data(), json.size()).get(doc) && has_string_key(doc, {"name"});
           if (is_call) {
             auto c = json_call(doc, scratch_);
-            if (!c) error(c.error().message);
-            else whole_call(c->name, c->id, c->arguments);
+            if (!c)
+              error(c.error().message);
+            else
+              whole_call(c->name, c->id, c->arguments);
             st_ = St::after;
           } else {
             text(json);

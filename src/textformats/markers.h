@@ -37,7 +37,6 @@ class MarkerSet {
   int single_first_ = -1;  // the one first byte all markers share, else -1
 };
 
-
 // True when `s` is blank (spaces, tabs, line breaks).
 inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 inline size_t skip_space(std::string_view s, size_t i = 0) {

@@ -36,7 +36,8 @@ class MistralV11 final : public ParserBase {
           std::string_view s = rest();
           size_t i = skip_space(s);
           if (i == s.size() && !final) return;
-          if (i < s.size() && (s[i] == '[' || s[i] == '{') && !s.substr(i).starts_with(kToolCalls)) {
+          if (i < s.size() && (s[i] == '[' || s[i] == '{') &&
+              !s.substr(i).starts_with(kToolCalls)) {
             consume(i);
             reset_scan();
             st_ = St::list;
@@ -86,9 +87,12 @@ class MistralV11 final : public ParserBase {
             if (final) end_or_cut_call();
             return;
           }
-          if (sc == Scan::done) end_call();
-          else if (trim(call_arguments()).empty()) end_call();  // [ARGS] then nothing: {}
-          else fail_call("the arguments are not JSON");
+          if (sc == Scan::done)
+            end_call();
+          else if (trim(call_arguments()).empty())
+            end_call();  // [ARGS] then nothing: {}
+          else
+            fail_call("the arguments are not JSON");
           st_ = St::text;
           break;
         }
@@ -101,8 +105,10 @@ class MistralV11 final : public ParserBase {
             consume(rest().size());
             return;
           }
-          if (sc == Scan::done) list(rest().substr(0, len));
-          else error("the text after [TOOL_CALLS] is not a JSON list");
+          if (sc == Scan::done)
+            list(rest().substr(0, len));
+          else
+            error("the text after [TOOL_CALLS] is not a JSON list");
           if (sc == Scan::done) consume(len);
           st_ = St::text;
           break;
@@ -130,8 +136,10 @@ class MistralV11 final : public ParserBase {
     }
     auto one = [&](simdjson::dom::element e, size_t i) {
       auto c = json_call(e, scratch_);
-      if (!c) error("tool call " + std::to_string(i) + ": " + c.error().message);
-      else whole_call(c->name, c->id, c->arguments);
+      if (!c)
+        error("tool call " + std::to_string(i) + ": " + c.error().message);
+      else
+        whole_call(c->name, c->id, c->arguments);
     };
     if (doc.is_object()) return one(doc, 0);
     size_t i = 0;

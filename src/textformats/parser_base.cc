@@ -207,9 +207,12 @@ ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
   mark_ += n;
   length = mark_;
   switch (scan_.state()) {
-    case JsonScanner::State::done: return Scan::done;
-    case JsonScanner::State::invalid: return Scan::invalid;
-    default: return Scan::more;
+    case JsonScanner::State::done:
+      return Scan::done;
+    case JsonScanner::State::invalid:
+      return Scan::invalid;
+    default:
+      return Scan::more;
   }
 }
 
@@ -225,9 +228,12 @@ ParserBase::Scan ParserBase::stream_args(bool final) {
   call_args(s.substr(0, n));
   consume(n);
   switch (scan_.state()) {
-    case JsonScanner::State::done: return Scan::done;
-    case JsonScanner::State::invalid: return Scan::invalid;
-    default: return Scan::more;
+    case JsonScanner::State::done:
+      return Scan::done;
+    case JsonScanner::State::invalid:
+      return Scan::invalid;
+    default:
+      return Scan::more;
   }
 }
 
@@ -241,8 +247,7 @@ void ParserBase::end_or_cut_call() {
 
 std::string ParserBase::typed_value(std::string_view property, std::string_view raw, bool guess) {
   std::string out;
-  const nlohmann::json* schema =
-      tools_ ? tools_->property_schema(call_name_, property) : nullptr;
+  const nlohmann::json* schema = tools_ ? tools_->property_schema(call_name_, property) : nullptr;
   std::string type;
   if (schema && schema->is_object()) {
     auto t = schema->find("type");

@@ -95,7 +95,7 @@ class ParserBase : public TextFormatParser {
   // Calls.
   int begin_call(std::string_view name, std::string_view id = {});
   void call_args(std::string_view fragment);
-  void end_call();  // checks the arguments; ToolCallEnd, or an error and none
+  void end_call();                      // checks the arguments; ToolCallEnd, or an error and none
   void fail_call(std::string message);  // an error and no ToolCallEnd
   // At the end of output inside a call whose closing markup never came:
   // complete JSON arguments end it (servers strip stop strings), else it was

@@ -19,7 +19,9 @@ constexpr std::string_view kStart = "<|python_start|>";
 constexpr std::string_view kEnd = "<|python_end|>";
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
 
 // Finds the `]` closing a Python list, fed in pieces (strings and nesting).
 class PyScanner {
@@ -29,9 +31,12 @@ class PyScanner {
     for (size_t i = 0; i < s.size(); ++i) {
       char c = s[i];
       if (quote_) {
-        if (escape_) escape_ = false;
-        else if (c == '\\') escape_ = true;
-        else if (c == quote_) quote_ = 0;
+        if (escape_)
+          escape_ = false;
+        else if (c == '\\')
+          escape_ = true;
+        else if (c == quote_)
+          quote_ = 0;
         continue;
       }
       if (c == '"' || c == '\'') {
@@ -134,8 +139,11 @@ class PyParser {
     if (c == '[' || c == '(') return sequence(out, c == '[' ? ']' : ')');
     if (c == '{') return dict(out);
     for (auto [py, js] : {std::pair<std::string_view, std::string_view>{"True", "true"},
-                          {"False", "false"}, {"None", "null"}, {"true", "true"},
-                          {"false", "false"}, {"null", "null"}}) {
+                          {"False", "false"},
+                          {"None", "null"},
+                          {"true", "true"},
+                          {"false", "false"},
+                          {"null", "null"}}) {
       if (s_.substr(i_).starts_with(py) &&
           (i_ + py.size() == s_.size() || !ident_char(s_[i_ + py.size()]))) {
         i_ += py.size();
@@ -185,10 +193,18 @@ class PyParser {
       if (i_ >= s_.size()) return false;
       char e = s_[i_++];
       switch (e) {
-        case 'n': v += '\n'; break;
-        case 't': v += '\t'; break;
-        case 'r': v += '\r'; break;
-        case '0': v += '\0'; break;
+        case 'n':
+          v += '\n';
+          break;
+        case 't':
+          v += '\t';
+          break;
+        case 'r':
+          v += '\r';
+          break;
+        case '0':
+          v += '\0';
+          break;
         case 'u': {
           if (i_ + 4 > s_.size()) return false;
           unsigned cp = 0;
@@ -212,7 +228,8 @@ class PyParser {
           }
           break;
         }
-        default: v += e;  // \\ \' \" and unknown escapes keep the character
+        default:
+          v += e;  // \\ \' \" and unknown escapes keep the character
       }
     }
     if (i_ >= s_.size()) return false;

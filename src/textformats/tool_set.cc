@@ -15,7 +15,8 @@ Status ToolSet::add(const std::string& name, const nlohmann::json& schema) {
 Result<ToolSet> ToolSet::from_json(std::string_view json) {
   nlohmann::json doc = nlohmann::json::parse(json, nullptr, false);
   if (doc.is_discarded() || !doc.is_array())
-    return make_error(ErrorCode::invalid_argument, "tools: expected a JSON array of tool definitions");
+    return make_error(ErrorCode::invalid_argument,
+                      "tools: expected a JSON array of tool definitions");
   ToolSet set;
   for (size_t i = 0; i < doc.size(); ++i) {
     const nlohmann::json& t = doc[i];
@@ -24,7 +25,8 @@ Result<ToolSet> ToolSet::from_json(std::string_view json) {
     if (!fn->is_object() || !fn->contains("name") || !(*fn)["name"].is_string())
       return make_error(ErrorCode::invalid_argument, "a tool has no name",
                         "$[" + std::to_string(i) + "]");
-    nlohmann::json schema = nlohmann::json{{"type", "object"}, {"properties", nlohmann::json::object()}};
+    nlohmann::json schema =
+        nlohmann::json{{"type", "object"}, {"properties", nlohmann::json::object()}};
     for (const char* k : {"parameters", "input_schema"})
       if (fn->contains(k) && (*fn)[k].is_object()) schema = (*fn)[k];
     Status st = set.add((*fn)["name"].get<std::string>(), schema);

@@ -6,7 +6,8 @@
 namespace toolwire::tools {
 namespace {
 bool is_wire_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-';
 }
 }  // namespace
 
@@ -19,7 +20,8 @@ bool is_wire_name(std::string_view name) {
 
 Status check_tool_name(std::string_view name) {
   auto bad = [&](std::string why) {
-    return make_error(ErrorCode::invalid_argument, "invalid tool name '" + std::string(name) + "': " + why);
+    return make_error(ErrorCode::invalid_argument,
+                      "invalid tool name '" + std::string(name) + "': " + why);
   };
   if (name.empty()) return bad("empty");
   if (name.size() > 64) return bad("longer than 64 characters");
@@ -40,7 +42,8 @@ Status check_tool_name(std::string_view name) {
     for (size_t i = 0; i + 1 < name.size(); ++i)
       if ((name[i] == '.' && name[i + 1] == '_') || (name[i] == '_' && name[i + 1] == '.'))
         return bad("'_' next to '.' would make the wire name ambiguous");
-    if (to_wire_name(name).size() > 64) return bad("wire name (dots as \"__\") longer than 64 characters");
+    if (to_wire_name(name).size() > 64)
+      return bad("wire name (dots as \"__\") longer than 64 characters");
   }
   return {};
 }
@@ -49,8 +52,10 @@ std::string to_wire_name(std::string_view name) {
   std::string out;
   out.reserve(name.size() + 8);
   for (char c : name) {
-    if (c == '.') out += "__";
-    else out.push_back(c);
+    if (c == '.')
+      out += "__";
+    else
+      out.push_back(c);
   }
   return out;
 }

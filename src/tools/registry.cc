@@ -32,9 +32,7 @@ bool too_deep(const json& v) {
   return false;
 }
 
-std::string snippet(const std::string& s) {
-  return s.size() <= 80 ? s : s.substr(0, 80) + "...";
-}
+std::string snippet(const std::string& s) { return s.size() <= 80 ? s : s.substr(0, 80) + "..."; }
 
 }  // namespace
 
@@ -57,9 +55,11 @@ Status Registry::add(ToolSpec spec) {
   std::string wire = to_wire_name(spec.name);
   if (by_name_.count(spec.name) || by_name_.count(wire))
     return make_error(ErrorCode::failed_precondition,
-                      "tool '" + spec.name + "' is already registered (or its wire name '" + wire + "' is taken)");
+                      "tool '" + spec.name + "' is already registered (or its wire name '" + wire +
+                          "' is taken)");
   bool has_handler = std::visit([](const auto& h) { return static_cast<bool>(h); }, spec.handler);
-  if (!has_handler) return make_error(ErrorCode::invalid_argument, "tool '" + spec.name + "' has no handler");
+  if (!has_handler)
+    return make_error(ErrorCode::invalid_argument, "tool '" + spec.name + "' has no handler");
   auto compiled = CompiledSchema::compile(std::string_view(spec.input_schema));
   if (!compiled) {
     Error e = compiled.error();
@@ -69,7 +69,8 @@ Status Registry::add(ToolSpec spec) {
   const json& src = compiled->source();
   if (!src.is_object() || src.value("type", json()) != "object")
     return make_error(ErrorCode::invalid_argument,
-                      "tool '" + spec.name + "': input_schema must be an object schema with \"type\": \"object\"");
+                      "tool '" + spec.name +
+                          "': input_schema must be an object schema with \"type\": \"object\"");
   auto tool = std::unique_ptr<Tool>(new Tool(std::move(spec), wire, std::move(*compiled)));
   by_name_[tool->name()] = tool.get();
   by_name_[wire] = tool.get();
@@ -83,8 +84,8 @@ const Tool* Registry::find(std::string_view name) const {
 }
 
 bool Registry::remove(std::string_view name) {
-  auto it = std::find_if(tools_.begin(), tools_.end(),
-                         [&](const auto& t) { return t->name() == name; });
+  auto it =
+      std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->name() == name; });
   if (it == tools_.end()) return false;
   by_name_.erase((*it)->name());
   by_name_.erase((*it)->wire_name());
@@ -111,27 +112,34 @@ Result<PreparedCall> Registry::prepare(const ir::ToolCallPart& call) const {
   if (!tool) {
     std::string avail;
     for (const auto& t : tools_) avail += (avail.empty() ? "" : ", ") + t->wire_name();
-    return make_error(ErrorCode::not_found, "unknown tool '" + snippet(call.name) + "'; available tools: " +
-                                                (avail.empty() ? "(none)" : avail));
+    return make_error(ErrorCode::not_found,
+                      "unknown tool '" + snippet(call.name) +
+                          "'; available tools: " + (avail.empty() ? "(none)" : avail));
   }
   PreparedCall p;
   p.tool = tool;
   // Models send "" for a tool without parameters; that means {}.
   bool blank = call.arguments.find_first_not_of(" \t\r\n") == std::string::npos;
   if (!call.arguments_valid && !blank)
-    return make_error(ErrorCode::invalid_argument, "arguments for tool '" + tool->wire_name() +
-                                                       "' are not valid JSON: " + snippet(call.arguments));
-  p.args = blank ? json::object() : json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+    return make_error(ErrorCode::invalid_argument,
+                      "arguments for tool '" + tool->wire_name() +
+                          "' are not valid JSON: " + snippet(call.arguments));
+  p.args =
+      blank ? json::object() : json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
   if (p.args.is_discarded())
-    return make_error(ErrorCode::invalid_argument, "arguments for tool '" + tool->wire_name() +
-                                                       "' are not valid JSON: " + snippet(call.arguments));
+    return make_error(ErrorCode::invalid_argument,
+                      "arguments for tool '" + tool->wire_name() +
+                          "' are not valid JSON: " + snippet(call.arguments));
   if (too_deep(p.args))
     return make_error(ErrorCode::invalid_argument, "arguments for tool '" + tool->wire_name() +
-                                                       "' are nested deeper than " + std::to_string(kMaxArgDepth));
+                                                       "' are nested deeper than " +
+                                                       std::to_string(kMaxArgDepth));
   if (tool->spec().strict) strip_strict_nulls(tool->schema(), p.args);
   Status st = tool->validate(p.args);
-  if (!st) return make_error(ErrorCode::invalid_argument,
-                             "invalid arguments for tool '" + tool->wire_name() + "':\n" + st.error().message);
+  if (!st)
+    return make_error(
+        ErrorCode::invalid_argument,
+        "invalid arguments for tool '" + tool->wire_name() + "':\n" + st.error().message);
   return p;
 }
 

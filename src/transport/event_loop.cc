@@ -25,7 +25,8 @@ std::string ms_text(Millis ms) { return std::to_string(ms.count()) + " ms"; }
 
 EventLoop::EventLoop(HttpClientOptions options) : options_(std::move(options)) {
   uint64_t seed = options_.jitter_seed;
-  if (seed == 0) seed = std::random_device{}() ^ static_cast<uint64_t>(Clock::now().time_since_epoch().count());
+  if (seed == 0)
+    seed = std::random_device{}() ^ static_cast<uint64_t>(Clock::now().time_since_epoch().count());
   rng_.seed(seed);
 }
 
@@ -42,7 +43,8 @@ Status EventLoop::start_thread() {
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   multi_ = curl_multi_init();
   if (epoll_fd_ < 0 || wake_fd_ < 0 || !multi_) {
-    return make_error(ErrorCode::internal, std::string("http client setup failed: ") + std::strerror(errno));
+    return make_error(ErrorCode::internal,
+                      std::string("http client setup failed: ") + std::strerror(errno));
   }
   epoll_event ev{};
   ev.events = EPOLLIN;
@@ -52,7 +54,8 @@ Status EventLoop::start_thread() {
   curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
   curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &EventLoop::on_timer);
   curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
-  if (options_.max_connections > 0) curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.max_connections);
+  if (options_.max_connections > 0)
+    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.max_connections);
   if (options_.max_host_connections > 0)
     curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
   thread_ = std::thread([this] { run(); });
@@ -116,7 +119,8 @@ int EventLoop::on_socket(CURL*, curl_socket_t s, int what, void* userp, void* so
 
 int EventLoop::on_timer(CURLM*, long timeout_ms, void* userp) {
   auto* self = static_cast<EventLoop*>(userp);
-  self->curl_timer_at_ = timeout_ms < 0 ? Clock::time_point::max() : Clock::now() + Millis(timeout_ms);
+  self->curl_timer_at_ =
+      timeout_ms < 0 ? Clock::time_point::max() : Clock::now() + Millis(timeout_ms);
   return 0;
 }
 
@@ -139,7 +143,8 @@ void EventLoop::run() {
     // The inbox lock is taken only when another thread rang the eventfd.
     if (woken && drain_inbox()) break;
     woken = false;
-    int n = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), next_timeout_ms());
+    int n =
+        epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), next_timeout_ms());
     for (int i = 0; i < n; ++i) {
       int fd = events[i].data.fd;
       if (fd == wake_fd_) {
@@ -214,7 +219,8 @@ void EventLoop::start_attempt(Transfer& t) {
   t.last_activity = Clock::now();
   CURLMcode rc = curl_multi_add_handle(multi_, t.easy);
   if (rc != CURLM_OK) {
-    finish(t.id, make_error(ErrorCode::internal, std::string("curl_multi_add_handle: ") + curl_multi_strerror(rc)));
+    finish(t.id, make_error(ErrorCode::internal,
+                            std::string("curl_multi_add_handle: ") + curl_multi_strerror(rc)));
     return;
   }
   t.in_multi = true;
@@ -225,7 +231,8 @@ void EventLoop::start_attempt(Transfer& t) {
 
 bool EventLoop::retry_budget(Transfer& t, Millis delay) const {
   if (t.stats.attempts >= t.req.retry.max_attempts) return false;
-  if (t.deadline_at != Clock::time_point::max() && Clock::now() + delay >= t.deadline_at) return false;
+  if (t.deadline_at != Clock::time_point::max() && Clock::now() + delay >= t.deadline_at)
+    return false;
   return true;
 }
 
@@ -235,7 +242,8 @@ bool EventLoop::head_complete(Transfer& t) {
   bool retryable = should_retry_header(t.head.headers).value_or(is_retryable_status(t.head.status));
   if (retryable && t.stats.attempts < policy.max_attempts) {
     std::optional<Millis> asked;
-    if (policy.honor_retry_after) asked = retry_after(t.head.headers, std::chrono::system_clock::now());
+    if (policy.honor_retry_after)
+      asked = retry_after(t.head.headers, std::chrono::system_clock::now());
     Millis delay = asked ? *asked : backoff_delay(policy, t.stats.attempts, rng_);
     if ((!asked || *asked <= policy.max_retry_after) && retry_budget(t, delay)) {
       t.abort = Transfer::Abort::retry;
@@ -271,7 +279,8 @@ void EventLoop::read_multi_info() {
     if (t->abort == Transfer::Abort::retry) {
       schedule_retry(*t, t->retry_delay);
     } else if (t->abort == Transfer::Abort::callback) {
-      finish(t->id, make_error(ErrorCode::cancelled, describe(t->req) + ": aborted by the caller's callback"));
+      finish(t->id, make_error(ErrorCode::cancelled,
+                               describe(t->req) + ": aborted by the caller's callback"));
     } else if (code == CURLE_OK) {
       finish(t->id, Status::Ok());
     } else if (!t->committed && is_retryable_curl_error(code)) {
@@ -298,8 +307,9 @@ void EventLoop::fire_timers() {
     switch (timer.kind) {
       case TimerKind::deadline:
         finish(t.id, make_error(ErrorCode::deadline_exceeded,
-                                describe(t.req) + ": deadline of " + ms_text(t.req.deadline) + " exceeded after " +
-                                    std::to_string(t.stats.attempts) + " attempt(s)"));
+                                describe(t.req) + ": deadline of " + ms_text(t.req.deadline) +
+                                    " exceeded after " + std::to_string(t.stats.attempts) +
+                                    " attempt(s)"));
         break;
       case TimerKind::idle: {
         if (timer.gen != t.attempt_gen || !t.in_multi) break;

@@ -56,7 +56,8 @@ std::thread::id HttpClient::loop_thread_id() const { return loop_->thread_id(); 
 
 Result<HttpResult> HttpClient::fetch(HttpRequest request, size_t max_body) {
   if (std::this_thread::get_id() == loop_->thread_id()) {
-    return make_error(ErrorCode::failed_precondition, "HttpClient::fetch called on the client's loop thread");
+    return make_error(ErrorCode::failed_precondition,
+                      "HttpClient::fetch called on the client's loop thread");
   }
   struct State {
     std::mutex mu;

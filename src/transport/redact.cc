@@ -27,12 +27,13 @@ void replace_all(std::string& text, std::string_view needle, std::string_view wi
 }  // namespace
 
 bool is_sensitive_header(std::string_view name) {
-  static constexpr std::array<std::string_view, 4> exact = {"authorization", "proxy-authorization", "cookie",
-                                                            "set-cookie"};
+  static constexpr std::array<std::string_view, 4> exact = {"authorization", "proxy-authorization",
+                                                            "cookie", "set-cookie"};
   for (auto e : exact) {
     if (iequals(name, e)) return true;
   }
-  static constexpr std::array<std::string_view, 5> parts = {"key", "token", "secret", "auth", "password"};
+  static constexpr std::array<std::string_view, 5> parts = {"key", "token", "secret", "auth",
+                                                            "password"};
   for (auto p : parts) {
     if (icontains(name, p)) return true;
   }
@@ -59,7 +60,8 @@ std::string redact_url(std::string_view url) {
 
 HttpHeaders redacted_headers(const HttpHeaders& headers) {
   HttpHeaders out;
-  for (const auto& [n, v] : headers) out.add(n, is_sensitive_header(n) ? std::string("<redacted>") : v);
+  for (const auto& [n, v] : headers)
+    out.add(n, is_sensitive_header(n) ? std::string("<redacted>") : v);
   return out;
 }
 
@@ -69,7 +71,8 @@ std::string scrub_secrets(std::string text, const HttpHeaders& headers) {
     std::string_view value = v;
     // Scrub the credential after a scheme ("Bearer sk-...") as well as the whole value.
     size_t sp = value.find(' ');
-    if (sp != std::string_view::npos && value.size() - sp - 1 >= 4) replace_all(text, value.substr(sp + 1), "<redacted>");
+    if (sp != std::string_view::npos && value.size() - sp - 1 >= 4)
+      replace_all(text, value.substr(sp + 1), "<redacted>");
     if (value.size() >= 4) replace_all(text, value, "<redacted>");
   }
   return text;

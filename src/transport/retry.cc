@@ -24,7 +24,10 @@ std::optional<double> parse_number(std::string_view s) {
   if (s.empty() || s.size() > 32) return std::nullopt;
   bool dot = false;
   for (char c : s) {
-    if (c == '.' && !dot) { dot = true; continue; }
+    if (c == '.' && !dot) {
+      dot = true;
+      continue;
+    }
     if (c < '0' || c > '9') return std::nullopt;
   }
   double v = std::strtod(std::string(s).c_str(), nullptr);
@@ -52,7 +55,8 @@ std::optional<bool> should_retry_header(const HttpHeaders& headers) {
   return std::nullopt;
 }
 
-std::optional<Millis> retry_after(const HttpHeaders& headers, std::chrono::system_clock::time_point now) {
+std::optional<Millis> retry_after(const HttpHeaders& headers,
+                                  std::chrono::system_clock::time_point now) {
   if (auto ms = headers.get("retry-after-ms")) {
     if (auto v = parse_number(*ms)) return clamp_ms(*v);
   }

@@ -14,7 +14,9 @@ namespace {
 bool is_token(std::string_view s) {
   if (s.empty()) return false;
   for (unsigned char c : s) {
-    if (c <= 32 || c >= 127 || std::string_view("\"(),/:;<=>?@[\\]{}").find(static_cast<char>(c)) != std::string_view::npos)
+    if (c <= 32 || c >= 127 ||
+        std::string_view("\"(),/:;<=>?@[\\]{}").find(static_cast<char>(c)) !=
+            std::string_view::npos)
       return false;
   }
   return true;
@@ -29,7 +31,9 @@ bool has_ctl(std::string_view s) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -47,13 +51,15 @@ size_t on_header_line(char* data, size_t size, size_t n, void* user) {
     if (sp != std::string_view::npos) {
       std::string_view rest = line.substr(sp + 1);
       int status = 0;
-      for (size_t i = 0; i < rest.size() && i < 3 && rest[i] >= '0' && rest[i] <= '9'; ++i) status = status * 10 + (rest[i] - '0');
+      for (size_t i = 0; i < rest.size() && i < 3 && rest[i] >= '0' && rest[i] <= '9'; ++i)
+        status = status * 10 + (rest[i] - '0');
       t->head.status = status;
     }
     return len;
   }
   if (line.empty()) {  // end of a header block
-    if (t->head.status >= 100 && t->head.status < 200) return len;  // interim response (100 Continue)
+    if (t->head.status >= 100 && t->head.status < 200)
+      return len;  // interim response (100 Continue)
     return t->loop->head_complete(*t) ? len : 0;
   }
   if ((line.front() == ' ' || line.front() == '\t') && !t->head.headers.empty()) {
@@ -61,7 +67,8 @@ size_t on_header_line(char* data, size_t size, size_t n, void* user) {
   }
   size_t colon = line.find(':');
   if (colon == std::string_view::npos) return len;
-  t->head.headers.add(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+  t->head.headers.add(std::string(trim(line.substr(0, colon))),
+                      std::string(trim(line.substr(colon + 1))));
   return len;
 }
 
@@ -73,7 +80,8 @@ size_t on_body_bytes(char* data, size_t size, size_t n, void* user) {
   if (len == 0) return 0;
   if (!t->first_byte) {
     t->first_byte = true;
-    t->stats.time_to_first_byte = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->started);
+    t->stats.time_to_first_byte =
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->started);
   }
   t->stats.body_bytes += len;
   if (t->cb.on_body && !t->cb.on_body(std::string_view(data, len))) {
@@ -95,12 +103,15 @@ std::string describe(const HttpRequest& req) { return req.method + " " + redact_
 Status setup_easy(Transfer& t, const HttpClientOptions& options) {
   const HttpRequest& req = t.req;
   if (!is_token(req.method)) return make_error(ErrorCode::invalid_argument, "invalid HTTP method");
-  if (req.url.empty() || has_ctl(req.url)) return make_error(ErrorCode::invalid_argument, "invalid URL");
+  if (req.url.empty() || has_ctl(req.url))
+    return make_error(ErrorCode::invalid_argument, "invalid URL");
   bool has_ua = false, has_ct = false;
   for (const auto& [name, value] : req.headers) {
     if (!is_token(name)) return make_error(ErrorCode::invalid_argument, "invalid header name");
     // Value is not echoed: it may be a key.
-    if (has_ctl(value)) return make_error(ErrorCode::invalid_argument, "header '" + name + "' has a control character");
+    if (has_ctl(value))
+      return make_error(ErrorCode::invalid_argument,
+                        "header '" + name + "' has a control character");
     has_ua |= iequals(name, "user-agent");
     has_ct |= iequals(name, "content-type");
   }
@@ -117,15 +128,19 @@ Status setup_easy(Transfer& t, const HttpClientOptions& options) {
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &on_body_bytes);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);  // a proxy's CONNECT reply is not the response
+  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS,
+                   1L);  // a proxy's CONNECT reply is not the response
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options.receive_buffer);
-  if (req.connect_timeout.count() > 0) curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
-  if (!has_ua && !options.user_agent.empty()) curl_easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str());
+  if (req.connect_timeout.count() > 0)
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
+  if (!has_ua && !options.user_agent.empty())
+    curl_easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str());
   if (!options.proxy.empty()) curl_easy_setopt(e, CURLOPT_PROXY, options.proxy.c_str());
   if (!options.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options.ca_file.c_str());
   // TLS verification stays at libcurl's defaults: VERIFYPEER=1, VERIFYHOST=2.
-  if (req.url.starts_with("https:")) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // prefer HTTP/2 multiplexing
+  if (req.url.starts_with("https:"))
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // prefer HTTP/2 multiplexing
 
   if (req.method == "GET") {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
@@ -145,7 +160,8 @@ Status setup_easy(Transfer& t, const HttpClientOptions& options) {
     t.header_list = curl_slist_append(t.header_list, line.c_str());
   }
   t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
-  if (!has_ct) t.header_list = curl_slist_append(t.header_list, "Content-Type:");  // not curl's form default
+  if (!has_ct)
+    t.header_list = curl_slist_append(t.header_list, "Content-Type:");  // not curl's form default
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
   return Status::Ok();
 }
@@ -185,7 +201,8 @@ Error transfer_error(const Transfer& t, CURLcode code) {
   std::string msg = describe(t.req) + ": " + curl_easy_strerror(code);
   if (t.errbuf[0] != '\0') msg += std::string(" (") + t.errbuf + ")";
   if (t.committed) {
-    msg += "; the response was cut short after " + std::to_string(t.stats.body_bytes) + " body bytes (not retried)";
+    msg += "; the response was cut short after " + std::to_string(t.stats.body_bytes) +
+           " body bytes (not retried)";
   } else if (t.stats.attempts > 1) {
     msg += "; gave up after " + std::to_string(t.stats.attempts) + " attempts";
   }
@@ -195,7 +212,8 @@ Error transfer_error(const Transfer& t, CURLcode code) {
   for (std::string_view part : {url.substr(std::min(url.find('?'), url.size())),
                                 url.substr(0, std::min(url.rfind('@'), url.size()))}) {
     if (part.size() < 4) continue;
-    for (size_t pos; (pos = msg.find(part)) != std::string::npos;) msg.replace(pos, part.size(), "<redacted>");
+    for (size_t pos; (pos = msg.find(part)) != std::string::npos;)
+      msg.replace(pos, part.size(), "<redacted>");
   }
   return make_error(ec, std::move(msg));
 }

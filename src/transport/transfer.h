@@ -42,9 +42,9 @@ struct Transfer {
 
   bool in_multi = false;
   bool waiting_retry = false;
-  bool committed = false;   // on_head ran: from now on nothing is retried
+  bool committed = false;  // on_head ran: from now on nothing is retried
   bool first_byte = false;
-  uint64_t attempt_gen = 0; // invalidates timers of earlier attempts
+  uint64_t attempt_gen = 0;  // invalidates timers of earlier attempts
 
   // Per attempt.
   HttpResponseHead head;

@@ -58,7 +58,8 @@ MockResponse model_turn(const Upstream& up, const MockRequest& req) {
   const ir::Message& last = r.messages.back();
   auto call = [&](const char* id, const char* name, const char* args) {
     return up.stream({ir::MessageStart{"msg", "mock-1", 1700000000}, ir::ToolCallStart{0, id, name},
-                      ir::ToolCallDelta{0, args}, ir::ToolCallEnd{0}, ir::UsageEvent{ir::Usage{50, 10, {}, {}}},
+                      ir::ToolCallDelta{0, args}, ir::ToolCallEnd{0},
+                      ir::UsageEvent{ir::Usage{50, 10, {}, {}}},
                       ir::Finish{ir::FinishReason{ir::FinishReason::Kind::tool_calls, ""}}});
   };
   if (last.role == ir::Role::user) return call("call_add_1", "add_todo", R"({"text":"buy milk"})");
@@ -73,7 +74,8 @@ MockResponse model_turn(const Upstream& up, const MockRequest& req) {
   for (size_t pos = 0; (pos = results.find('\n', pos)) != std::string::npos; ++pos) ++n;
   if (n < 2) return call("call_list_2", "list_todos", "{}");
   return up.stream({ir::MessageStart{"msg", "mock-1", 1700000000}, ir::TextDelta{"Your list now: "},
-                    ir::TextDelta{results.substr(results.find('\n') + 1)}, ir::UsageEvent{ir::Usage{80, 9, {}, {}}},
+                    ir::TextDelta{results.substr(results.find('\n') + 1)},
+                    ir::UsageEvent{ir::Usage{80, 9, {}, {}}},
                     ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, ""}}});
 }
 
@@ -94,8 +96,8 @@ class ChatCli : public ::testing::TestWithParam<ChatDialect> {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string base_cmd() const {
-    return "NO_PROXY=127.0.0.1 no_proxy=127.0.0.1 " + std::string(TOOLWIRE_BINARY) + " chat --data-dir " +
-           quote(dir_.string()) + " --dir " + quote(dir_.string());
+    return "NO_PROXY=127.0.0.1 no_proxy=127.0.0.1 " + std::string(TOOLWIRE_BINARY) +
+           " chat --data-dir " + quote(dir_.string()) + " --dir " + quote(dir_.string());
   }
 
   std::filesystem::path dir_;
@@ -134,13 +136,15 @@ TEST_P(ChatCli, OnceJsonTwoToolRoundsAgainstMockUpstream) {
       final_text = e["text"];
     }
   }
-  EXPECT_EQ(sequence, (std::vector<std::string>{"call:add_todo", "result:add_todo", "round", "call:list_todos",
-                                                "result:list_todos", "round", "round"}))
+  EXPECT_EQ(sequence,
+            (std::vector<std::string>{"call:add_todo", "result:add_todo", "round",
+                                      "call:list_todos", "result:list_todos", "round", "round"}))
       << r.output;
   EXPECT_NE(final_text.find("#1 [ ] buy milk"), std::string::npos) << r.output;
   ASSERT_EQ(server.request_count(), 3u);
-  auto auth = std::string(GetParam().codec) == "anthropic_messages" ? server.requests()[0].header("x-api-key")
-                                                                     : server.requests()[0].header("authorization");
+  auto auth = std::string(GetParam().codec) == "anthropic_messages"
+                  ? server.requests()[0].header("x-api-key")
+                  : server.requests()[0].header("authorization");
   ASSERT_TRUE(auth.has_value());
   EXPECT_NE(auth->find(kKey), std::string::npos);
 
@@ -155,22 +159,24 @@ TEST_P(ChatCli, WriteIsRefusedWithoutATerminalUnlessYes) {
   MockHttpServer server([&](const MockRequest& req) {
     ir::Request r = up.decode(req);
     if (!r.messages.empty() && r.messages.back().role == ir::Role::user)
-      return up.stream({ir::MessageStart{"msg", "mock-1", 0}, ir::ToolCallStart{0, "call_w", "write"},
-                        ir::ToolCallDelta{0, R"({"path":"note.txt","content":"hi"})"}, ir::ToolCallEnd{0},
-                        ir::Finish{ir::FinishReason{ir::FinishReason::Kind::tool_calls, ""}}});
+      return up.stream(
+          {ir::MessageStart{"msg", "mock-1", 0}, ir::ToolCallStart{0, "call_w", "write"},
+           ir::ToolCallDelta{0, R"({"path":"note.txt","content":"hi"})"}, ir::ToolCallEnd{0},
+           ir::Finish{ir::FinishReason{ir::FinishReason::Kind::tool_calls, ""}}});
     return up.stream({ir::MessageStart{"msg", "mock-1", 0}, ir::TextDelta{"ok"},
                       ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, ""}}});
   });
   std::string cmd = "TW_CHAT_TEST_KEY=" + std::string(kKey) + " " + base_cmd() + " --provider " +
                     GetParam().provider + " --base-url " + server.url(GetParam().base_path) +
-                    " --api-key-env TW_CHAT_TEST_KEY --model mock-1 --json --once " + quote("write a note") +
-                    " < /dev/null 2>&1";
+                    " --api-key-env TW_CHAT_TEST_KEY --model mock-1 --json --once " +
+                    quote("write a note") + " < /dev/null 2>&1";
   CommandResult denied = run_command(cmd);
   ASSERT_EQ(denied.status, 0) << denied.output;
   EXPECT_NE(denied.output.find("did not allow write"), std::string::npos) << denied.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "note.txt"));
-  CommandResult yes = run_command("TW_CHAT_TEST_KEY=" + std::string(kKey) + " " + base_cmd() + " --yes --provider " +
-                                  GetParam().provider + " --base-url " + server.url(GetParam().base_path) +
+  CommandResult yes = run_command("TW_CHAT_TEST_KEY=" + std::string(kKey) + " " + base_cmd() +
+                                  " --yes --provider " + GetParam().provider + " --base-url " +
+                                  server.url(GetParam().base_path) +
                                   " --api-key-env TW_CHAT_TEST_KEY --model mock-1 --json --once " +
                                   quote("write a note") + " < /dev/null 2>&1");
   ASSERT_EQ(yes.status, 0) << yes.output;
@@ -183,16 +189,19 @@ INSTANTIATE_TEST_SUITE_P(Dialects, ChatCli,
                          [](const auto& info) { return std::string(info.param.provider); });
 
 TEST(ChatCliOffline, DemoAddsAndListsWithoutNetwork) {
-  auto dir = std::filesystem::temp_directory_path() / ("tw_chat_offline_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tw_chat_offline_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  std::string base = std::string(TOOLWIRE_BINARY) + " chat --data-dir " + quote(dir.string()) + " --dir " +
-                     quote(std::string(TOOLWIRE_SOURCE_DIR) + "/profiles");
-  CommandResult add = run_command(base + " --once " + quote("add 'water the plants' to my todo list") + " 2>&1");
+  std::string base = std::string(TOOLWIRE_BINARY) + " chat --data-dir " + quote(dir.string()) +
+                     " --dir " + quote(std::string(TOOLWIRE_SOURCE_DIR) + "/profiles");
+  CommandResult add =
+      run_command(base + " --once " + quote("add 'water the plants' to my todo list") + " 2>&1");
   ASSERT_EQ(add.status, 0) << add.output;
   EXPECT_NE(add.output.find("→ add_todo"), std::string::npos) << add.output;
   EXPECT_NE(add.output.find("#1 [ ] water the plants"), std::string::npos) << add.output;
-  CommandResult files = run_command(base + " --once " + quote("list the files here") + " --json 2>&1");
+  CommandResult files =
+      run_command(base + " --once " + quote("list the files here") + " --json 2>&1");
   ASSERT_EQ(files.status, 0) << files.output;
   EXPECT_NE(files.output.find("openai.json"), std::string::npos) << files.output;
   CommandResult done = run_command(base + " --once " + quote("complete 1") + " 2>&1");
@@ -202,12 +211,13 @@ TEST(ChatCliOffline, DemoAddsAndListsWithoutNetwork) {
 
 // The scripted model counts characters / 4; --json says these are estimates.
 TEST(ChatCliOffline, ScriptedUsageIsMarkedEstimated) {
-  auto dir = std::filesystem::temp_directory_path() / ("tw_chat_usage_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tw_chat_usage_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  CommandResult r = run_command(std::string(TOOLWIRE_BINARY) + " chat --data-dir " + quote(dir.string()) +
-                                " --dir " + quote(dir.string()) + " --json --once " +
-                                quote("show my to-do list") + " 2>&1");
+  CommandResult r = run_command(std::string(TOOLWIRE_BINARY) + " chat --data-dir " +
+                                quote(dir.string()) + " --dir " + quote(dir.string()) +
+                                " --json --once " + quote("show my to-do list") + " 2>&1");
   ASSERT_EQ(r.status, 0) << r.output;
   int rounds = 0;
   for (const auto& e : json_lines(r.output)) {
@@ -222,9 +232,10 @@ TEST(ChatCliOffline, ScriptedUsageIsMarkedEstimated) {
 }
 
 TEST(ChatCliOffline, BadProviderConfigFailsClearly) {
-  CommandResult r = run_command(std::string(TOOLWIRE_BINARY) +
-                                " chat --provider openai --api-key-env TW_SURELY_UNSET_VAR --data-dir /tmp/tw_unused_" +
-                                std::to_string(::getpid()) + " --once hi 2>&1");
+  CommandResult r = run_command(
+      std::string(TOOLWIRE_BINARY) +
+      " chat --provider openai --api-key-env TW_SURELY_UNSET_VAR --data-dir /tmp/tw_unused_" +
+      std::to_string(::getpid()) + " --once hi 2>&1");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("TW_SURELY_UNSET_VAR is not set"), std::string::npos) << r.output;
   std::filesystem::remove_all("/tmp/tw_unused_" + std::to_string(::getpid()));

@@ -25,7 +25,8 @@ inline std::vector<ir::StreamEvent> text_turn(const std::string& text) {
           ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, "stop"}}};
 }
 
-inline std::vector<ir::StreamEvent> calls_turn(const std::vector<CallSpec>& calls, const std::string& text = "") {
+inline std::vector<ir::StreamEvent> calls_turn(const std::vector<CallSpec>& calls,
+                                               const std::string& text = "") {
   std::vector<ir::StreamEvent> ev{ir::MessageStart{"m", "fake", 0}};
   if (!text.empty()) ev.push_back(ir::TextDelta{text});
   int i = 0;
@@ -57,7 +58,8 @@ class FakeProvider final : public provider::Provider {
     return stream(std::move(r), {}, std::move(done));
   }
 
-  provider::ProviderCall stream(ir::Request r, provider::EventCallback on_event, provider::DoneCallback done) override {
+  provider::ProviderCall stream(ir::Request r, provider::EventCallback on_event,
+                                provider::DoneCallback done) override {
     int no;
     {
       std::lock_guard<std::mutex> lock(mu_);

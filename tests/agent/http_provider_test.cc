@@ -52,15 +52,19 @@ std::vector<ir::StreamEvent> tool_turn() {
 
 std::vector<ir::StreamEvent> text_turn(std::string text) {
   return {ir::MessageStart{"msg_2", "m-1", 1700000000}, ir::TextDelta{std::move(text)},
-          ir::UsageEvent{ir::Usage{30, 4, {}, {}}}, ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, ""}}};
+          ir::UsageEvent{ir::Usage{30, 4, {}, {}}},
+          ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, ""}}};
 }
 
 ir::Request simple_request() {
   ir::Request r;
   r.model = "m-1";
   r.messages.push_back(ir::Message{ir::Role::user, {ir::TextPart{"weather in Oslo?"}}, {}});
-  r.tools.push_back(ir::ToolDefinition{"get_weather", "weather",
-                                       R"({"type":"object","properties":{"city":{"type":"string"}}})", {}});
+  r.tools.push_back(
+      ir::ToolDefinition{"get_weather",
+                         "weather",
+                         R"({"type":"object","properties":{"city":{"type":"string"}}})",
+                         {}});
   return r;
 }
 
@@ -156,8 +160,9 @@ TEST_P(HttpProviderTest, GenerateDecodesAWholeResponse) {
 }
 
 TEST_P(HttpProviderTest, RetriesA429WithRetryAfterThenSucceeds) {
-  server_.enqueue(MockResponse::json(429, R"({"error":{"message":"slow down","type":"rate_limit_error"}})")
-                      .header("retry-after", "0"));
+  server_.enqueue(
+      MockResponse::json(429, R"({"error":{"message":"slow down","type":"rate_limit_error"}})")
+          .header("retry-after", "0"));
   server_.enqueue(up_->stream(text_turn("finally")));
   auto p = make();
   auto g = p->stream_sync(simple_request(), {});
@@ -168,7 +173,8 @@ TEST_P(HttpProviderTest, RetriesA429WithRetryAfterThenSucceeds) {
 }
 
 TEST_P(HttpProviderTest, Overloaded529IsRetriedThenTranslated) {
-  std::string overloaded = R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})";
+  std::string overloaded =
+      R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})";
   server_.enqueue(MockResponse::json(529, overloaded));
   server_.enqueue(up_->stream(text_turn("ok")));
   auto p = make();
@@ -193,7 +199,8 @@ TEST_P(HttpProviderTest, Overloaded529IsRetriedThenTranslated) {
 TEST_P(HttpProviderTest, InStreamErrorEventSurfaces) {
   // Anthropic's own `error` event (fixture), or the OpenAI encoder's form of it.
   if (anthropic()) {
-    std::string frame = read_file(std::string(TOOLWIRE_TEST_DATA) + "/wire/anthropic-messages-stream-error.sse");
+    std::string frame =
+        read_file(std::string(TOOLWIRE_TEST_DATA) + "/wire/anthropic-messages-stream-error.sse");
     auto pieces = up_->sse_pieces({ir::MessageStart{"m", "m-1", 0}, ir::TextDelta{"Hel"}});
     MockResponse r = MockResponse::sse_stream();
     for (auto& p : pieces) r.chunk(p);
@@ -249,27 +256,34 @@ TEST_P(HttpProviderTest, MalformedSseIsAParseError) {
   auto pieces = up_->sse_pieces(tool_turn());
   MockResponse r = MockResponse::sse_stream();
   r.chunk(pieces[0]);
-  r.chunk(anthropic() ? "event: content_block_delta\ndata: {not json at all\n\n" : "data: {not json at all\n\n");
+  r.chunk(anthropic() ? "event: content_block_delta\ndata: {not json at all\n\n"
+                      : "data: {not json at all\n\n");
   r.stall();  // the client must stop on its own, not wait for more
   server_.enqueue(std::move(r));
   auto p = make();
   auto g = p->stream_sync(simple_request(), {});
   ASSERT_FALSE(g.ok());
-  EXPECT_NE(g.error().message.find("malformed upstream stream"), std::string::npos) << g.error().to_string();
+  EXPECT_NE(g.error().message.find("malformed upstream stream"), std::string::npos)
+      << g.error().to_string();
 }
 
 TEST_P(HttpProviderTest, BadRequestBodyIsTranslatedAndKeyIsNeverShown) {
-  std::string body = anthropic()
-      ? std::string(R"({"type":"error","error":{"type":"invalid_request_error","message":"messages.0: bad role; key was )") + kKey + "\"}}"
-      : std::string(R"({"error":{"message":"Invalid value for 'messages[0].role'; key was )") + kKey +
-            R"(","type":"invalid_request_error","param":"messages[0].role","code":null}})";
+  std::string body =
+      anthropic()
+          ? std::string(
+                R"({"type":"error","error":{"type":"invalid_request_error","message":"messages.0: bad role; key was )") +
+                kKey + "\"}}"
+          : std::string(R"({"error":{"message":"Invalid value for 'messages[0].role'; key was )") +
+                kKey +
+                R"(","type":"invalid_request_error","param":"messages[0].role","code":null}})";
   server_.enqueue(MockResponse::json(400, body));
   auto p = make();
   auto g = p->stream_sync(simple_request(), {});
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error().code, ErrorCode::invalid_argument);
   EXPECT_NE(g.error().message.find("HTTP 400"), std::string::npos);
-  EXPECT_NE(g.error().message.find(anthropic() ? "bad role" : "Invalid value"), std::string::npos) << g.error().message;
+  EXPECT_NE(g.error().message.find(anthropic() ? "bad role" : "Invalid value"), std::string::npos)
+      << g.error().message;
   EXPECT_EQ(g.error().to_string().find(kKey), std::string::npos) << g.error().to_string();
   EXPECT_EQ(server_.request_count(), 1u);  // a 400 is not retried
 }
@@ -335,7 +349,8 @@ TEST_P(HttpProviderTest, AgentCancelDuringStreamStopsTheTransfer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dialects, HttpProviderTest,
-                         ::testing::Values(Dialect{"openai", "openai_chat", "/v1", "x-ratelimit-remaining-requests"},
+                         ::testing::Values(Dialect{"openai", "openai_chat", "/v1",
+                                                   "x-ratelimit-remaining-requests"},
                                            Dialect{"anthropic", "anthropic_messages", "",
                                                    "anthropic-ratelimit-requests-remaining"}),
                          [](const auto& info) { return std::string(info.param.profile); });

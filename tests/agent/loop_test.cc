@@ -19,7 +19,8 @@ using testing::FakeProvider;
 using testing::text_turn;
 using Clock = std::chrono::steady_clock;
 
-tools::ToolSpec sleepy_tool(std::string name, std::chrono::milliseconds d, std::atomic<int>* runs = nullptr) {
+tools::ToolSpec sleepy_tool(std::string name, std::chrono::milliseconds d,
+                            std::atomic<int>* runs = nullptr) {
   tools::ToolSpec s;
   s.name = std::move(name);
   s.description = "sleeps";
@@ -85,7 +86,9 @@ TEST(AgentLoop, FinalTextStreamsDeltasThenStops) {
 TEST(AgentLoop, ParallelCallsRunConcurrentlyAndKeepCallOrder) {
   std::atomic<int> runs{0};
   FakeProvider p([](const ir::Request&, int no) {
-    if (no == 1) return calls_turn({{"c1", "slow_a", "{}"}, {"c2", "slow_b", "{}"}, {"c3", "echo", R"({"x":"y"})"}});
+    if (no == 1)
+      return calls_turn(
+          {{"c1", "slow_a", "{}"}, {"c2", "slow_b", "{}"}, {"c3", "echo", R"({"x":"y"})"}});
     return text_turn("done");
   });
   tools::Registry reg;
@@ -141,16 +144,19 @@ TEST(AgentLoop, SequentialWhenParallelCallsAreOff) {
 TEST(AgentLoop, FailingToolBecomesAnErrorResultAndTheLoopGoesOn) {
   FakeProvider p([](const ir::Request&, int no) {
     if (no == 1)
-      return calls_turn({{"c1", "boom", "{}"}, {"c2", "echo", R"({"wrong":1})"}, {"c3", "nope", "{}"},
+      return calls_turn({{"c1", "boom", "{}"},
+                         {"c2", "echo", R"({"wrong":1})"},
+                         {"c3", "nope", "{}"},
                          {"c4", "echo", "{not json"}});
     return text_turn("recovered");
   });
   tools::Registry reg;
   tools::ToolSpec boom;
   boom.name = "boom";
-  boom.handler = tools::SyncHandler([](const nlohmann::json&, tools::ToolContext&) -> tools::ToolOutput {
-    throw std::runtime_error("disk on fire");
-  });
+  boom.handler =
+      tools::SyncHandler([](const nlohmann::json&, tools::ToolContext&) -> tools::ToolOutput {
+        throw std::runtime_error("disk on fire");
+      });
   ASSERT_TRUE(reg.add(std::move(boom)).ok());
   ASSERT_TRUE(reg.add(echo_tool()).ok());
   Agent agent(p, reg);
@@ -184,12 +190,15 @@ TEST(AgentLoop, RoundLimitStopsWithAValidHistory) {
   EXPECT_EQ(p.requests().size(), 3u);
   EXPECT_EQ(rec.all<RoundFinishedEvent>().size(), 3u);
   EXPECT_EQ(rec.all<FinalAnswerEvent>().back().reason, StopReason::round_limit);
-  EXPECT_TRUE(check_history(agent.history()).ok()) << check_history(agent.history()).error().to_string();
+  EXPECT_TRUE(check_history(agent.history()).ok())
+      << check_history(agent.history()).error().to_string();
   EXPECT_EQ(agent.history().back().role, ir::Role::tool);
 }
 
 TEST(AgentLoop, DefaultRoundLimitIsEight) {
-  FakeProvider p([](const ir::Request&, int no) { return calls_turn({{"c" + std::to_string(no), "echo", R"({"x":"a"})"}}); });
+  FakeProvider p([](const ir::Request&, int no) {
+    return calls_turn({{"c" + std::to_string(no), "echo", R"({"x":"a"})"}});
+  });
   tools::Registry reg;
   ASSERT_TRUE(reg.add(echo_tool()).ok());
   Agent agent(p, reg);
@@ -199,7 +208,8 @@ TEST(AgentLoop, DefaultRoundLimitIsEight) {
 TEST(AgentLoop, EndTurnToolEndsTheRun) {
   FakeProvider p([](const ir::Request& req, int no) {
     if (no == 1) return calls_turn({{"c1", "echo", R"({"x":"a"})"}});
-    return calls_turn({{"c2", "final_answer", R"({"answer":"42"})"}, {"c3", "echo", R"({"x":"b"})"}});
+    return calls_turn(
+        {{"c2", "final_answer", R"({"answer":"42"})"}, {"c3", "echo", R"({"x":"b"})"}});
   });
   tools::Registry reg;
   ASSERT_TRUE(reg.add(echo_tool()).ok());
@@ -261,7 +271,8 @@ TEST(AgentLoop, CancelDuringToolsSynthesizesResults) {
   EXPECT_LT(Clock::now() - t0, 5s);
   EXPECT_EQ(r.reason, StopReason::cancelled);
   EXPECT_EQ(p.requests().size(), 1u);
-  ASSERT_TRUE(check_history(agent.history()).ok()) << check_history(agent.history()).error().to_string();
+  ASSERT_TRUE(check_history(agent.history()).ok())
+      << check_history(agent.history()).error().to_string();
   auto res = results_in(agent.history().back());
   ASSERT_EQ(res.size(), 3u);
   EXPECT_FALSE(res[0].is_error);
@@ -303,7 +314,9 @@ TEST(AgentLoop, CancelMidStreamDropsTheHalfTurnAndTheNextRunWorks) {
 TEST(AgentLoop, HistoryWindowKeepsToolPairsTogether) {
   FakeProvider p([](const ir::Request& req, int no) {
     // Odd calls make a tool call, even ones answer.
-    if (no % 2 == 1) return calls_turn({{"c" + std::to_string(no), "echo", R"({"x":"v"})"}, {"d" + std::to_string(no), "echo", R"({"x":"w"})"}});
+    if (no % 2 == 1)
+      return calls_turn({{"c" + std::to_string(no), "echo", R"({"x":"v"})"},
+                         {"d" + std::to_string(no), "echo", R"({"x":"w"})"}});
     return text_turn("ok " + std::to_string(no));
   });
   tools::Registry reg;
@@ -311,7 +324,8 @@ TEST(AgentLoop, HistoryWindowKeepsToolPairsTogether) {
   AgentOptions opt;
   opt.max_turns = 2;
   Agent agent(p, reg, opt);
-  for (int i = 0; i < 4; ++i) ASSERT_EQ(agent.run("turn " + std::to_string(i)).reason, StopReason::final_text);
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(agent.run("turn " + std::to_string(i)).reason, StopReason::final_text);
   EXPECT_EQ(agent.history().size(), 16u);  // the agent keeps everything
   for (const auto& req : p.requests()) {
     ASSERT_FALSE(req.messages.empty());
@@ -346,9 +360,13 @@ TEST(History, CheckFindsBrokenHistories) {
 
 TEST(AgentEvents, JsonLines) {
   ToolCallEvent c{2, ir::ToolCallPart{"id1", "read", R"({"path":"a"})", true}, false};
-  EXPECT_EQ(to_json(c), R"({"type":"tool_call","round":2,"id":"id1","name":"read","arguments":{"path":"a"},"remote":false})");
+  EXPECT_EQ(
+      to_json(c),
+      R"({"type":"tool_call","round":2,"id":"id1","name":"read","arguments":{"path":"a"},"remote":false})");
   ToolCallEvent bad{1, ir::ToolCallPart{"id2", "read", "{oops", false}, true};
-  EXPECT_EQ(to_json(bad), R"({"type":"tool_call","round":1,"id":"id2","name":"read","arguments":"{oops","remote":true})");
+  EXPECT_EQ(
+      to_json(bad),
+      R"({"type":"tool_call","round":1,"id":"id2","name":"read","arguments":"{oops","remote":true})");
   FinalAnswerEvent f{StopReason::round_limit, "x\"y", 8};
   EXPECT_EQ(to_json(f), R"({"type":"final_answer","stop":"round_limit","rounds":8,"text":"x\"y"})");
 }

@@ -18,7 +18,8 @@ class Upstream {
   const codec::Codec& codec() const { return codec_; }
 
   // The events as an SSE body, one HTTP chunk per wire event group.
-  MockResponse stream(const std::vector<ir::StreamEvent>& events, milliseconds gap = milliseconds(0)) const {
+  MockResponse stream(const std::vector<ir::StreamEvent>& events,
+                      milliseconds gap = milliseconds(0)) const {
     MockResponse r = MockResponse::sse_stream();
     for (const auto& bytes : sse_pieces(events)) r.chunk(bytes, gap);
     return r;

@@ -24,8 +24,9 @@ TEST(Adapt, ImagesAreRefusedWithTheirPath) {
   Capabilities caps;
   caps.images = false;
   Warnings w;
-  auto r = adapt_request(request_with({ir::TextPart{"look"}, ir::ImagePart{"https://x/y.png", "", "", ""}}), caps,
-                         "groq", w);
+  auto r = adapt_request(
+      request_with({ir::TextPart{"look"}, ir::ImagePart{"https://x/y.png", "", "", ""}}), caps,
+      "groq", w);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
   EXPECT_EQ(r.error().path, "$.messages[0].parts[1]");
@@ -66,7 +67,8 @@ TEST(Adapt, ThinkingIsDroppedParallelFlagDroppedMaxTokensFilled) {
   caps.requires_max_tokens = true;
   caps.default_max_tokens = 1234;
   ir::Request req = request_with({ir::TextPart{"hi"}});
-  req.messages.push_back(ir::Message{ir::Role::assistant, {ir::ThinkingPart{"hmm", "sig", false, ""}, ir::TextPart{"yo"}}, {}});
+  req.messages.push_back(ir::Message{
+      ir::Role::assistant, {ir::ThinkingPart{"hmm", "sig", false, ""}, ir::TextPart{"yo"}}, {}});
   req.parallel_tool_calls = false;
   Warnings w;
   auto r = adapt_request(req, caps, "p", w);
@@ -100,7 +102,8 @@ TEST(Profiles, BuiltinsParseAndCarryCapabilities) {
 }
 
 TEST(Profiles, ErrorsNameThePath) {
-  auto r = parse_profile(R"({"name":"x","dialect":"openai_chat","capabilities":{"tool_choice":["auto","sometimes"]}})");
+  auto r = parse_profile(
+      R"({"name":"x","dialect":"openai_chat","capabilities":{"tool_choice":["auto","sometimes"]}})");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "$.capabilities.tool_choice[1]");
   auto r2 = parse_profile(R"({"name":"x","dialect":"openai_chat","headers":{"a":1}})");
@@ -111,7 +114,8 @@ TEST(Profiles, ErrorsNameThePath) {
 
 TEST(RateLimitsTest, ReadsBothNamings) {
   RateLimits l;
-  l.headers = {{"x-ratelimit-remaining-requests", "99"}, {"anthropic-ratelimit-tokens-remaining", "12345"}};
+  l.headers = {{"x-ratelimit-remaining-requests", "99"},
+               {"anthropic-ratelimit-tokens-remaining", "12345"}};
   EXPECT_EQ(l.requests_remaining(), 99);
   EXPECT_EQ(l.tokens_remaining(), 12345);
   EXPECT_EQ(l.get("X-RateLimit-Remaining-Requests"), "99");
@@ -145,7 +149,8 @@ TEST(Scripted, CallsToolsThenRepliesAfterTheResult) {
   EXPECT_TRUE(std::holds_alternative<ir::Finish>(events.back()));
 
   req.messages.push_back(ir::Message{ir::Role::assistant, {call}, {}});
-  req.messages.push_back(ir::Message{ir::Role::tool, {ir::ToolResultPart{call.id, {ir::TextPart{"Added #1"}}, false}}, {}});
+  req.messages.push_back(ir::Message{
+      ir::Role::tool, {ir::ToolResultPart{call.id, {ir::TextPart{"Added #1"}}, false}}, {}});
   auto g2 = model.generate_sync(req);
   ASSERT_TRUE(g2.ok());
   ASSERT_EQ(g2->response.parts.size(), 1u);
@@ -160,7 +165,8 @@ TEST(Scripted, IntegersFallbackAndErrors) {
   ScriptedProvider model(std::move(*script));
   auto g = model.generate_sync(request_with({ir::TextPart{"complete 12"}}));
   ASSERT_TRUE(g.ok());
-  EXPECT_EQ(std::get<ir::ToolCallPart>(g->response.parts[0]).arguments, R"({"id":12,"note":"id 12"})");
+  EXPECT_EQ(std::get<ir::ToolCallPart>(g->response.parts[0]).arguments,
+            R"({"id":12,"note":"id 12"})");
   auto f = model.generate_sync(request_with({ir::TextPart{"what?"}}));
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(std::get<ir::TextPart>(f->response.parts[0]).text, "no idea");
@@ -185,7 +191,8 @@ TEST(Scripted, BadScriptsAreReportedWithPaths) {
 }
 
 TEST(Demo, ScriptParsesAndTodoStorePersists) {
-  ASSERT_TRUE(parse_script(demo::demo_script_json()).ok()) << parse_script(demo::demo_script_json()).error().to_string();
+  ASSERT_TRUE(parse_script(demo::demo_script_json()).ok())
+      << parse_script(demo::demo_script_json()).error().to_string();
   auto dir = std::filesystem::temp_directory_path() / ("tw_todo_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::string path = (dir / "sub" / "todo.sqlite3").string();

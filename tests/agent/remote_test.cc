@@ -175,11 +175,13 @@ TEST(RemoteTools, DuplicateAndUnknownResultsAreIgnoredAndLogged) {
 }
 
 TEST(RemoteTools, SeveralPendingAtOnceAnsweredOutOfOrder) {
-  auto p = two_round_model({{"r1", "take_photo", "{}"}, {"r2", "get_location", "{}"}, {"r3", "local_echo", "{}"}});
+  auto p = two_round_model(
+      {{"r1", "take_photo", "{}"}, {"r2", "get_location", "{}"}, {"r3", "local_echo", "{}"}});
   tools::Registry reg;
   tools::ToolSpec echo;
   echo.name = "local_echo";
-  echo.handler = tools::SyncHandler([](const nlohmann::json&, tools::ToolContext&) { return tools::ToolOutput::text("here"); });
+  echo.handler = tools::SyncHandler(
+      [](const nlohmann::json&, tools::ToolContext&) { return tools::ToolOutput::text("here"); });
   ASSERT_TRUE(reg.add(std::move(echo)).ok());
   AgentOptions opt;
   opt.remote_tools = {remote("take_photo"), remote("get_location")};

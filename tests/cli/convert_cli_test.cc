@@ -28,15 +28,18 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string fixture(const std::string& name) { return slurp(std::string(TOOLWIRE_TEST_DATA) + "/wire/" + name); }
+std::string fixture(const std::string& name) {
+  return slurp(std::string(TOOLWIRE_TEST_DATA) + "/wire/" + name);
+}
 
 // Runs `toolwire convert <args>` with `input` on stdin.
 CliRun convert(const std::string& args, const std::string& input) {
   static int counter = 0;
-  std::string base = ::testing::TempDir() + "/tw_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::string base = ::testing::TempDir() + "/tw_cli_" + std::to_string(::getpid()) + "_" +
+                     std::to_string(counter++);
   std::ofstream(base + ".in", std::ios::binary) << input;
-  std::string cmd = std::string("'") + TOOLWIRE_BINARY + "' convert " + args + " < '" + base + ".in' > '" + base +
-                    ".out' 2> '" + base + ".err'";
+  std::string cmd = std::string("'") + TOOLWIRE_BINARY + "' convert " + args + " < '" + base +
+                    ".in' > '" + base + ".out' 2> '" + base + ".err'";
   int status = std::system(cmd.c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -49,8 +52,12 @@ CliRun convert(const std::string& args, const std::string& input) {
 // The documented delta.tool_calls listing as a real OpenAI chunk stream.
 std::string openai_tool_call_sse() {
   auto chunk = [](json delta, json finish) {
-    json c = {{"id", "chatcmpl-cli"}, {"object", "chat.completion.chunk"}, {"created", 1700000000}, {"model", "gpt-4o"},
-              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
+    json c = {
+        {"id", "chatcmpl-cli"},
+        {"object", "chat.completion.chunk"},
+        {"created", 1700000000},
+        {"model", "gpt-4o"},
+        {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
     return "data: " + c.dump() + "\n\n";
   };
   std::string sse = chunk({{"role", "assistant"}, {"content", nullptr}}, nullptr);
@@ -69,12 +76,14 @@ std::vector<json> sse_data(const std::string& sse) {
   std::istringstream in(sse);
   std::string line;
   while (std::getline(in, line))
-    if (line.starts_with("data: ") && line != "data: [DONE]") events.push_back(json::parse(line.substr(6)));
+    if (line.starts_with("data: ") && line != "data: [DONE]")
+      events.push_back(json::parse(line.substr(6)));
   return events;
 }
 
 TEST(ConvertCli, RequestOpenAIToAnthropic) {
-  CliRun r = convert("--from openai --to anthropic --kind request", fixture("openai-chat-tool-calls.request.json"));
+  CliRun r = convert("--from openai --to anthropic --kind request",
+                     fixture("openai-chat-tool-calls.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json out = json::parse(r.out);
   EXPECT_EQ(out["model"], "gpt-5.4");
@@ -86,7 +95,8 @@ TEST(ConvertCli, RequestOpenAIToAnthropic) {
 }
 
 TEST(ConvertCli, RequestAnthropicToOpenAI) {
-  CliRun r = convert("--from anthropic --to openai --kind request", fixture("anthropic-messages-tool-result.request.json"));
+  CliRun r = convert("--from anthropic --to openai --kind request",
+                     fixture("anthropic-messages-tool-result.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json out = json::parse(r.out);
   const json& msgs = out["messages"];
@@ -99,14 +109,16 @@ TEST(ConvertCli, RequestAnthropicToOpenAI) {
 }
 
 TEST(ConvertCli, ResponsesBothDirections) {
-  CliRun r = convert("--from openai --to anthropic --kind response", fixture("openai-chat-tool-calls.response.json"));
+  CliRun r = convert("--from openai --to anthropic --kind response",
+                     fixture("openai-chat-tool-calls.response.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json a = json::parse(r.out);
   EXPECT_EQ(a["stop_reason"], "tool_use");
   EXPECT_EQ(a["content"].back()["type"], "tool_use");
   EXPECT_EQ(a["content"].back()["input"], json::parse(R"({"location":"Boston, MA"})"));
 
-  r = convert("--from anthropic --to openai --kind response", fixture("anthropic-messages-tool-use.response.json"));
+  r = convert("--from anthropic --to openai --kind response",
+              fixture("anthropic-messages-tool-use.response.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json o = json::parse(r.out);
   EXPECT_EQ(o["object"], "chat.completion");
@@ -115,7 +127,8 @@ TEST(ConvertCli, ResponsesBothDirections) {
 }
 
 TEST(ConvertCli, StreamAnthropicToOpenAI) {
-  CliRun r = convert("--from anthropic --to openai --kind stream", fixture("anthropic-messages-stream-tool-use.sse"));
+  CliRun r = convert("--from anthropic --to openai --kind stream",
+                     fixture("anthropic-messages-stream-tool-use.sse"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.ends_with("data: [DONE]\n\n")) << r.out;
   std::string args, id;
@@ -127,7 +140,8 @@ TEST(ConvertCli, StreamAnthropicToOpenAI) {
     args += d["tool_calls"][0]["function"].value("arguments", "");
   }
   EXPECT_EQ(id, "toolu_01T1x1fJ34qAmk2tNTrN7Up6");
-  EXPECT_EQ(json::parse(args), json::parse(R"({"location": "San Francisco, CA", "unit": "fahrenheit"})"));
+  EXPECT_EQ(json::parse(args),
+            json::parse(R"({"location": "San Francisco, CA", "unit": "fahrenheit"})"));
 }
 
 TEST(ConvertCli, StreamOpenAIToAnthropic) {
@@ -147,9 +161,11 @@ TEST(ConvertCli, StreamOpenAIToAnthropic) {
 }
 
 TEST(ConvertCli, SameDialectPassthrough) {
-  CliRun r = convert("--from anthropic --to anthropic --kind request", fixture("anthropic-messages-tool-use.request.json"));
+  CliRun r = convert("--from anthropic --to anthropic --kind request",
+                     fixture("anthropic-messages-tool-use.request.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(r.out)["tools"], json::parse(fixture("anthropic-messages-tool-use.request.json"))["tools"]);
+  EXPECT_EQ(json::parse(r.out)["tools"],
+            json::parse(fixture("anthropic-messages-tool-use.request.json"))["tools"]);
 }
 
 TEST(ConvertCli, BadInputFailsWithThePathOnStderr) {
@@ -160,15 +176,18 @@ TEST(ConvertCli, BadInputFailsWithThePathOnStderr) {
   };
   const Case cases[] = {
       {"--from openai --to anthropic --kind request",
-       R"({"model":"m","messages":[{"role":"user","content":"hi"},{"role":"bot","content":"x"}]})", "$.messages[1].role"},
-      {"--from openai --to anthropic --kind request", R"({"model":"m","messages":5})", "$.messages"},
+       R"({"model":"m","messages":[{"role":"user","content":"hi"},{"role":"bot","content":"x"}]})",
+       "$.messages[1].role"},
+      {"--from openai --to anthropic --kind request", R"({"model":"m","messages":5})",
+       "$.messages"},
       {"--from openai --to anthropic --kind request",
        R"({"model":"m","messages":[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"nope","content":"x"}]})",
        "$.messages[1].tool_call_id"},
       {"--from anthropic --to openai --kind request",
        R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text","text":7}]}]})",
        "$.messages[0].content[0].text"},
-      {"--from anthropic --to openai --kind response", R"({"id":"msg","content":[{"type":"tool_use","id":"t","name":"f","input":{}}],"stop_reason":1})",
+      {"--from anthropic --to openai --kind response",
+       R"({"id":"msg","content":[{"type":"tool_use","id":"t","name":"f","input":{}}],"stop_reason":1})",
        "$.stop_reason"},
       {"--from openai --to anthropic --kind request", R"({"model":"m","messages":[)", "$"},
   };
@@ -176,18 +195,22 @@ TEST(ConvertCli, BadInputFailsWithThePathOnStderr) {
     CliRun r = convert(c.args, c.input);
     EXPECT_NE(r.exit_code, 0) << c.input;
     EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_NE(r.err.find(c.must_name), std::string::npos) << "stderr does not name " << c.must_name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.must_name), std::string::npos)
+        << "stderr does not name " << c.must_name << ": " << r.err;
   }
 }
 
 TEST(ConvertCli, TruncatedOrBrokenStreamsFail) {
   std::string sse = fixture("anthropic-messages-stream-tool-use.sse");
-  CliRun r = convert("--from anthropic --to openai --kind stream", sse.substr(0, sse.find("event: message_delta")));
+  CliRun r = convert("--from anthropic --to openai --kind stream",
+                     sse.substr(0, sse.find("event: message_delta")));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("message_stop"), std::string::npos) << r.err;
 
   r = convert("--from openai --to anthropic --kind stream",
-              "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":5}}]}\n\n");
+              "data: "
+              "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+              "\"choices\":[{\"index\":0,\"delta\":{\"content\":5}}]}\n\n");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("content"), std::string::npos) << r.err;
 }
@@ -207,7 +230,8 @@ TEST(ConvertCli, StreamForwardsEachEventBeforeTheInputEnds) {
   ASSERT_NE(events[0].find("message_start"), std::string::npos);
   ASSERT_NE(events[3].find("\"Okay\""), std::string::npos);
 
-  Subprocess p({TOOLWIRE_BINARY, "convert", "--from", "anthropic", "--to", "openai", "--kind", "stream"});
+  Subprocess p(
+      {TOOLWIRE_BINARY, "convert", "--from", "anthropic", "--to", "openai", "--kind", "stream"});
   ASSERT_TRUE(p.started());
   auto complete_chunk_with = [](std::string needle) {
     return [needle](const std::string& out) {

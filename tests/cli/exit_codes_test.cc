@@ -68,7 +68,7 @@ TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
   EXPECT_EQ(r.status, 0) << describe(r);
 
   r = run_cli({"convert", "--from", "openai", "--to", "anthropic"},
-          R"({"model":"m","messages":[{"role":"user","content":"hi"}]})");
+              R"({"model":"m","messages":[{"role":"user","content":"hi"}]})");
   EXPECT_EQ(r.status, 0) << describe(r);
   r = run_cli({"tools", "list"});
   EXPECT_EQ(r.status, 0) << describe(r);
@@ -77,7 +77,8 @@ TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
   EXPECT_EQ(r.status, 0) << describe(r);
   r = run_cli(chat({"--dir", dir_.string(), "--once", "show my to-do list"}));
   EXPECT_EQ(r.status, 0) << describe(r);
-  r = run_cli({"serve", "--check-config", std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml"});
+  r = run_cli(
+      {"serve", "--check-config", std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml"});
   EXPECT_EQ(r.status, 0) << describe(r);
 
   // serve runs until SIGTERM, then drains and exits 0.
@@ -93,11 +94,13 @@ TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
 
 // Row 1: the command line was fine, the work failed.
 TEST_F(ExitCodes, OneOnRuntimeFailure) {
-  CliResult r = run_cli({"convert", "--from", "openai", "--to", "anthropic"}, R"({"model":"m","messages":5})");
+  CliResult r = run_cli({"convert", "--from", "openai", "--to", "anthropic"},
+                        R"({"model":"m","messages":5})");
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("$.messages"), std::string::npos) << describe(r);
 
-  r = run_cli({"convert", "--from", "anthropic", "--to", "openai", "--kind", "stream"}, "event: ping\n");
+  r = run_cli({"convert", "--from", "anthropic", "--to", "openai", "--kind", "stream"},
+              "event: ping\n");
   EXPECT_EQ(r.status, 1) << describe(r);
 
   r = run_cli({"tools", "call", "read", R"({"path":"missing.txt"})", "--workspace", dir_.string()});
@@ -105,8 +108,8 @@ TEST_F(ExitCodes, OneOnRuntimeFailure) {
   EXPECT_NE(r.out.find("\"is_error\": true"), std::string::npos) << describe(r);
 
   // Nothing listens on port 1: the turn fails (after the transport's retries).
-  r = run_cli(chat({"--provider", "openai_compatible", "--base-url", "http://127.0.0.1:1/v1", "--model", "m",
-                "--once", "hi"}));
+  r = run_cli(chat({"--provider", "openai_compatible", "--base-url", "http://127.0.0.1:1/v1",
+                    "--model", "m", "--once", "hi"}));
   EXPECT_EQ(r.status, 1) << describe(r);
 
   // The to-do database cannot be created under a regular file.
@@ -115,8 +118,8 @@ TEST_F(ExitCodes, OneOnRuntimeFailure) {
   EXPECT_EQ(r.status, 1) << describe(r);
 
   // 192.0.2.1 (TEST-NET-1) is no address of this host: bind fails.
-  r = run_cli({"serve", "--listen", "192.0.2.1:0", "--quiet", "--data-dir", (dir_ / "data").string(),
-               "--workspace", dir_.string()});
+  r = run_cli({"serve", "--listen", "192.0.2.1:0", "--quiet", "--data-dir",
+               (dir_ / "data").string(), "--workspace", dir_.string()});
   EXPECT_EQ(r.status, 1) << describe(r);
 }
 
@@ -129,28 +132,34 @@ TEST_F(ExitCodes, TwoOnUsageErrors) {
   };
   const std::string data = (dir_ / "data").string();
   const Case cases[] = {
-      {{"convert", "--to", "openai"}, "--from"},                           // missing required flag
+      {{"convert", "--to", "openai"}, "--from"},  // missing required flag
       {{"convert", "--from", "openai", "--to", "anthropic", "--bogus"}, "--bogus"},  // unknown flag
-      {{"convert", "--from", "openai", "--to", "anthropic", "extra"}, "extra"},      // extra argument
+      {{"convert", "--from", "openai", "--to", "anthropic", "extra"}, "extra"},  // extra argument
       {{"convert", "--from", "openai", "--to", "anthropic", "--kind", "x"}, "--kind"},  // bad value
-      {{"convert", "--from", "gemini", "--to", "openai"}, "gemini"},       // unknown dialect
-      {{"tools"}, "subcommand"},                                           // missing subcommand
-      {{"tools", "call"}, "name"},                                         // missing argument
-      {{"tools", "call", "read", "--timeout-ms", "0"}, "--timeout-ms: must be between 1 and 86400000"},
-      {{"tools", "call", "read", "--timeout-ms", "abc"}, "--timeout-ms: must be between 1 and 86400000"},
-      {{"tools", "schema", "no_such_tool"}, "no_such_tool"},               // unknown tool
+      {{"convert", "--from", "gemini", "--to", "openai"}, "gemini"},  // unknown dialect
+      {{"tools"}, "subcommand"},                                      // missing subcommand
+      {{"tools", "call"}, "name"},                                    // missing argument
+      {{"tools", "call", "read", "--timeout-ms", "0"},
+       "--timeout-ms: must be between 1 and 86400000"},
+      {{"tools", "call", "read", "--timeout-ms", "abc"},
+       "--timeout-ms: must be between 1 and 86400000"},
+      {{"tools", "schema", "no_such_tool"}, "no_such_tool"},  // unknown tool
       {{"tools", "list", "--enable", "no_such_tool"}, "no_such_tool"},
-      {{"chat", "--data-dir", data, "--max-rounds", "0"}, "--max-rounds: must be between 1 and 1000"},
-      {{"chat", "--data-dir", data, "--tool-timeout", "-1"}, "--tool-timeout: must be between 1 and 86400"},
-      {{"chat", "--data-dir", data, "--provider", "openai_compatible", "--model", "m", "--once", "hi"},
-       "--base-url"},
-      {{"chat", "--data-dir", data, "--provider", "openai_compatible", "--base-url", "http://127.0.0.1:1/v1",
-        "--once", "hi"},
-       "--model"},
-      {{"chat", "--data-dir", data, "--provider", "openai", "--api-key-env", "TW_SURELY_UNSET_VAR", "--once",
+      {{"chat", "--data-dir", data, "--max-rounds", "0"},
+       "--max-rounds: must be between 1 and 1000"},
+      {{"chat", "--data-dir", data, "--tool-timeout", "-1"},
+       "--tool-timeout: must be between 1 and 86400"},
+      {{"chat", "--data-dir", data, "--provider", "openai_compatible", "--model", "m", "--once",
         "hi"},
+       "--base-url"},
+      {{"chat", "--data-dir", data, "--provider", "openai_compatible", "--base-url",
+        "http://127.0.0.1:1/v1", "--once", "hi"},
+       "--model"},
+      {{"chat", "--data-dir", data, "--provider", "openai", "--api-key-env", "TW_SURELY_UNSET_VAR",
+        "--once", "hi"},
        "TW_SURELY_UNSET_VAR is not set"},
-      {{"chat", "--data-dir", data, "--provider", "no_such_provider", "--once", "hi"}, "no_such_provider"},
+      {{"chat", "--data-dir", data, "--provider", "no_such_provider", "--once", "hi"},
+       "no_such_provider"},
       {{"chat", "--data-dir", data, "--script", (dir_ / "missing.json").string(), "--once", "hi"},
        "missing.json"},
       {{"no_such_command"}, "unknown command no_such_command"},
@@ -171,9 +180,10 @@ TEST_F(ExitCodes, TwoOnUsageErrors) {
 // `toolwire NAME --help` for a NAME that is no command names it; it does not
 // print the top-level help and succeed.
 TEST_F(ExitCodes, UnknownCommandWithHelpIsAUsageError) {
-  for (std::vector<std::string> args : {std::vector<std::string>{"frobnicate", "--help"},
-                                        std::vector<std::string>{"--help", "frobnicate"},
-                                        std::vector<std::string>{"tools", "frobnicate", "--help"}}) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"frobnicate", "--help"},
+        std::vector<std::string>{"--help", "frobnicate"},
+        std::vector<std::string>{"tools", "frobnicate", "--help"}}) {
     CliResult r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[0] << " " << args[1] << "\n" << describe(r);
     EXPECT_NE(r.err.find("unknown command frobnicate"), std::string::npos) << describe(r);
@@ -183,13 +193,14 @@ TEST_F(ExitCodes, UnknownCommandWithHelpIsAUsageError) {
 
 // Row 130: Ctrl-C while `toolwire chat` waits for the next line ends it.
 TEST_F(ExitCodes, InterruptedChatWhileIdleExits130) {
-  Subprocess p({TOOLWIRE_BINARY, "chat", "--data-dir", (dir_ / "data").string(), "--dir", dir_.string(),
-                "--json"});
+  Subprocess p({TOOLWIRE_BINARY, "chat", "--data-dir", (dir_ / "data").string(), "--dir",
+                dir_.string(), "--json"});
   ASSERT_TRUE(p.started());
   // A finished turn shows the handler is installed and the chat is idle.
   ASSERT_TRUE(p.write_stdin("show my to-do list\n"));
-  ASSERT_TRUE(p.read_until([](const std::string& out) { return out.find("\"final_answer\"") != std::string::npos; },
-                           kWait))
+  ASSERT_TRUE(p.read_until(
+      [](const std::string& out) { return out.find("\"final_answer\"") != std::string::npos; },
+      kWait))
       << p.out() << p.err();
   // The turn's last event comes a moment before the chat counts as idle; a
   // signal in between only cancels the finished turn, so ask again until it

@@ -27,7 +27,8 @@ class Subprocess {
 
   explicit Subprocess(const std::vector<std::string>& argv) {
     int in[2], out[2], err[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return;
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+      return;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
@@ -81,11 +82,13 @@ class Subprocess {
 
   // Reads stdout and stderr until `done(stdout so far)` holds, both reach end
   // of file, or `timeout` passes. Returns whether `done` held.
-  bool read_until(const std::function<bool(const std::string&)>& done, std::chrono::milliseconds timeout) {
+  bool read_until(const std::function<bool(const std::string&)>& done,
+                  std::chrono::milliseconds timeout) {
     auto deadline = Clock::now() + timeout;
     while (!done(out_buf_)) {
       if (out_ < 0 && err_ < 0) return false;
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) return false;
       pollfd fds[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
       int r = ::poll(fds, 2, static_cast<int>(left));

@@ -9,7 +9,8 @@ namespace toolwire::codec::call_id {
 namespace {
 
 TEST(CallId, ValidIdsPassUnchanged) {
-  for (std::string id : {"toolu_01A09q90qw90lq917835lq9", "call_DdmO9pD3xa9XTPNJ32zg2hcA", "a-b_c", "x", "-", "tw"}) {
+  for (std::string id : {"toolu_01A09q90qw90lq917835lq9", "call_DdmO9pD3xa9XTPNJ32zg2hcA", "a-b_c",
+                         "x", "-", "tw"}) {
     EXPECT_TRUE(is_anthropic_valid(id)) << id;
     EXPECT_FALSE(needs_mapping(id)) << id;
     EXPECT_EQ(to_anthropic(id), id);

@@ -66,7 +66,8 @@ TEST(AnthropicRequest, ToolResultFixtureDecodesToNormalForm) {
   EXPECT_EQ(call.id, "toolu_01A09q90qw90lq917835lq9");
   EXPECT_EQ(call.name, "get_weather");
   EXPECT_TRUE(call.arguments_valid);
-  EXPECT_EQ(json::parse(call.arguments), json({{"location", "San Francisco, CA"}, {"unit", "celsius"}}));
+  EXPECT_EQ(json::parse(call.arguments),
+            json({{"location", "San Francisco, CA"}, {"unit", "celsius"}}));
   ASSERT_EQ(req.messages[2].role, ir::Role::tool);
   const auto& result = std::get<ir::ToolResultPart>(req.messages[2].parts.at(0));
   EXPECT_EQ(result.call_id, call.id);
@@ -105,18 +106,21 @@ TEST_P(GoldenMessage, DecodeEncodeIsSemanticallyEqual) {
   EXPECT_TRUE(warnings.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenMessage,
-                         ::testing::Values("anthropic-messages-tool-result-is_error.message.json",
-                                           "anthropic-messages-tool-result-content-blocks.message.json"));
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, GoldenMessage,
+    ::testing::Values("anthropic-messages-tool-result-is_error.message.json",
+                      "anthropic-messages-tool-result-content-blocks.message.json"));
 
 TEST(AnthropicRequest, IsErrorAndContentBlocksDecode) {
-  ir::Request req = decode_ok(wrap_message(read_data("wire/anthropic-messages-tool-result-is_error.message.json")));
+  ir::Request req = decode_ok(
+      wrap_message(read_data("wire/anthropic-messages-tool-result-is_error.message.json")));
   auto& r = std::get<ir::ToolResultPart>(req.messages.at(2).parts.at(0));
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(std::get<ir::TextPart>(r.content.at(0)).text,
             "ConnectionError: the weather service API is not available (HTTP 500)");
 
-  req = decode_ok(wrap_message(read_data("wire/anthropic-messages-tool-result-content-blocks.message.json")));
+  req = decode_ok(
+      wrap_message(read_data("wire/anthropic-messages-tool-result-content-blocks.message.json")));
   auto& r2 = std::get<ir::ToolResultPart>(req.messages.at(2).parts.at(0));
   ASSERT_EQ(r2.content.size(), 2u);
   EXPECT_EQ(std::get<ir::TextPart>(r2.content[0]).text, "The weather is");
@@ -152,25 +156,31 @@ TEST(AnthropicRequest, EncoderMergesToolAndUserMessagesResultsFirst) {
   req.model = "m";
   req.max_tokens = 10;
   req.messages.push_back({ir::Role::user, {ir::TextPart{"go"}}, {}});
-  req.messages.push_back({ir::Role::assistant, {ir::ToolCallPart{"c1", "f", "{}", true},
-                                                ir::ToolCallPart{"c2", "g", "{\"a\":[1]}", true}}, {}});
+  req.messages.push_back(
+      {ir::Role::assistant,
+       {ir::ToolCallPart{"c1", "f", "{}", true}, ir::ToolCallPart{"c2", "g", "{\"a\":[1]}", true}},
+       {}});
   req.messages.push_back({ir::Role::user, {ir::TextPart{"note"}}, {}});
-  req.messages.push_back({ir::Role::tool, {ir::ToolResultPart{"c1", {ir::TextPart{"r1"}}, false}}, {}});
-  req.messages.push_back({ir::Role::tool, {ir::ToolResultPart{"c2", {ir::TextPart{"r2"}}, true}}, {}});
+  req.messages.push_back(
+      {ir::Role::tool, {ir::ToolResultPart{"c1", {ir::TextPart{"r1"}}, false}}, {}});
+  req.messages.push_back(
+      {ir::Role::tool, {ir::ToolResultPart{"c2", {ir::TextPart{"r2"}}, true}}, {}});
   Warnings warnings;
   json out = parse(encode_ok(req, &warnings));
   ASSERT_EQ(out["messages"].size(), 3u);
   const json& user = out["messages"][2];
   EXPECT_EQ(user["role"], "user");
   ASSERT_EQ(user["content"].size(), 3u);
-  EXPECT_EQ(user["content"][0], json({{"type", "tool_result"}, {"tool_use_id", "c1"}, {"content", "r1"}}));
+  EXPECT_EQ(user["content"][0],
+            json({{"type", "tool_result"}, {"tool_use_id", "c1"}, {"content", "r1"}}));
   EXPECT_EQ(user["content"][1]["is_error"], true);
   EXPECT_EQ(user["content"][2]["text"], "note");
   EXPECT_EQ(out["messages"][1]["content"][1]["input"], json({{"a", {1}}}));
 }
 
 TEST(AnthropicRequest, ThinkingSignaturesSurviveTurns) {
-  const std::string body = R"({"model":"m","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},
+  const std::string body =
+      R"({"model":"m","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},
     "messages":[{"role":"user","content":"weather?"},
     {"role":"assistant","content":[
       {"type":"thinking","thinking":"Need the tool.","signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"},
@@ -193,7 +203,8 @@ TEST(AnthropicRequest, UnsignedThinkingIsDroppedWithWarning) {
   req.model = "m";
   req.max_tokens = 5;
   req.messages.push_back({ir::Role::user, {ir::TextPart{"q"}}, {}});
-  req.messages.push_back({ir::Role::assistant, {ir::ThinkingPart{"hmm", "", false, ""}, ir::TextPart{"a"}}, {}});
+  req.messages.push_back(
+      {ir::Role::assistant, {ir::ThinkingPart{"hmm", "", false, ""}, ir::TextPart{"a"}}, {}});
   Warnings warnings;
   json out = parse(encode_ok(req, &warnings));
   EXPECT_EQ(out["messages"][1]["content"], "a");  // what is left is one text block: the string form
@@ -214,7 +225,8 @@ TEST(AnthropicRequest, DroppedEmptyMessageMergesItsNeighbours) {
   const std::string out = encode_ok(req, &warnings);
   json j = parse(out);
   ASSERT_EQ(j["messages"].size(), 1u) << out;
-  EXPECT_EQ(j["messages"][0]["content"], json::parse(R"([{"type":"text","text":"q"},{"type":"text","text":"more"}])"));
+  EXPECT_EQ(j["messages"][0]["content"],
+            json::parse(R"([{"type":"text","text":"q"},{"type":"text","text":"more"}])"));
   EXPECT_TRUE(has_warning(warnings, "dropped_empty_message"));
   EXPECT_EQ(encode_ok(decode_ok(out)), out);  // a fixed point after one pass
 }
@@ -224,13 +236,17 @@ TEST(AnthropicRequest, InvalidArgumentsAreWrappedAndRestored) {
   req.model = "m";
   req.max_tokens = 5;
   req.messages.push_back({ir::Role::user, {ir::TextPart{"q"}}, {}});
-  req.messages.push_back({ir::Role::assistant, {ir::ToolCallPart{"c", "f", "{\"a\": 1,", false},
-                                                ir::ToolCallPart{"d", "f", "[1,2]", true}}, {}});
+  req.messages.push_back(
+      {ir::Role::assistant,
+       {ir::ToolCallPart{"c", "f", "{\"a\": 1,", false}, ir::ToolCallPart{"d", "f", "[1,2]", true}},
+       {}});
   Warnings warnings;
   const std::string out = encode_ok(req, &warnings);
   json j = parse(out);
-  EXPECT_EQ(j["messages"][1]["content"][0]["input"], json({{"__toolwire_invalid_arguments", "{\"a\": 1,"}}));
-  EXPECT_EQ(j["messages"][1]["content"][1]["input"], json({{"__toolwire_invalid_arguments", "[1,2]"}}));
+  EXPECT_EQ(j["messages"][1]["content"][0]["input"],
+            json({{"__toolwire_invalid_arguments", "{\"a\": 1,"}}));
+  EXPECT_EQ(j["messages"][1]["content"][1]["input"],
+            json({{"__toolwire_invalid_arguments", "[1,2]"}}));
   EXPECT_TRUE(has_warning(warnings, "invalid_arguments_wrapped"));
   ir::Request back = decode_ok(out);
   const auto& call = std::get<ir::ToolCallPart>(back.messages[1].parts[0]);
@@ -243,8 +259,10 @@ TEST(AnthropicRequest, CallIdsAreMappedOnCallAndResultAlike) {
   req.model = "m";
   req.max_tokens = 5;
   req.messages.push_back({ir::Role::user, {ir::TextPart{"q"}}, {}});
-  req.messages.push_back({ir::Role::assistant, {ir::ToolCallPart{"call:1/x", "f", "{}", true}}, {}});
-  req.messages.push_back({ir::Role::tool, {ir::ToolResultPart{"call:1/x", {ir::TextPart{"ok"}}, false}}, {}});
+  req.messages.push_back(
+      {ir::Role::assistant, {ir::ToolCallPart{"call:1/x", "f", "{}", true}}, {}});
+  req.messages.push_back(
+      {ir::Role::tool, {ir::ToolResultPart{"call:1/x", {ir::TextPart{"ok"}}, false}}, {}});
   const std::string out = encode_ok(req);
   json j = parse(out);
   EXPECT_EQ(j["messages"][1]["content"][0]["id"], "tw-call-3a1-2fx");
@@ -261,8 +279,10 @@ TEST(AnthropicRequest, CrossDialectDefaultsAndWarnings) {
   req.system = {{"You are terse.", false}, {"Dev rules.", true}};
   req.messages.push_back({ir::Role::user, {ir::TextPart{"q"}, ir::TextPart{""}}, {}});
   req.messages.push_back({ir::Role::system, {ir::TextPart{"Late rule."}}, {}});
-  req.messages.push_back({ir::Role::user, {ir::ImagePart{"data:image/png;base64,iVBOR", "", "", "high"}}, {}});
-  req.messages.push_back({ir::Role::user, {ir::UnknownPart{"openai_chat", "input_audio", "{}"}}, {}});
+  req.messages.push_back(
+      {ir::Role::user, {ir::ImagePart{"data:image/png;base64,iVBOR", "", "", "high"}}, {}});
+  req.messages.push_back(
+      {ir::Role::user, {ir::UnknownPart{"openai_chat", "input_audio", "{}"}}, {}});
   req.tools.push_back({"f", "", R"({"type":"object"})", true});
   req.parallel_tool_calls = false;
   req.stop = {"END"};
@@ -288,8 +308,8 @@ TEST(AnthropicRequest, CrossDialectDefaultsAndWarnings) {
   EXPECT_EQ(out["metadata"], json({{"user_id", "u1"}}));
   EXPECT_FALSE(out.contains("user"));
   for (const char* code : {"defaulted_max_tokens", "moved_system_message", "dropped_unknown_field",
-                           "dropped_unsupported_tool", "dropped_unknown_part", "dropped_image_detail",
-                           "dropped_tool_strict"})
+                           "dropped_unsupported_tool", "dropped_unknown_part",
+                           "dropped_image_detail", "dropped_tool_strict"})
     EXPECT_TRUE(has_warning(warnings, code)) << code;
   for (const auto& w : warnings) {
     if (w.code == "dropped_unknown_field") {
@@ -310,8 +330,10 @@ TEST(AnthropicRequest, ToolChoiceMapping) {
   using K = ir::ToolChoice::Kind;
   EXPECT_EQ(choice_of(K::required, std::nullopt), json({{"type", "any"}}));
   EXPECT_EQ(choice_of(K::none, false), json({{"type", "none"}}));
-  EXPECT_EQ(choice_of(K::tool, false), json({{"type", "tool"}, {"name", "f"}, {"disable_parallel_tool_use", true}}));
-  EXPECT_EQ(choice_of(K::auto_, true), json({{"type", "auto"}, {"disable_parallel_tool_use", false}}));
+  EXPECT_EQ(choice_of(K::tool, false),
+            json({{"type", "tool"}, {"name", "f"}, {"disable_parallel_tool_use", true}}));
+  EXPECT_EQ(choice_of(K::auto_, true),
+            json({{"type", "auto"}, {"disable_parallel_tool_use", false}}));
   ir::Request req = decode_ok(R"({"model":"m","messages":[],"tool_choice":{"type":"tool","name":"f",
                                  "disable_parallel_tool_use":true}})");
   EXPECT_EQ(req.tool_choice->kind, K::tool);
@@ -320,7 +342,8 @@ TEST(AnthropicRequest, ToolChoiceMapping) {
 }
 
 TEST(AnthropicRequest, UnknownFieldsAndServerToolsPassThroughSameDialect) {
-  const std::string body = R"({"model":"m","max_tokens":9,"top_k":5,"service_tier":"auto","messages":[
+  const std::string body =
+      R"({"model":"m","max_tokens":9,"top_k":5,"service_tier":"auto","messages":[
     {"role":"user","content":[{"type":"text","text":"see"},{"type":"document","source":{"type":"text",
      "media_type":"text/plain","data":"doc"}},{"type":"image","source":{"type":"url","url":"https://x/y.png"}}]}],
     "tools":[{"name":"f","input_schema":{"type":"object"}},{"type":"web_search_20250305","name":"web_search"}],
@@ -336,7 +359,8 @@ TEST(AnthropicRequest, UnknownFieldsAndServerToolsPassThroughSameDialect) {
 }
 
 TEST(AnthropicRequest, UsageOfNullAndStringSystem) {
-  ir::Request req = decode_ok(R"({"model":"m","system":"Be brief.","temperature":null,"messages":[]})");
+  ir::Request req =
+      decode_ok(R"({"model":"m","system":"Be brief.","temperature":null,"messages":[]})");
   ASSERT_EQ(req.system.size(), 1u);
   EXPECT_EQ(req.system[0].text, "Be brief.");
   EXPECT_FALSE(req.temperature);
@@ -374,54 +398,68 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"malformed", R"({"model":"m","messages":[)", ErrorCode::parse_error, "$",
                 "malformed JSON at byte 25 (line 1, column 26): unexpected end of input"},
         BadCase{"empty", "", ErrorCode::parse_error, "$", "empty"},
-        BadCase{"not_object", "[1]", ErrorCode::invalid_argument, "$", "expected object, got array"},
+        BadCase{"not_object", "[1]", ErrorCode::invalid_argument, "$",
+                "expected object, got array"},
         BadCase{"no_messages", R"({"model":"m"})", ErrorCode::invalid_argument, "$", "messages"},
-        BadCase{"max_tokens_type", R"({"max_tokens":"9","messages":[]})", ErrorCode::invalid_argument,
-                "$.max_tokens", "expected integer, got string"},
-        BadCase{"content_type", R"({"messages":[{"role":"user","content":5}]})", ErrorCode::invalid_argument,
-                "$.messages[0].content", "expected array, got number"},
-        BadCase{"unknown_role", R"({"messages":[{"role":"user","content":"a"},{"role":"bot","content":"b"}]})",
+        BadCase{"max_tokens_type", R"({"max_tokens":"9","messages":[]})",
+                ErrorCode::invalid_argument, "$.max_tokens", "expected integer, got string"},
+        BadCase{"content_type", R"({"messages":[{"role":"user","content":5}]})",
+                ErrorCode::invalid_argument, "$.messages[0].content", "expected array, got number"},
+        BadCase{"unknown_role",
+                R"({"messages":[{"role":"user","content":"a"},{"role":"bot","content":"b"}]})",
                 ErrorCode::invalid_argument, "$.messages[1].role", "unknown role 'bot'"},
         BadCase{"no_matching_call",
-                R"({"messages":[)" + kCall + R"(,{"role":"user","content":[{"type":"tool_result",)"
-                R"("tool_use_id":"t2","content":"x"}]}]})",
-                ErrorCode::invalid_argument, "$.messages[1].content[0].tool_use_id", "no earlier tool_use"},
-        BadCase{"result_before_call",
-                R"({"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1"}]},)" + kCall +
-                    "]}",
-                ErrorCode::invalid_argument, "$.messages[0].content[0].tool_use_id", "t1"},
-        BadCase{"tool_use_in_user",
-                R"({"messages":[{"role":"user","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]}]})",
-                ErrorCode::invalid_argument, "$.messages[0].content[0].type", "not allowed in user content"},
-        BadCase{"empty_id", R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"","name":"f"}]}]})",
-                ErrorCode::invalid_argument, "$.messages[0].content[0].id", "must not be empty"},
-        BadCase{"input_not_object",
-                R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":"x"}]}]})",
-                ErrorCode::invalid_argument, "$.messages[0].content[0].input", "expected object"},
+                R"({"messages":[)" + kCall +
+                    R"(,{"role":"user","content":[{"type":"tool_result",)"
+                    R"("tool_use_id":"t2","content":"x"}]}]})",
+                ErrorCode::invalid_argument, "$.messages[1].content[0].tool_use_id",
+                "no earlier tool_use"},
+        BadCase{
+            "result_before_call",
+            R"({"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1"}]},)" +
+                kCall + "]}",
+            ErrorCode::invalid_argument, "$.messages[0].content[0].tool_use_id", "t1"},
+        BadCase{
+            "tool_use_in_user",
+            R"({"messages":[{"role":"user","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]}]})",
+            ErrorCode::invalid_argument, "$.messages[0].content[0].type",
+            "not allowed in user content"},
+        BadCase{
+            "empty_id",
+            R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"","name":"f"}]}]})",
+            ErrorCode::invalid_argument, "$.messages[0].content[0].id", "must not be empty"},
+        BadCase{
+            "input_not_object",
+            R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":"x"}]}]})",
+            ErrorCode::invalid_argument, "$.messages[0].content[0].input", "expected object"},
         BadCase{"block_without_type", R"({"messages":[{"role":"user","content":[{"text":"a"}]}]})",
-                ErrorCode::invalid_argument, "$.messages[0].content[0]", "missing required field 'type'"},
-        BadCase{"image_source", R"({"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64"}}]}]})",
-                ErrorCode::invalid_argument, "$.messages[0].content[0].source", "media_type"},
+                ErrorCode::invalid_argument, "$.messages[0].content[0]",
+                "missing required field 'type'"},
+        BadCase{
+            "image_source",
+            R"({"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64"}}]}]})",
+            ErrorCode::invalid_argument, "$.messages[0].content[0].source", "media_type"},
         BadCase{"tool_schema", R"({"messages":[],"tools":[{"name":"f","input_schema":[]}]})",
                 ErrorCode::invalid_argument, "$.tools[0].input_schema", "expected object"},
-        BadCase{"tool_choice", R"({"messages":[],"tool_choice":{"type":"maybe"}})", ErrorCode::invalid_argument,
-                "$.tool_choice.type", "unknown tool_choice type"},
-        BadCase{"stop_type", R"({"messages":[],"stop_sequences":["a",1]})", ErrorCode::invalid_argument,
-                "$.stop_sequences[1]", "expected string"},
-        BadCase{"system_block", R"({"messages":[],"system":[{"type":"image"}]})", ErrorCode::invalid_argument,
-                "$.system[0].type", "must be 'text'"},
-        BadCase{"max_tokens_range", R"({"max_tokens":1e19,"messages":[]})", ErrorCode::invalid_argument,
-                "$.max_tokens", "expected integer"},
-        BadCase{"reserved_key", R"({"messages":[],"x-unsupported-tool":{}})", ErrorCode::invalid_argument,
-                "$.x-unsupported-tool", "reserved"},
+        BadCase{"tool_choice", R"({"messages":[],"tool_choice":{"type":"maybe"}})",
+                ErrorCode::invalid_argument, "$.tool_choice.type", "unknown tool_choice type"},
+        BadCase{"stop_type", R"({"messages":[],"stop_sequences":["a",1]})",
+                ErrorCode::invalid_argument, "$.stop_sequences[1]", "expected string"},
+        BadCase{"system_block", R"({"messages":[],"system":[{"type":"image"}]})",
+                ErrorCode::invalid_argument, "$.system[0].type", "must be 'text'"},
+        BadCase{"max_tokens_range", R"({"max_tokens":1e19,"messages":[]})",
+                ErrorCode::invalid_argument, "$.max_tokens", "expected integer"},
+        BadCase{"reserved_key", R"({"messages":[],"x-unsupported-tool":{}})",
+                ErrorCode::invalid_argument, "$.x-unsupported-tool", "reserved"},
         BadCase{"invalid_utf8", "{\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}",
                 ErrorCode::parse_error, "$", "invalid UTF-8"},
-        BadCase{"deep_nesting", R"({"messages":[],"top_k":)" + deep(10000) + "}", ErrorCode::parse_error, "$",
-                "nested too deeply"},
-        BadCase{"deep_input",
-                R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"a":)" +
-                    deep(10000) + "}}]}]}",
-                ErrorCode::parse_error, "$", "nested too deeply"}),
+        BadCase{"deep_nesting", R"({"messages":[],"top_k":)" + deep(10000) + "}",
+                ErrorCode::parse_error, "$", "nested too deeply"},
+        BadCase{
+            "deep_input",
+            R"({"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"a":)" +
+                deep(10000) + "}}]}]}",
+            ErrorCode::parse_error, "$", "nested too deeply"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(AnthropicRequest, InvalidIrIsRejectedNotWrittenBroken) {

@@ -53,7 +53,8 @@ TEST(AnthropicResponse, ToolUseFixture) {
   ASSERT_EQ(r.parts.size(), 2u);
   const auto& call = std::get<ir::ToolCallPart>(r.parts[1]);
   EXPECT_EQ(call.id, "toolu_01A09q90qw90lq917835lq9");
-  EXPECT_EQ(json::parse(call.arguments), json({{"location", "San Francisco, CA"}, {"unit", "celsius"}}));
+  EXPECT_EQ(json::parse(call.arguments),
+            json({{"location", "San Francisco, CA"}, {"unit", "celsius"}}));
   EXPECT_TRUE(r.usage.empty());
 }
 
@@ -84,7 +85,8 @@ TEST(AnthropicResponse, FullResponseWithUsageCacheAndExtrasRoundTrips) {
 // both values were kept, and re-encoding moved one of them, so decode/encode
 // was not a fixed point. A key given twice keeps its last value.
 TEST(AnthropicResponse, DuplicateStopSequenceKeepsTheLastValueAndEncodingIsAFixedPoint) {
-  const std::string body = R"({"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],
+  const std::string body =
+      R"({"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],
     "stop_reason":"end_turn","stop_sequence":"first","usage":{"input_tokens":0,"output_tokens":0},
     "other":1,"stop_sequence":"last"})";
   ir::Response r = decode_ok(body);
@@ -99,7 +101,8 @@ TEST(AnthropicResponse, DuplicateStopSequenceKeepsTheLastValueAndEncodingIsAFixe
   EXPECT_EQ(parse(once)["stop_sequence"], "last");
   EXPECT_EQ(encode_ok(decode_ok(once)), once);
   // A later null clears an earlier value.
-  ir::Response cleared = decode_ok(R"({"id":"m","model":"c","content":[],"stop_sequence":"x","stop_sequence":null})");
+  ir::Response cleared =
+      decode_ok(R"({"id":"m","model":"c","content":[],"stop_sequence":"x","stop_sequence":null})");
   for (const auto& e : cleared.extra) EXPECT_NE(e.key, "stop_sequence");
 }
 
@@ -114,7 +117,8 @@ TEST(AnthropicResponse, CrossDialectResponse) {
   Warnings warnings;
   json out = parse(encode_ok(r, &warnings));
   EXPECT_EQ(out["stop_reason"], "tool_use");
-  EXPECT_EQ(out["usage"], json({{"input_tokens", 30}, {"cache_read_input_tokens", 20}, {"output_tokens", 9}}));
+  EXPECT_EQ(out["usage"],
+            json({{"input_tokens", 30}, {"cache_read_input_tokens", 20}, {"output_tokens", 9}}));
   EXPECT_TRUE(out["id"].get<std::string>().rfind("msg_toolwire_", 0) == 0);
   EXPECT_FALSE(out.contains("system_fingerprint"));
   EXPECT_TRUE(has_warning(warnings, "dropped_unknown_field"));
@@ -126,10 +130,11 @@ TEST(AnthropicResponse, FinishReasonMapping) {
     const char* raw;
     Kind kind;
   };
-  for (Case c : {Case{"end_turn", Kind::stop}, Case{"stop_sequence", Kind::stop}, Case{"max_tokens", Kind::length},
-                 Case{"model_context_window_exceeded", Kind::length}, Case{"tool_use", Kind::tool_calls},
-                 Case{"refusal", Kind::content_filter}, Case{"pause_turn", Kind::other},
-                 Case{"something_new", Kind::other}}) {
+  for (Case c :
+       {Case{"end_turn", Kind::stop}, Case{"stop_sequence", Kind::stop},
+        Case{"max_tokens", Kind::length}, Case{"model_context_window_exceeded", Kind::length},
+        Case{"tool_use", Kind::tool_calls}, Case{"refusal", Kind::content_filter},
+        Case{"pause_turn", Kind::other}, Case{"something_new", Kind::other}}) {
     ir::Response r = decode_ok(std::string(R"({"content":[],"stop_reason":")") + c.raw + "\"}");
     EXPECT_EQ(r.finish.kind, c.kind) << c.raw;
     EXPECT_EQ(r.finish.raw, c.raw);
@@ -142,8 +147,8 @@ TEST(AnthropicResponse, FinishReasonMapping) {
   };
   for (Out c : {Out{{Kind::stop, "stop"}, "end_turn"}, Out{{Kind::length, "length"}, "max_tokens"},
                 Out{{Kind::tool_calls, "tool_calls"}, "tool_use"},
-                Out{{Kind::content_filter, "content_filter"}, "refusal"}, Out{{Kind::error, "error"}, "end_turn"},
-                Out{{Kind::stop, ""}, "end_turn"}}) {
+                Out{{Kind::content_filter, "content_filter"}, "refusal"},
+                Out{{Kind::error, "error"}, "end_turn"}, Out{{Kind::stop, ""}, "end_turn"}}) {
     ir::Response r;
     r.id = "x";
     r.finish = c.reason;
@@ -160,12 +165,13 @@ TEST(AnthropicResponse, BadInputNamesThePath) {
     std::string body;
     std::string path;
   };
-  for (const Case& c : {Case{R"({"content":{}})", "$.content"},
-                        Case{R"({"content":[{"type":"text","text":1}]})", "$.content[0].text"},
-                        Case{R"({"content":[],"usage":{"input_tokens":"1"}})", "$.usage.input_tokens"},
-                        Case{R"({"content":[],"role":"user"})", "$.role"},
-                        Case{R"({"content":[{"type":"image"}]})", "$.content[0].type"},
-                        Case{R"({"id":"x"})", "$"}, Case{"{\"content\":[", "$"}, Case{"\"\xff\"", "$"}}) {
+  for (const Case& c :
+       {Case{R"({"content":{}})", "$.content"},
+        Case{R"({"content":[{"type":"text","text":1}]})", "$.content[0].text"},
+        Case{R"({"content":[],"usage":{"input_tokens":"1"}})", "$.usage.input_tokens"},
+        Case{R"({"content":[],"role":"user"})", "$.role"},
+        Case{R"({"content":[{"type":"image"}]})", "$.content[0].type"}, Case{R"({"id":"x"})", "$"},
+        Case{"{\"content\":[", "$"}, Case{"\"\xff\"", "$"}}) {
     Warnings w;
     auto r = codec().decode_response(c.body, w);
     ASSERT_FALSE(r.ok()) << c.body;
@@ -187,16 +193,21 @@ TEST(AnthropicErrors, EncodeUsesAnthropicTypesAndStatuses) {
                  Case{ErrorCode::permission_denied, 403, "permission_error"},
                  Case{ErrorCode::not_found, 404, "not_found_error"},
                  Case{ErrorCode::resource_exhausted, 429, "rate_limit_error"},
-                 Case{ErrorCode::internal, 500, "api_error"}, Case{ErrorCode::unavailable, 529, "overloaded_error"}}) {
-    WireError e = codec().encode_error(make_error(c.code, "unknown role 'bot'", "$.messages[2].role"));
+                 Case{ErrorCode::internal, 500, "api_error"},
+                 Case{ErrorCode::unavailable, 529, "overloaded_error"}}) {
+    WireError e =
+        codec().encode_error(make_error(c.code, "unknown role 'bot'", "$.messages[2].role"));
     EXPECT_EQ(e.http_status, c.status);
-    EXPECT_EQ(parse(e.body), json({{"type", "error"},
-                                   {"error", {{"type", c.type}, {"message", "$.messages[2].role: unknown role 'bot'"}}}}));
+    EXPECT_EQ(parse(e.body),
+              json({{"type", "error"},
+                    {"error",
+                     {{"type", c.type}, {"message", "$.messages[2].role: unknown role 'bot'"}}}}));
   }
 }
 
 TEST(AnthropicErrors, DecodeReadsTheMessageAndStatus) {
-  Error e = codec().decode_error(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})");
+  Error e = codec().decode_error(
+      529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})");
   EXPECT_EQ(e.code, ErrorCode::unavailable);
   EXPECT_EQ(e.message, "Overloaded");
   e = codec().decode_error(401, "<html>nope</html>");
@@ -204,7 +215,8 @@ TEST(AnthropicErrors, DecodeReadsTheMessageAndStatus) {
   EXPECT_EQ(e.message, "<html>nope</html>");
   // An error object in a response body: the type decides the code.
   Warnings w;
-  auto r = codec().decode_response(R"({"type":"error","error":{"type":"rate_limit_error","message":"slow"}})", w);
+  auto r = codec().decode_response(
+      R"({"type":"error","error":{"type":"rate_limit_error","message":"slow"}})", w);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::resource_exhausted);
   EXPECT_EQ(r.error().message, "slow");

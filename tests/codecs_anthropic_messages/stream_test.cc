@@ -10,8 +10,8 @@
 namespace toolwire::codec::anthropic_test {
 namespace {
 
-using nlohmann::json;
 using ir::StreamEvent;
+using nlohmann::json;
 using Kind = ir::FinishReason::Kind;
 
 ir::UsageEvent usage(std::optional<int64_t> in, std::optional<int64_t> out) {
@@ -22,14 +22,15 @@ ir::UsageEvent usage(std::optional<int64_t> in, std::optional<int64_t> out) {
 }
 
 std::vector<StreamEvent> expected_tool_use() {
-  std::vector<StreamEvent> ev = {ir::MessageStart{"msg_014p7gG3wDgGV9EUtLvnow3U", "claude-3-haiku-20240307", 0},
-                                 usage(472, 2)};
-  for (const char* t : {"Okay", ",", " let", "'s", " check", " the", " weather", " for", " San", " Francisco", ",",
-                        " CA", ":"})
+  std::vector<StreamEvent> ev = {
+      ir::MessageStart{"msg_014p7gG3wDgGV9EUtLvnow3U", "claude-3-haiku-20240307", 0},
+      usage(472, 2)};
+  for (const char* t : {"Okay", ",", " let", "'s", " check", " the", " weather", " for", " San",
+                        " Francisco", ",", " CA", ":"})
     ev.push_back(ir::TextDelta{t});
   ev.push_back(ir::ToolCallStart{0, "toolu_01T1x1fJ34qAmk2tNTrN7Up6", "get_weather"});
-  for (const char* f : {"{\"location\":", " \"San", " Francisc", "o,", " CA\"", ", ", "\"unit\": \"fah",
-                        "renheit\"}"})
+  for (const char* f : {"{\"location\":", " \"San", " Francisc", "o,", " CA\"", ", ",
+                        "\"unit\": \"fah", "renheit\"}"})
     ev.push_back(ir::ToolCallDelta{0, f});
   ev.push_back(ir::ToolCallEnd{0});
   ev.push_back(usage(std::nullopt, 89));
@@ -51,7 +52,9 @@ struct Fixture {
   std::vector<StreamEvent> (*expected)();
 };
 
-std::vector<StreamEvent> expected_error() { return {ir::ErrorEvent{"overloaded_error", "Overloaded"}}; }
+std::vector<StreamEvent> expected_error() {
+  return {ir::ErrorEvent{"overloaded_error", "Overloaded"}};
+}
 
 class StreamFixture : public ::testing::TestWithParam<Fixture> {};
 
@@ -64,7 +67,8 @@ TEST_P(StreamFixture, DecodesToExactEvents) {
 TEST_P(StreamFixture, SameEventsAtEverySplitPoint) {
   const std::string sse = read_data(std::string("wire/") + GetParam().file);
   const auto expected = GetParam().expected();
-  for (size_t i = 0; i <= sse.size(); ++i) ASSERT_EQ(decode_stream(sse, {i}), expected) << "split at " << i;
+  for (size_t i = 0; i <= sse.size(); ++i)
+    ASSERT_EQ(decode_stream(sse, {i}), expected) << "split at " << i;
   std::vector<size_t> every;
   for (size_t i = 1; i < sse.size(); ++i) every.push_back(i);
   EXPECT_EQ(decode_stream(sse, every), expected);
@@ -107,17 +111,18 @@ TEST_P(StreamFixture, TruncatedStreamFailsAtFinish) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, StreamFixture,
-                         ::testing::Values(Fixture{"anthropic-messages-stream-tool-use.sse", expected_tool_use},
-                                           Fixture{"anthropic-messages-stream-text.sse", expected_text},
-                                           Fixture{"anthropic-messages-stream-error.sse", expected_error}),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           n = n.substr(26, n.size() - 26 - 4);
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, StreamFixture,
+    ::testing::Values(Fixture{"anthropic-messages-stream-tool-use.sse", expected_tool_use},
+                      Fixture{"anthropic-messages-stream-text.sse", expected_text},
+                      Fixture{"anthropic-messages-stream-error.sse", expected_error}),
+    [](const auto& info) {
+      std::string n = info.param.file;
+      n = n.substr(26, n.size() - 26 - 4);
+      for (char& c : n)
+        if (c == '-') c = '_';
+      return n;
+    });
 
 // (event name, data JSON) pairs of an SSE body, pings and the empty first
 // input_json_delta dropped: what must match the recorded API stream.
@@ -140,8 +145,9 @@ std::vector<std::pair<std::string, json>> wire_events(const std::string& sse) {
 }
 
 TEST(AnthropicStreamEncoder, WritesTheRecordedApiStream) {
-  for (const char* file : {"anthropic-messages-stream-tool-use.sse", "anthropic-messages-stream-text.sse",
-                           "anthropic-messages-stream-error.sse"}) {
+  for (const char* file :
+       {"anthropic-messages-stream-tool-use.sse", "anthropic-messages-stream-text.sse",
+        "anthropic-messages-stream-error.sse"}) {
     const std::string recorded = read_data(std::string("wire/") + file);
     const std::string ours = encode_stream(decode_stream(recorded));
     EXPECT_EQ(wire_events(ours), wire_events(recorded)) << file << "\n" << ours;
@@ -149,28 +155,37 @@ TEST(AnthropicStreamEncoder, WritesTheRecordedApiStream) {
 }
 
 TEST(AnthropicStreamEncoder, FramesEventsExactly) {
-  const std::string sse = encode_stream({ir::MessageStart{"msg_1", "claude", 0}, ir::TextDelta{"Hi"},
-                                         ir::Finish{{Kind::stop, "end_turn"}}});
-  EXPECT_EQ(sse,
-            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":"
-            "\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],\"stop_reason\":null,"
-            "\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}\n\n"
-            "event: ping\ndata: {\"type\": \"ping\"}\n\n"
-            "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
-            "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
-            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
-            "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n"
-            "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
-            "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
-            "\"stop_sequence\":null},\"usage\":{\"output_tokens\":0}}\n\n"
-            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+  const std::string sse =
+      encode_stream({ir::MessageStart{"msg_1", "claude", 0}, ir::TextDelta{"Hi"},
+                     ir::Finish{{Kind::stop, "end_turn"}}});
+  EXPECT_EQ(
+      sse,
+      "event: message_start\ndata: "
+      "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":"
+      "\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],\"stop_reason\":null,"
+      "\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}\n\n"
+      "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: message_delta\ndata: "
+      "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+      "\"stop_sequence\":null},\"usage\":{\"output_tokens\":0}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
 }
 
 TEST(AnthropicStreamEncoder, InterleavedParallelCallsKeepTheirBlockIndexes) {
-  const std::vector<StreamEvent> events = {
-      ir::MessageStart{"m", "gpt", 0},  ir::ToolCallStart{0, "call_a", "f"}, ir::ToolCallDelta{0, "{\"x\":"},
-      ir::ToolCallStart{1, "call_b", "g"}, ir::ToolCallDelta{1, "{\"y\":2}"}, ir::ToolCallDelta{0, "1}"},
-      ir::ToolCallEnd{0},                ir::ToolCallEnd{1},                  ir::Finish{{Kind::tool_calls, "tool_calls"}}};
+  const std::vector<StreamEvent> events = {ir::MessageStart{"m", "gpt", 0},
+                                           ir::ToolCallStart{0, "call_a", "f"},
+                                           ir::ToolCallDelta{0, "{\"x\":"},
+                                           ir::ToolCallStart{1, "call_b", "g"},
+                                           ir::ToolCallDelta{1, "{\"y\":2}"},
+                                           ir::ToolCallDelta{0, "1}"},
+                                           ir::ToolCallEnd{0},
+                                           ir::ToolCallEnd{1},
+                                           ir::Finish{{Kind::tool_calls, "tool_calls"}}};
   const std::string sse = encode_stream(events);
   auto wire = wire_events(sse);
   // The late fragment of call 0 goes to block 0, not to the open block 1.
@@ -193,14 +208,20 @@ TEST(AnthropicStreamEncoder, InterleavedParallelCallsKeepTheirBlockIndexes) {
 }
 
 TEST(AnthropicStreamEncoder, ThinkingWithSignatureRoundTrips) {
-  const std::vector<StreamEvent> events = {
-      ir::MessageStart{"m", "claude", 0}, usage(10, 1),
-      ir::ThinkingDelta{"Let me", "", false}, ir::ThinkingDelta{" think.", "", false},
-      ir::ThinkingDelta{"", "EqQBCgIYAh", false}, ir::ThinkingDelta{"EmwKAhgB", "", true},
-      ir::TextDelta{"Answer"}, usage(std::nullopt, 30), ir::Finish{{Kind::stop, "end_turn"}}};
+  const std::vector<StreamEvent> events = {ir::MessageStart{"m", "claude", 0},
+                                           usage(10, 1),
+                                           ir::ThinkingDelta{"Let me", "", false},
+                                           ir::ThinkingDelta{" think.", "", false},
+                                           ir::ThinkingDelta{"", "EqQBCgIYAh", false},
+                                           ir::ThinkingDelta{"EmwKAhgB", "", true},
+                                           ir::TextDelta{"Answer"},
+                                           usage(std::nullopt, 30),
+                                           ir::Finish{{Kind::stop, "end_turn"}}};
   const std::string sse = encode_stream(events);
-  EXPECT_NE(sse.find("\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAh\""), std::string::npos);
-  EXPECT_NE(sse.find("\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgB\"}"), std::string::npos);
+  EXPECT_NE(sse.find("\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAh\""),
+            std::string::npos);
+  EXPECT_NE(sse.find("\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgB\"}"),
+            std::string::npos);
   EXPECT_EQ(decode_stream(sse), events) << sse;
 }
 
@@ -208,16 +229,18 @@ TEST(AnthropicStreamEncoder, MapsIdsAndLateUsageAndSynthesizesStart) {
   Warnings warnings;
   ir::UsageEvent late;
   late.usage = {100, 20, 30, std::nullopt};
-  const std::string sse = encode_stream({ir::ToolCallStart{0, "call:1", "f"}, ir::ToolCallDelta{0, "{}"}, late,
-                                         ir::Finish{{Kind::stop, "stop"}}},
-                                        &warnings);
+  const std::string sse =
+      encode_stream({ir::ToolCallStart{0, "call:1", "f"}, ir::ToolCallDelta{0, "{}"}, late,
+                     ir::Finish{{Kind::stop, "stop"}}},
+                    &warnings);
   EXPECT_TRUE(has_warning(warnings, "synthesized_message_start"));
   auto wire = wire_events(sse);
   EXPECT_EQ(wire[0].second["message"]["id"].get<std::string>().rfind("msg_toolwire_", 0), 0u);
   EXPECT_EQ(wire[1].second["content_block"]["id"], "tw-call-3a1");
   const json& delta = wire[wire.size() - 2].second;
   EXPECT_EQ(delta["delta"]["stop_reason"], "tool_use");  // a tool call turn whatever the raw reason
-  EXPECT_EQ(delta["usage"], json({{"input_tokens", 70}, {"cache_read_input_tokens", 30}, {"output_tokens", 20}}));
+  EXPECT_EQ(delta["usage"],
+            json({{"input_tokens", 70}, {"cache_read_input_tokens", 30}, {"output_tokens", 20}}));
   auto events = decode_stream(sse);
   EXPECT_EQ(std::get<ir::ToolCallStart>(events.at(2)).id, "call:1");
 }
@@ -230,21 +253,29 @@ TEST(AnthropicStreamEncoder, ErrorEventFraming) {
 
 TEST(AnthropicStreamDecoder, CacheUsageAndToolInputInStart) {
   const std::string sse =
-      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\","
-      "\"usage\":{\"input_tokens\":5,\"cache_read_input_tokens\":100,\"cache_creation_input_tokens\":7,"
+      "event: message_start\ndata: "
+      "{\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\","
+      "\"usage\":{\"input_tokens\":5,\"cache_read_input_tokens\":100,\"cache_creation_input_"
+      "tokens\":7,"
       "\"output_tokens\":1}}}\n\n"
-      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+      "event: content_block_start\ndata: "
+      "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
       "{\"type\":\"tool_use\",\"id\":\"tw-a-3ab\",\"name\":\"f\",\"input\":{\"k\":1}}}\n\n"
       "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
-      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+      "event: message_delta\ndata: "
+      "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
       "\"usage\":{\"output_tokens\":9}}\n\n"
       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
   auto events = decode_stream(sse);
   ir::UsageEvent start_usage;
   start_usage.usage = {112, 1, 100, 7};
-  std::vector<StreamEvent> expected = {ir::MessageStart{"m", "c", 0}, start_usage, ir::ToolCallStart{0, "a:b", "f"},
-                                       ir::ToolCallDelta{0, "{\"k\":1}"}, ir::ToolCallEnd{0},
-                                       usage(std::nullopt, 9), ir::Finish{{Kind::tool_calls, "end_turn"}}};
+  std::vector<StreamEvent> expected = {ir::MessageStart{"m", "c", 0},
+                                       start_usage,
+                                       ir::ToolCallStart{0, "a:b", "f"},
+                                       ir::ToolCallDelta{0, "{\"k\":1}"},
+                                       ir::ToolCallEnd{0},
+                                       usage(std::nullopt, 9),
+                                       ir::Finish{{Kind::tool_calls, "end_turn"}}};
   EXPECT_EQ(events, expected) << describe(events);
 }
 
@@ -259,7 +290,8 @@ struct BadStream {
 class BadStreamTest : public ::testing::TestWithParam<BadStream> {};
 
 const std::string kStart =
-    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\"}}\n\n"
+    "event: message_start\ndata: "
+    "{\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\"}}\n\n"
     "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
     "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n";
 
@@ -276,27 +308,37 @@ TEST_P(BadStreamTest, FailsWithPath) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadStreamTest,
     ::testing::Values(
-        BadStream{"text_not_string",
-                  kStart + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
-                           "\"delta\":{\"type\":\"text_delta\",\"text\":5}}\n\n",
-                  ErrorCode::invalid_argument, "$.delta.text", "in 'content_block_delta' event: expected string"},
-        BadStream{"malformed_json", kStart + "event: content_block_delta\ndata: {\"type\":\"content_blo\n\n",
+        BadStream{
+            "text_not_string",
+            kStart +
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                "\"delta\":{\"type\":\"text_delta\",\"text\":5}}\n\n",
+            ErrorCode::invalid_argument, "$.delta.text",
+            "in 'content_block_delta' event: expected string"},
+        BadStream{"malformed_json",
+                  kStart + "event: content_block_delta\ndata: {\"type\":\"content_blo\n\n",
                   ErrorCode::parse_error, "$",
                   "in 'content_block_delta' event: malformed JSON at byte 20 (line 1, column 21)"},
-        BadStream{"unknown_block", kStart + "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
-                                             "\"index\":3}\n\n",
+        BadStream{"unknown_block",
+                  kStart + "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
+                           "\"index\":3}\n\n",
                   ErrorCode::invalid_argument, "$.index", "never started"},
-        BadStream{"wrong_delta_kind",
-                  kStart + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
-                           "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\"}}\n\n",
-                  ErrorCode::invalid_argument, "$.delta.type", "does not fit"},
-        BadStream{"invalid_utf8", kStart + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
-                                            "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\xc3\"}}\n\n",
+        BadStream{
+            "wrong_delta_kind",
+            kStart +
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\"}}\n\n",
+            ErrorCode::invalid_argument, "$.delta.type", "does not fit"},
+        BadStream{"invalid_utf8",
+                  kStart + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+                           "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\xc3\"}}\n\n",
                   ErrorCode::parse_error, "$", "invalid UTF-8"},
-        BadStream{"deep_nesting", kStart + "event: ping\ndata: {\"type\":\"ping\",\"x\":" + std::string(10000, '[') +
-                                              std::string(10000, ']') + "}\n\n",
+        BadStream{"deep_nesting",
+                  kStart + "event: ping\ndata: {\"type\":\"ping\",\"x\":" +
+                      std::string(10000, '[') + std::string(10000, ']') + "}\n\n",
                   ErrorCode::parse_error, "$", "nested too deeply"},
-        BadStream{"message_not_object", "event: message_start\ndata: {\"type\":\"message_start\",\"message\":[]}\n\n",
+        BadStream{"message_not_object",
+                  "event: message_start\ndata: {\"type\":\"message_start\",\"message\":[]}\n\n",
                   ErrorCode::invalid_argument, "$.message", "expected object"},
         BadStream{"truncated", kStart, ErrorCode::parse_error, "", "before message_stop"}),
     [](const auto& info) { return std::string(info.param.name); });
@@ -304,7 +346,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(AnthropicStreamDecoder, ErrorIsFinalAndUnknownEventsAreIgnored) {
   auto decoder = codec().make_stream_decoder();
   std::vector<StreamEvent> out;
-  ASSERT_TRUE(decoder->feed("event: future_thing\ndata: {\"type\":\"future_thing\"}\n\n", out).ok());
+  ASSERT_TRUE(
+      decoder->feed("event: future_thing\ndata: {\"type\":\"future_thing\"}\n\n", out).ok());
   EXPECT_TRUE(out.empty());
   EXPECT_FALSE(decoder->feed("data: {oops}\n\n", out).ok());
   EXPECT_FALSE(decoder->feed(kStart, out).ok());

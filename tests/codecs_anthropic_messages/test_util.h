@@ -37,7 +37,8 @@ inline bool has_warning(const Warnings& warnings, const std::string& code) {
 }
 
 // Decodes `sse` fed in pieces cut at `cuts` (increasing offsets).
-inline std::vector<ir::StreamEvent> decode_stream(std::string_view sse, const std::vector<size_t>& cuts = {},
+inline std::vector<ir::StreamEvent> decode_stream(std::string_view sse,
+                                                  const std::vector<size_t>& cuts = {},
                                                   Status* final_status = nullptr) {
   auto decoder = codec().make_stream_decoder();
   std::vector<ir::StreamEvent> out;
@@ -50,12 +51,15 @@ inline std::vector<ir::StreamEvent> decode_stream(std::string_view sse, const st
   }
   if (st) st = decoder->feed(sse.substr(pos), out);
   if (st) st = decoder->finish(out);
-  if (final_status) *final_status = st;
-  else EXPECT_TRUE(st.ok()) << st.error().to_string();
+  if (final_status)
+    *final_status = st;
+  else
+    EXPECT_TRUE(st.ok()) << st.error().to_string();
   return out;
 }
 
-inline std::string encode_stream(const std::vector<ir::StreamEvent>& events, Warnings* warnings = nullptr) {
+inline std::string encode_stream(const std::vector<ir::StreamEvent>& events,
+                                 Warnings* warnings = nullptr) {
   auto encoder = codec().make_stream_encoder();
   std::string out;
   for (const auto& e : events) encoder->encode(e, out);

@@ -42,7 +42,8 @@ TEST(OpenAiRequestGolden, ToolCallsRequestRoundTrips) {
   ASSERT_EQ(req.messages.size(), 1u);
   EXPECT_EQ(req.messages[0].role, ir::Role::user);
   ASSERT_EQ(req.messages[0].parts.size(), 1u);
-  EXPECT_EQ(std::get<ir::TextPart>(req.messages[0].parts[0]).text, "What is the weather like in Boston today?");
+  EXPECT_EQ(std::get<ir::TextPart>(req.messages[0].parts[0]).text,
+            "What is the weather like in Boston today?");
   ASSERT_EQ(req.tools.size(), 1u);
   EXPECT_EQ(req.tools[0].name, "get_current_weather");
   EXPECT_EQ(json::parse(req.tools[0].input_schema)["required"], json::array({"location"}));
@@ -77,7 +78,9 @@ TEST(OpenAiRequestGolden, PublishedToolCallsInAConversation) {
                {"messages",
                 {{{"role", "user"}, {"content", "Weather in Paris?"}},
                  {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", calls}},
-                 {{"role", "tool"}, {"tool_call_id", "call_12345xyz"}, {"content", "{\"temperature\":14}"}}}}};
+                 {{"role", "tool"},
+                  {"tool_call_id", "call_12345xyz"},
+                  {"content", "{\"temperature\":14}"}}}}};
   ir::Request req = decode_ok(body.dump());
   ASSERT_EQ(req.messages.size(), 3u);
   const auto& call = std::get<ir::ToolCallPart>(req.messages[1].parts.at(0));
@@ -111,16 +114,19 @@ TEST(OpenAiRequestRules, SystemMessagesLeadingAndMidConversation) {
 }
 
 TEST(OpenAiRequestRules, ConsecutiveToolMessagesFormOneIrMessageAndSplitBack) {
-  json body = {{"model", "m"},
-               {"messages",
-                {{{"role", "user"}, {"content", "go"}},
-                 {{"role", "assistant"},
-                  {"content", "Checking."},
-                  {"tool_calls",
-                   {{{"id", "a"}, {"type", "function"}, {"function", {{"name", "f"}, {"arguments", "{}"}}}},
-                    {{"id", "b"}, {"type", "function"}, {"function", {{"name", "g"}, {"arguments", "{\"x\":1}"}}}}}}},
-                 {{"role", "tool"}, {"tool_call_id", "a"}, {"content", "one"}},
-                 {{"role", "tool"}, {"tool_call_id", "b"}, {"content", "Error: boom"}}}}};
+  json body = {
+      {"model", "m"},
+      {"messages",
+       {{{"role", "user"}, {"content", "go"}},
+        {{"role", "assistant"},
+         {"content", "Checking."},
+         {"tool_calls",
+          {{{"id", "a"}, {"type", "function"}, {"function", {{"name", "f"}, {"arguments", "{}"}}}},
+           {{"id", "b"},
+            {"type", "function"},
+            {"function", {{"name", "g"}, {"arguments", "{\"x\":1}"}}}}}}},
+        {{"role", "tool"}, {"tool_call_id", "a"}, {"content", "one"}},
+        {{"role", "tool"}, {"tool_call_id", "b"}, {"content", "Error: boom"}}}}};
   ir::Request req = decode_ok(body.dump());
   ASSERT_EQ(req.messages.size(), 3u);
   const auto& asst = req.messages[1];
@@ -172,8 +178,9 @@ TEST(OpenAiRequestRules, ToolResultContentShapes) {
             json::parse(R"([{"type":"text","text":"Error: a"},{"type":"text","text":"b"}])"));
   EXPECT_EQ(encode_result({"", {ir::TextPart{"a"}, ir::TextPart{"b"}}, false}),
             json::parse(R"([{"type":"text","text":"a"},{"type":"text","text":"b"}])"));
-  EXPECT_EQ(encode_result({"", {own}, true}),
-            json::parse(R"([{"type":"text","text":"Error: "},{"type":"file","file":{"file_id":"f1"}}])"));
+  EXPECT_EQ(
+      encode_result({"", {own}, true}),
+      json::parse(R"([{"type":"text","text":"Error: "},{"type":"file","file":{"file_id":"f1"}}])"));
   EXPECT_EQ(encode_result({"", {own, ir::TextPart{"a"}}, false}),
             json::parse(R"([{"type":"text","text":"a"},{"type":"file","file":{"file_id":"f1"}}])"));
   Warnings w;
@@ -203,14 +210,16 @@ TEST(OpenAiRequestRules, ReasoningContentIsThinking) {
 }
 
 TEST(OpenAiRequestRules, ImagesDataUrlAndPlainUrl) {
-  json body = {{"model", "m"},
-               {"messages",
-                {{{"role", "user"},
-                  {"content",
-                   {{{"type", "text"}, {"text", "what is this"}},
-                    {{"type", "image_url"}, {"image_url", {{"url", "data:image/png;base64,iVBORw0KGgo="}}}},
-                    {{"type", "image_url"}, {"image_url", {{"url", "https://x.test/a.jpg"}, {"detail", "high"}}}},
-                    {{"type", "input_audio"}, {"input_audio", {{"data", "AAAA"}, {"format", "wav"}}}}}}}}}};
+  json body = {
+      {"model", "m"},
+      {"messages",
+       {{{"role", "user"},
+         {"content",
+          {{{"type", "text"}, {"text", "what is this"}},
+           {{"type", "image_url"}, {"image_url", {{"url", "data:image/png;base64,iVBORw0KGgo="}}}},
+           {{"type", "image_url"},
+            {"image_url", {{"url", "https://x.test/a.jpg"}, {"detail", "high"}}}},
+           {{"type", "input_audio"}, {"input_audio", {{"data", "AAAA"}, {"format", "wav"}}}}}}}}}};
   ir::Request req = decode_ok(body.dump());
   const auto& parts = req.messages[0].parts;
   ASSERT_EQ(parts.size(), 4u);
@@ -237,7 +246,8 @@ TEST(OpenAiRequestRules, ImagesDataUrlAndPlainUrl) {
 TEST(OpenAiRequestRules, ToolResultImagesMoveToAUserMessage) {
   ir::Request req;
   req.model = "m";
-  req.messages.push_back({ir::Role::assistant, {ir::ToolCallPart{"c1", "screenshot", "{}", true}}, {}});
+  req.messages.push_back(
+      {ir::Role::assistant, {ir::ToolCallPart{"c1", "screenshot", "{}", true}}, {}});
   ir::ToolResultPart r;
   r.call_id = "c1";
   r.content.push_back(ir::TextPart{"done"});
@@ -249,7 +259,8 @@ TEST(OpenAiRequestRules, ToolResultImagesMoveToAUserMessage) {
   Warnings w;
   json out = encode_json(req, &w);
   ASSERT_EQ(out["messages"].size(), 3u);
-  EXPECT_EQ(out["messages"][1], (json{{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "done"}}));
+  EXPECT_EQ(out["messages"][1],
+            (json{{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "done"}}));
   EXPECT_EQ(out["messages"][2]["role"], "user");
   EXPECT_EQ(out["messages"][2]["content"][0]["text"], "Image returned by tool call c1:");
   EXPECT_EQ(out["messages"][2]["content"][1]["image_url"]["url"], "data:image/png;base64,QUJD");
@@ -262,8 +273,12 @@ TEST(OpenAiRequestRules, ArgumentsInvalidEmptyAndPreserved) {
                 {{{"role", "assistant"},
                   {"content", nullptr},
                   {"tool_calls",
-                   {{{"id", "a"}, {"type", "function"}, {"function", {{"name", "f"}, {"arguments", "{\"x\": 1"}}}},
-                    {{"id", "b"}, {"type", "function"}, {"function", {{"name", "g"}, {"arguments", ""}}}}}}}}}};
+                   {{{"id", "a"},
+                     {"type", "function"},
+                     {"function", {{"name", "f"}, {"arguments", "{\"x\": 1"}}}},
+                    {{"id", "b"},
+                     {"type", "function"},
+                     {"function", {{"name", "g"}, {"arguments", ""}}}}}}}}}};
   ir::Request req = decode_ok(body.dump());
   const auto& bad = std::get<ir::ToolCallPart>(req.messages[0].parts[0]);
   EXPECT_EQ(bad.arguments, "{\"x\": 1");
@@ -301,7 +316,8 @@ TEST(OpenAiRequestRules, ScalarsToolChoiceStopAndMaxTokens) {
   expected.erase("max_tokens");
   expected["max_completion_tokens"] = 100;
   expected["stop"] = json::array({"END"});
-  expected["tools"][0]["function"]["parameters"] = {{"type", "object"}, {"properties", json::object()}};
+  expected["tools"][0]["function"]["parameters"] = {{"type", "object"},
+                                                    {"properties", json::object()}};
   EXPECT_EQ(out, expected);
 
   body["max_completion_tokens"] = 7;  // preferred over the legacy field
@@ -314,9 +330,8 @@ TEST(OpenAiRequestRules, ScalarsToolChoiceStopAndMaxTokens) {
 
 TEST(OpenAiRequestRules, NonFunctionToolsArePassedThroughRaw) {
   json custom = {{"type", "custom"}, {"custom", {{"name", "grammar_tool"}}}};
-  json body = {{"model", "m"},
-               {"messages", {{{"role", "user"}, {"content", "x"}}}},
-               {"tools", {custom}}};
+  json body = {
+      {"model", "m"}, {"messages", {{{"role", "user"}, {"content", "x"}}}}, {"tools", {custom}}};
   ir::Request req = decode_ok(body.dump());
   EXPECT_TRUE(req.tools.empty());
   ASSERT_EQ(req.extra.size(), 1u);
@@ -331,8 +346,9 @@ TEST(OpenAiRequestRules, NonFunctionToolsArePassedThroughRaw) {
 TEST(OpenAiRequestRules, OpaqueJsonIsCapturedCompactAndExact) {
   std::string params =
       R"({"a":1.0,"b":-5,"c":18446744073709551615,"d":"x\"\n\u00e9\u0001","e":[true,false,null],"f":{},"g":[],"h":2.5e-7})";
-  std::string body = R"({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":)" +
-                     params + "}}]}";
+  std::string body =
+      R"({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":)" +
+      params + "}}]}";
   ir::Request req = decode_ok(body);
   const std::string& schema = req.tools.at(0).input_schema;
   EXPECT_EQ(schema.substr(0, 49), R"({"a":1.0,"b":-5,"c":18446744073709551615,"d":"x\")");
@@ -342,11 +358,13 @@ TEST(OpenAiRequestRules, OpaqueJsonIsCapturedCompactAndExact) {
 }
 
 TEST(OpenAiRequestRules, EmptyTextDroppedAndNullsAreAbsent) {
-  json body = {{"model", "m"},
-               {"temperature", nullptr},
-               {"messages",
-                {{{"role", "user"}, {"content", {{{"type", "text"}, {"text", ""}}, {{"type", "text"}, {"text", "hi"}}}}},
-                 {{"role", "assistant"}, {"content", ""}}}}};
+  json body = {
+      {"model", "m"},
+      {"temperature", nullptr},
+      {"messages",
+       {{{"role", "user"},
+         {"content", {{{"type", "text"}, {"text", ""}}, {{"type", "text"}, {"text", "hi"}}}}},
+        {{"role", "assistant"}, {"content", ""}}}}};
   ir::Request req = decode_ok(body.dump());
   EXPECT_FALSE(req.temperature);
   ASSERT_EQ(req.messages[0].parts.size(), 1u);
@@ -380,14 +398,18 @@ TEST(OpenAiRequestBadInput, WrongTypesNameThePath) {
       {R"({"model":"m","messages":"hi"})", "$.messages"},
       {R"({"model":5,"messages":[]})", "$.model"},
       {R"({"model":"m","messages":[{"role":"user","content":5}]})", "$.messages[0].content"},
-      {R"({"model":"m","messages":[{"role":"user","content":[{"type":"text","text":1}]}]})", "$.messages[0].content[0].text"},
+      {R"({"model":"m","messages":[{"role":"user","content":[{"type":"text","text":1}]}]})",
+       "$.messages[0].content[0].text"},
       {R"({"model":"m","messages":[{"role":7}]})", "$.messages[0].role"},
-      {R"({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":"x"}}]})", "$.tools[0].function.parameters"},
+      {R"({"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":"x"}}]})",
+       "$.tools[0].function.parameters"},
       {R"({"model":"m","messages":[],"temperature":"hot"})", "$.temperature"},
       {R"({"model":"m","messages":[],"max_completion_tokens":1.5})", "$.max_completion_tokens"},
       {R"({"model":"m","messages":[],"tool_choice":"sometimes"})", "$.tool_choice"},
-      {R"({"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":{"x":1}}}]}]})", "$.messages[0].tool_calls[0].function.arguments"},
-      {R"({"model":"m","messages":[{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f"}}]}]})", "$.messages[0].tool_calls[0].id"},
+      {R"({"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":{"x":1}}}]}]})",
+       "$.messages[0].tool_calls[0].function.arguments"},
+      {R"({"model":"m","messages":[{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f"}}]}]})",
+       "$.messages[0].tool_calls[0].id"},
       {R"({"model":"m","messages":[{"role":"user"}]})", "$.messages[0].content"},
       {R"({"messages":[]})", "$"},
   };
@@ -399,7 +421,8 @@ TEST(OpenAiRequestBadInput, WrongTypesNameThePath) {
 }
 
 TEST(OpenAiRequestBadInput, UnknownRole) {
-  Error e = decode_err(R"({"model":"m","messages":[{"role":"user","content":"a"},{"role":"bot","content":"b"}]})");
+  Error e = decode_err(
+      R"({"model":"m","messages":[{"role":"user","content":"a"},{"role":"bot","content":"b"}]})");
   EXPECT_EQ(e.path, "$.messages[1].role");
   EXPECT_NE(e.message.find("unknown role 'bot'"), std::string::npos);
   EXPECT_EQ(e.to_string(), "$.messages[1].role: unknown role 'bot'");
@@ -419,7 +442,8 @@ TEST(OpenAiRequestBadInput, ToolResultWithoutMatchingCall) {
 }
 
 TEST(OpenAiRequestBadInput, InvalidUtf8) {
-  std::string body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xC3\x28\"}]}";
+  std::string body =
+      "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xC3\x28\"}]}";
   Error e = decode_err(body);
   EXPECT_EQ(e.code, ErrorCode::parse_error);
   EXPECT_EQ(e.path, "$");

@@ -38,7 +38,8 @@ TEST(OpenAiResponseGolden, ToolCallsResponse) {
   EXPECT_EQ(resp.usage.input_tokens, std::optional<int64_t>(82));
   EXPECT_EQ(resp.usage.output_tokens, std::optional<int64_t>(17));
 
-  // Documented normalisations: refusal:null is always written, completion_tokens_details is not kept.
+  // Documented normalisations: refusal:null is always written, completion_tokens_details is not
+  // kept.
   json expected = json::parse(body);
   expected["choices"][0]["message"]["refusal"] = nullptr;
   expected["usage"].erase("completion_tokens_details");
@@ -52,11 +53,18 @@ TEST(OpenAiResponseRules, TextThinkingAndExtras) {
                {"model", "m"},
                {"choices",
                 {{{"index", 0},
-                  {"message", {{"role", "assistant"}, {"content", "hi"}, {"refusal", nullptr}, {"reasoning_content", "hmm"}}},
+                  {"message",
+                   {{"role", "assistant"},
+                    {"content", "hi"},
+                    {"refusal", nullptr},
+                    {"reasoning_content", "hmm"}}},
                   {"logprobs", nullptr},
                   {"finish_reason", "length"}}}},
-               {"usage", {{"prompt_tokens", 10}, {"completion_tokens", 2}, {"total_tokens", 12},
-                          {"prompt_tokens_details", {{"cached_tokens", 4}}}}},
+               {"usage",
+                {{"prompt_tokens", 10},
+                 {"completion_tokens", 2},
+                 {"total_tokens", 12},
+                 {"prompt_tokens_details", {{"cached_tokens", 4}}}}},
                {"system_fingerprint", "fp_1"},
                {"service_tier", "default"}};
   ir::Response resp = decode_ok(body.dump());
@@ -87,8 +95,12 @@ TEST(OpenAiResponseRules, FinishReasons) {
                {"content_filter", K::content_filter},
                {"insufficient_system_resource", K::other}};
   for (const auto& c : cases) {
-    json body = {{"id", "x"}, {"model", "m"},
-                 {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", "t"}}}, {"finish_reason", c.raw}}}}};
+    json body = {{"id", "x"},
+                 {"model", "m"},
+                 {"choices",
+                  {{{"index", 0},
+                    {"message", {{"role", "assistant"}, {"content", "t"}}},
+                    {"finish_reason", c.raw}}}}};
     ir::Response resp = decode_ok(body.dump());
     EXPECT_EQ(resp.finish.kind, c.kind) << c.raw;
     EXPECT_EQ(resp.finish.raw, c.raw);
@@ -109,12 +121,18 @@ TEST(OpenAiResponseRules, FinishReasons) {
   r.finish = {K::error, ""};
   EXPECT_EQ(encode_json(r)["choices"][0]["finish_reason"], "stop");
   // A tool call decoded with finish "stop" is still a tool-call turn.
-  json body = {{"id", "x"}, {"model", "m"},
-               {"choices", {{{"index", 0},
-                             {"message", {{"role", "assistant"}, {"content", nullptr},
-                                          {"tool_calls", {{{"id", "c"}, {"type", "function"},
-                                                           {"function", {{"name", "f"}, {"arguments", "{}"}}}}}}}},
-                             {"finish_reason", "stop"}}}}};
+  json body = {{"id", "x"},
+               {"model", "m"},
+               {"choices",
+                {{{"index", 0},
+                  {"message",
+                   {{"role", "assistant"},
+                    {"content", nullptr},
+                    {"tool_calls",
+                     {{{"id", "c"},
+                       {"type", "function"},
+                       {"function", {{"name", "f"}, {"arguments", "{}"}}}}}}}},
+                  {"finish_reason", "stop"}}}}};
   EXPECT_EQ(decode_ok(body.dump()).finish.kind, K::tool_calls);
 }
 
@@ -124,13 +142,16 @@ TEST(OpenAiResponseBadInput, PathsInErrors) {
     ErrorCode code;
     const char* path;
   } cases[] = {
-      {R"({"id":"x","choices":[{"message":{"content":5}}]})", ErrorCode::invalid_argument, "$.choices[0].message.content"},
+      {R"({"id":"x","choices":[{"message":{"content":5}}]})", ErrorCode::invalid_argument,
+       "$.choices[0].message.content"},
       {R"({"id":"x"})", ErrorCode::invalid_argument, "$"},
       {R"({"id":"x","choices":{}})", ErrorCode::invalid_argument, "$.choices"},
-      {R"({"id":"x","choices":[{"message":{"tool_calls":[{"id":"","function":{"name":"f"}}]}}]})", ErrorCode::invalid_argument,
-       "$.choices[0].message.tool_calls[0].id"},
-      {R"({"id":"x","choices":[],"usage":{"prompt_tokens":"many"}})", ErrorCode::invalid_argument, "$.usage.prompt_tokens"},
-      {R"({"id":"x","object":"chat.completion.chunk","choices":[]})", ErrorCode::invalid_argument, "$.object"},
+      {R"({"id":"x","choices":[{"message":{"tool_calls":[{"id":"","function":{"name":"f"}}]}}]})",
+       ErrorCode::invalid_argument, "$.choices[0].message.tool_calls[0].id"},
+      {R"({"id":"x","choices":[],"usage":{"prompt_tokens":"many"}})", ErrorCode::invalid_argument,
+       "$.usage.prompt_tokens"},
+      {R"({"id":"x","object":"chat.completion.chunk","choices":[]})", ErrorCode::invalid_argument,
+       "$.object"},
       {R"({"id":"x","choices":[)", ErrorCode::parse_error, "$"},
       {"{\"id\":\"\xff\",\"choices\":[]}", ErrorCode::parse_error, "$"},
   };
@@ -159,11 +180,16 @@ TEST(OpenAiErrors, EncodeAndDecode) {
   EXPECT_EQ(back.code, ErrorCode::invalid_argument);
   EXPECT_EQ(back.to_string(), e.to_string());
 
-  EXPECT_EQ(openai().encode_error(make_error(ErrorCode::resource_exhausted, "slow down")).http_status, 429);
-  EXPECT_EQ(json::parse(openai().encode_error(make_error(ErrorCode::unauthenticated, "no key")).body)["error"]["code"],
+  EXPECT_EQ(
+      openai().encode_error(make_error(ErrorCode::resource_exhausted, "slow down")).http_status,
+      429);
+  EXPECT_EQ(json::parse(openai()
+                            .encode_error(make_error(ErrorCode::unauthenticated, "no key"))
+                            .body)["error"]["code"],
             "invalid_api_key");
   Error upstream = openai().decode_error(
-      429, R"({"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}})");
+      429,
+      R"({"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}})");
   EXPECT_EQ(upstream.code, ErrorCode::resource_exhausted);
   EXPECT_EQ(upstream.message, "Rate limit reached");
   Error text = openai().decode_error(502, "Bad Gateway");

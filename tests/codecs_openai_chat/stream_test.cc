@@ -13,7 +13,9 @@ namespace {
 using nlohmann::json;
 using Events = std::vector<ir::StreamEvent>;
 
-std::string text_stream() { return sse_from_chunks(fixture_lines("openai-chat-stream-text.chunks.txt")); }
+std::string text_stream() {
+  return sse_from_chunks(fixture_lines("openai-chat-stream-text.chunks.txt"));
+}
 
 // The guide's delta.tool_calls values wrapped in chunks; the last (`null`) one carries the finish.
 std::string tool_stream() {
@@ -25,7 +27,9 @@ std::string tool_stream() {
                   {"created", 1700000000},
                   {"model", "gpt-4o"},
                   {"choices",
-                   {{{"index", 0}, {"delta", delta}, {"logprobs", nullptr},
+                   {{{"index", 0},
+                     {"delta", delta},
+                     {"logprobs", nullptr},
                      {"finish_reason", line == "null" ? json("tool_calls") : json(nullptr)}}}}};
     chunks.push_back(chunk.dump());
   }
@@ -33,7 +37,8 @@ std::string tool_stream() {
 }
 
 const Events& text_events() {
-  static const Events e = {ir::MessageStart{"chatcmpl-123", "gpt-4o-mini", 1694268190}, ir::TextDelta{"Hello"},
+  static const Events e = {ir::MessageStart{"chatcmpl-123", "gpt-4o-mini", 1694268190},
+                           ir::TextDelta{"Hello"},
                            ir::Finish{{ir::FinishReason::Kind::stop, "stop"}}};
   return e;
 }
@@ -42,7 +47,8 @@ const Events& tool_events() {
   static const Events e = [] {
     Events ev = {ir::MessageStart{"chatcmpl-tc", "gpt-4o", 1700000000},
                  ir::ToolCallStart{0, "call_DdmO9pD3xa9XTPNJ32zg2hcA", "get_weather"}};
-    for (const char* f : {"{\"", "location", "\":\"", "Paris", ",", " France", "\"}"}) ev.push_back(ir::ToolCallDelta{0, f});
+    for (const char* f : {"{\"", "location", "\":\"", "Paris", ",", " France", "\"}"})
+      ev.push_back(ir::ToolCallDelta{0, f});
     ev.push_back(ir::ToolCallEnd{0});
     ev.push_back(ir::Finish{{ir::FinishReason::Kind::tool_calls, "tool_calls"}});
     return ev;
@@ -52,10 +58,14 @@ const Events& tool_events() {
 
 void expect_events(const StreamResult& r, const Events& expected, const std::string& what) {
   ASSERT_TRUE(r.status.ok()) << what << ": " << r.status.error().to_string();
-  EXPECT_EQ(r.events, expected) << what << "\n got:\n" << describe(r.events) << " want:\n" << describe(expected);
+  EXPECT_EQ(r.events, expected) << what << "\n got:\n"
+                                << describe(r.events) << " want:\n"
+                                << describe(expected);
 }
 
-TEST(OpenAiStreamDecode, TextFixture) { expect_events(decode_stream(text_stream()), text_events(), "whole"); }
+TEST(OpenAiStreamDecode, TextFixture) {
+  expect_events(decode_stream(text_stream()), text_events(), "whole");
+}
 
 TEST(OpenAiStreamDecode, ToolCallFixtureAccumulatesToThePublishedCall) {
   auto r = decode_stream(tool_stream());
@@ -72,8 +82,10 @@ TEST(OpenAiStreamDecode, ToolCallFixtureAccumulatesToThePublishedCall) {
 }
 
 TEST(OpenAiStreamDecode, SplitAtEveryByte) {
-  for (const auto& [bytes, expected] : {std::pair{text_stream(), text_events()}, std::pair{tool_stream(), tool_events()}}) {
-    for (size_t k = 0; k <= bytes.size(); ++k) expect_events(decode_stream(bytes, {k}), expected, "cut " + std::to_string(k));
+  for (const auto& [bytes, expected] :
+       {std::pair{text_stream(), text_events()}, std::pair{tool_stream(), tool_events()}}) {
+    for (size_t k = 0; k <= bytes.size(); ++k)
+      expect_events(decode_stream(bytes, {k}), expected, "cut " + std::to_string(k));
     std::vector<size_t> every(bytes.size());
     for (size_t i = 0; i < every.size(); ++i) every[i] = i;
     expect_events(decode_stream(bytes, every), expected, "byte by byte");
@@ -82,7 +94,8 @@ TEST(OpenAiStreamDecode, SplitAtEveryByte) {
 
 TEST(OpenAiStreamDecode, RandomChunkings) {
   std::mt19937 rng(12345);
-  for (const auto& [bytes, expected] : {std::pair{text_stream(), text_events()}, std::pair{tool_stream(), tool_events()}}) {
+  for (const auto& [bytes, expected] :
+       {std::pair{text_stream(), text_events()}, std::pair{tool_stream(), tool_events()}}) {
     for (int round = 0; round < 300; ++round) {
       std::vector<size_t> cuts;
       size_t pos = 0;
@@ -95,35 +108,55 @@ TEST(OpenAiStreamDecode, RandomChunkings) {
 
 TEST(OpenAiStreamDecode, InterleavedParallelCallsUsageReasoningAndSdkNulls) {
   std::string sse =
-      "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":9,\"model\":\"m\",\"choices\":[{\"index\":0,"
-      "\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"think\"},\"finish_reason\":null}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"type\":\"function\","
-      "\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\"\"}},{\"index\":1,\"id\":\"b\",\"type\":\"function\","
+      "data: "
+      "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":9,\"model\":\"m\","
+      "\"choices\":[{\"index\":0,"
+      "\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"think\"},"
+      "\"finish_reason\":null}]}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"type\":"
+      "\"function\","
+      "\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\"\"}},{\"index\":1,\"id\":\"b\","
+      "\"type\":\"function\","
       "\"function\":{\"name\":\"g\",\"arguments\":\"\"}}]}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":null,\"function\":{\"name\":null,"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":null,\"function\":"
+      "{\"name\":null,"
       "\"arguments\":\"{}\"},\"type\":null}]}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\":1}\"}}]}}]}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{"
+      "\"arguments\":\":1}\"}}]}}]}\n\n"
       ": keep-alive\n\n"
       "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
-      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8,"
+      "data: "
+      "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8,"
       "\"prompt_tokens_details\":{\"cached_tokens\":2}}}\n\n"
       "data: [DONE]\n\n";
   ir::Usage usage{5, 3, 2, std::nullopt};
-  Events expected = {ir::MessageStart{"c1", "m", 9}, ir::ThinkingDelta{"think", "", false},
-                     ir::ToolCallStart{0, "a", "f"},  ir::ToolCallDelta{0, "{\"x\""},
-                     ir::ToolCallStart{1, "b", "g"},  ir::ToolCallDelta{1, "{}"},
-                     ir::ToolCallDelta{0, ":1}"},     ir::UsageEvent{usage},
-                     ir::ToolCallEnd{0},              ir::ToolCallEnd{1},
+  Events expected = {ir::MessageStart{"c1", "m", 9},
+                     ir::ThinkingDelta{"think", "", false},
+                     ir::ToolCallStart{0, "a", "f"},
+                     ir::ToolCallDelta{0, "{\"x\""},
+                     ir::ToolCallStart{1, "b", "g"},
+                     ir::ToolCallDelta{1, "{}"},
+                     ir::ToolCallDelta{0, ":1}"},
+                     ir::UsageEvent{usage},
+                     ir::ToolCallEnd{0},
+                     ir::ToolCallEnd{1},
                      ir::Finish{{ir::FinishReason::Kind::tool_calls, "tool_calls"}}};
   expect_events(decode_stream(sse), expected, "whole");
-  for (size_t k = 0; k <= sse.size(); ++k) expect_events(decode_stream(sse, {k}), expected, "cut " + std::to_string(k));
+  for (size_t k = 0; k <= sse.size(); ++k)
+    expect_events(decode_stream(sse, {k}), expected, "cut " + std::to_string(k));
 }
 
 TEST(OpenAiStreamDecode, ErrorEventEndsTheStream) {
   auto r = decode_stream(
       "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"He\"}}]}\n\n"
-      "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n");
-  expect_events(r, Events{ir::MessageStart{"c", "", 0}, ir::TextDelta{"He"}, ir::ErrorEvent{"server_error", "The server had an error"}},
+      "data: {\"error\":{\"message\":\"The server had an "
+      "error\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n");
+  expect_events(r,
+                Events{ir::MessageStart{"c", "", 0}, ir::TextDelta{"He"},
+                       ir::ErrorEvent{"server_error", "The server had an error"}},
                 "error");
 }
 
@@ -134,7 +167,8 @@ TEST(OpenAiStreamDecode, TruncatedStreamsFail) {
     auto r = decode_stream(std::string_view(full).substr(0, n));
     ASSERT_FALSE(r.status.ok()) << n;
     EXPECT_EQ(r.status.error().code, ErrorCode::parse_error);
-    EXPECT_NE(r.status.error().message.find("[DONE]"), std::string::npos) << r.status.error().message;
+    EXPECT_NE(r.status.error().message.find("[DONE]"), std::string::npos)
+        << r.status.error().message;
   }
 }
 
@@ -144,17 +178,26 @@ TEST(OpenAiStreamDecode, BadEventsNameThePath) {
     ErrorCode code;
     const char* path;
   } cases[] = {
-      {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":5}}]}\n\n", ErrorCode::invalid_argument, "$.choices[0].delta.content"},
-      {"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\"}}]}}]}\n\n",
+      {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":5}}]}\n\n",
+       ErrorCode::invalid_argument, "$.choices[0].delta.content"},
+      {"data: "
+       "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{"
+       "\"arguments\":\"{\"}}]}}]}\n\n",
        ErrorCode::invalid_argument, "$.choices[0].delta.tool_calls[0].id"},
-      {"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":99999,\"id\":\"a\"}]}}]}\n\n",
+      {"data: "
+       "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":99999,\"id\":\"a\"}]}}]}"
+       "\n\n",
        ErrorCode::invalid_argument, "$.choices[0].delta.tool_calls[0].index"},
-      {"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":\"0\",\"id\":\"a\"}]}}]}\n\n",
+      {"data: "
+       "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":\"0\",\"id\":\"a\"}]}}]}"
+       "\n\n",
        ErrorCode::invalid_argument, "$.choices[0].delta.tool_calls[0].index"},
       {"data: {\"choices\":\"x\"}\n\n", ErrorCode::invalid_argument, "$.choices"},
       {"data: {\"choices\":[}\n\n", ErrorCode::parse_error, "$"},
-      {"data: {\"choices\":[{\"delta\":{\"content\":\"\xC3\x28\"}}]}\n\n", ErrorCode::parse_error, "$"},
-      {"data: " + std::string(10000, '[') + std::string(10000, ']') + "\n\n", ErrorCode::parse_error, "$"},
+      {"data: {\"choices\":[{\"delta\":{\"content\":\"\xC3\x28\"}}]}\n\n", ErrorCode::parse_error,
+       "$"},
+      {"data: " + std::string(10000, '[') + std::string(10000, ']') + "\n\n",
+       ErrorCode::parse_error, "$"},
   };
   for (const auto& c : cases) {
     auto r = decode_stream(c.sse);
@@ -195,14 +238,32 @@ TEST(OpenAiStreamEncode, ExactBytes) {
                    ir::ToolCallEnd{0},
                    ir::UsageEvent{ir::Usage{10, 4, std::nullopt, std::nullopt}},
                    ir::Finish{{ir::FinishReason::Kind::stop, "end_turn"}}};
-  const std::string head = R"({"id":"chatcmpl-1","object":"chat.completion.chunk","created":7,"model":"gpt-4o",)";
+  const std::string head =
+      R"({"id":"chatcmpl-1","object":"chat.completion.chunk","created":7,"model":"gpt-4o",)";
   std::string expected =
-      "data: " + head + R"("choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})" "\n\n"
-      "data: " + head + R"("choices":[{"index":0,"delta":{"content":"Hi"},"logprobs":null,"finish_reason":null}]})" "\n\n"
-      "data: " + head + R"("choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"logprobs":null,"finish_reason":null}]})" "\n\n"
-      "data: " + head + R"("choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":1}"}}]},"logprobs":null,"finish_reason":null}]})" "\n\n"
-      "data: " + head + R"("choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]})" "\n\n"
-      "data: " + head + R"("choices":[],"usage":{"prompt_tokens":10,"completion_tokens":4,"total_tokens":14}})" "\n\n"
+      "data: " + head +
+      R"("choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})"
+      "\n\n"
+      "data: " +
+      head +
+      R"("choices":[{"index":0,"delta":{"content":"Hi"},"logprobs":null,"finish_reason":null}]})"
+      "\n\n"
+      "data: " +
+      head +
+      R"("choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"logprobs":null,"finish_reason":null}]})"
+      "\n\n"
+      "data: " +
+      head +
+      R"("choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":1}"}}]},"logprobs":null,"finish_reason":null}]})"
+      "\n\n"
+      "data: " +
+      head +
+      R"("choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]})"
+      "\n\n"
+      "data: " +
+      head +
+      R"("choices":[],"usage":{"prompt_tokens":10,"completion_tokens":4,"total_tokens":14}})"
+      "\n\n"
       "data: [DONE]\n\n";
   EXPECT_EQ(encode_all(events), expected);
 }
@@ -214,11 +275,14 @@ TEST(OpenAiStreamEncode, ATurnOpeningWithACallSaysContentNullInItsFirstChunk) {
   Events events = {ir::MessageStart{"chatcmpl-2", "gpt-4o", 7}, ir::ToolCallStart{0, "call_1", "f"},
                    ir::ToolCallDelta{0, "{}"}, ir::ToolCallEnd{0},
                    ir::Finish{{ir::FinishReason::Kind::tool_calls, "tool_calls"}}};
-  const std::string head = R"({"id":"chatcmpl-2","object":"chat.completion.chunk","created":7,"model":"gpt-4o",)";
+  const std::string head =
+      R"({"id":"chatcmpl-2","object":"chat.completion.chunk","created":7,"model":"gpt-4o",)";
   std::string out = encode_all(events);
   std::string first = out.substr(0, out.find("\n\n"));
-  EXPECT_EQ(first, "data: " + head +
-                       R"("choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"logprobs":null,"finish_reason":null}]})");
+  EXPECT_EQ(
+      first,
+      "data: " + head +
+          R"("choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"logprobs":null,"finish_reason":null}]})");
   EXPECT_EQ(out.find("\"content\":\"\""), std::string::npos) << out;
   // A turn with no content at all still says its role once.
   std::string empty = encode_all({ir::MessageStart{"chatcmpl-3", "gpt-4o", 7},
@@ -270,9 +334,11 @@ TEST(OpenAiStreamEncode, DecodingTheEncoderOutputGivesTheEventsBack) {
     while ((pos += 1 + rng() % 40) < bytes.size()) cuts.push_back(pos);
     expect_events(decode_stream(bytes, cuts), events, "round trip chunked");
   }
-  Events text_only = {ir::MessageStart{"i", "m", 1}, ir::TextDelta{"a"}, ir::Finish{{ir::FinishReason::Kind::length, "length"}}};
+  Events text_only = {ir::MessageStart{"i", "m", 1}, ir::TextDelta{"a"},
+                      ir::Finish{{ir::FinishReason::Kind::length, "length"}}};
   expect_events(decode_stream(encode_all(text_only)), text_only, "length");
-  Events error = {ir::MessageStart{"i", "m", 1}, ir::TextDelta{"a"}, ir::ErrorEvent{"overloaded_error", "busy"}};
+  Events error = {ir::MessageStart{"i", "m", 1}, ir::TextDelta{"a"},
+                  ir::ErrorEvent{"overloaded_error", "busy"}};
   std::string err_bytes = encode_all(error);
   EXPECT_EQ(err_bytes.find("[DONE]"), std::string::npos);
   expect_events(decode_stream(err_bytes), error, "error");
@@ -280,9 +346,10 @@ TEST(OpenAiStreamEncode, DecodingTheEncoderOutputGivesTheEventsBack) {
 
 TEST(OpenAiStreamEncode, OutOfOrderIrIsRepairedWithWarnings) {
   Warnings w;
-  std::string out = encode_all({ir::TextDelta{"x"}, ir::ThinkingDelta{"", "sig", false}, ir::ToolCallDelta{2, "{}"},
-                                ir::Finish{{ir::FinishReason::Kind::stop, ""}}, ir::TextDelta{"late"}},
-                               &w);
+  std::string out = encode_all(
+      {ir::TextDelta{"x"}, ir::ThinkingDelta{"", "sig", false}, ir::ToolCallDelta{2, "{}"},
+       ir::Finish{{ir::FinishReason::Kind::stop, ""}}, ir::TextDelta{"late"}},
+      &w);
   auto r = decode_stream(out);
   ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
   ASSERT_EQ(r.events.size(), 6u) << describe(r.events);
@@ -295,8 +362,9 @@ TEST(OpenAiStreamEncode, OutOfOrderIrIsRepairedWithWarnings) {
   EXPECT_EQ(std::get<ir::Finish>(r.events[5]).reason.kind, ir::FinishReason::Kind::tool_calls);
   std::vector<std::string> codes;
   for (const auto& x : w) codes.push_back(x.code);
-  EXPECT_EQ(codes, (std::vector<std::string>{"synthesized_message_start", "dropped_thinking_signature",
-                                             "synthesized_tool_call_start", "synthesized_call_id", "event_after_end"}));
+  EXPECT_EQ(codes, (std::vector<std::string>{
+                       "synthesized_message_start", "dropped_thinking_signature",
+                       "synthesized_tool_call_start", "synthesized_call_id", "event_after_end"}));
 }
 
 }  // namespace

@@ -16,21 +16,24 @@ std::string describe(const ir::StreamEvent& event) {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, ir::MessageStart>)
           return "MessageStart{" + e.id + "," + e.model + "," + std::to_string(e.created) + "}";
-        else if constexpr (std::is_same_v<T, ir::TextDelta>) return "Text{" + e.text + "}";
+        else if constexpr (std::is_same_v<T, ir::TextDelta>)
+          return "Text{" + e.text + "}";
         else if constexpr (std::is_same_v<T, ir::ThinkingDelta>)
           return "Thinking{" + e.text + "," + e.signature + (e.redacted ? ",redacted}" : "}");
         else if constexpr (std::is_same_v<T, ir::ToolCallStart>)
           return "CallStart{" + std::to_string(e.index) + "," + e.id + "," + e.name + "}";
         else if constexpr (std::is_same_v<T, ir::ToolCallDelta>)
           return "CallDelta{" + std::to_string(e.index) + "," + e.fragment + "}";
-        else if constexpr (std::is_same_v<T, ir::ToolCallEnd>) return "CallEnd{" + std::to_string(e.index) + "}";
+        else if constexpr (std::is_same_v<T, ir::ToolCallEnd>)
+          return "CallEnd{" + std::to_string(e.index) + "}";
         else if constexpr (std::is_same_v<T, ir::UsageEvent>)
           return "Usage{" + std::to_string(e.usage.input_tokens.value_or(-1)) + "," +
                  std::to_string(e.usage.output_tokens.value_or(-1)) + "," +
                  std::to_string(e.usage.cache_read_tokens.value_or(-1)) + "}";
         else if constexpr (std::is_same_v<T, ir::Finish>)
           return "Finish{" + std::string(ir::to_string(e.reason.kind)) + "," + e.reason.raw + "}";
-        else return "Error{" + e.type + "," + e.message + "}";
+        else
+          return "Error{" + e.type + "," + e.message + "}";
       },
       event);
 }

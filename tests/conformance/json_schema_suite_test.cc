@@ -60,18 +60,23 @@ FileResult run_file(const std::string& draft, const std::string& name) {
     // The draft7 folder is draft-07 whatever the schema says (suite rule).
     if (draft == "draft7" && schema.is_object() && !schema.contains("$schema"))
       schema["$schema"] = "http://json-schema.org/draft-07/schema#";
-    if (std::getenv("TOOLWIRE_SUITE_VERBOSE")) std::cerr << draft << "/" << name << ": " << c["description"] << "\n";
+    if (std::getenv("TOOLWIRE_SUITE_VERBOSE"))
+      std::cerr << draft << "/" << name << ": " << c["description"] << "\n";
     auto compiled = CompiledSchema::compile(schema, opts);
     for (const auto& t : c["tests"]) {
       ++r.total;
-      std::string id = c["description"].get<std::string>() + " / " + t["description"].get<std::string>();
+      std::string id =
+          c["description"].get<std::string>() + " / " + t["description"].get<std::string>();
       if (skip_reason(draft, name, id)) {
         ++r.skipped;
         continue;
       }
       bool ok = compiled.ok() && compiled->accepts(t["data"]) == t["valid"].get<bool>();
-      if (ok) ++r.passed;
-      else r.failures.push_back(id + (compiled.ok() ? "" : " [compile: " + compiled.error().message + "]"));
+      if (ok)
+        ++r.passed;
+      else
+        r.failures.push_back(id +
+                             (compiled.ok() ? "" : " [compile: " + compiled.error().message + "]"));
     }
   }
   return r;
@@ -91,7 +96,8 @@ TEST_P(JsonSchemaSuite, PassCountMatches) {
 INSTANTIATE_TEST_SUITE_P(Files, JsonSchemaSuite, ::testing::ValuesIn(kExpected),
                          [](const auto& info) {
                            std::string n = std::string(info.param.draft) + "_" + info.param.file;
-                           for (char& ch : n) if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           for (char& ch : n)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return n;
                          });
 
@@ -102,8 +108,8 @@ TEST(JsonSchemaSuiteTable, SkipsAreLiveAndTableWritten) {
   int total = 0, passed = 0, skipped = 0;
   for (const auto& e : kExpected) {
     FileResult r = run_file(e.draft, e.file);
-    md << "| " << e.draft << " | " << e.file << ".json | " << r.total << " | " << r.passed << " | " << r.skipped
-       << " |\n";
+    md << "| " << e.draft << " | " << e.file << ".json | " << r.total << " | " << r.passed << " | "
+       << r.skipped << " |\n";
     total += r.total, passed += r.passed, skipped += r.skipped;
   }
   md << "| **all** | | " << total << " | " << passed << " | " << skipped << " |\n";

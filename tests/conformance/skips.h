@@ -30,7 +30,8 @@ inline const Skip kSkips[] = {
     {nullptr, nullptr, nullptr, nullptr},
 };
 
-inline const char* skip_reason(const std::string& draft, const std::string& file, const std::string& test) {
+inline const char* skip_reason(const std::string& draft, const std::string& file,
+                               const std::string& test) {
   for (const auto& s : kSkips)
     if (s.test && draft == s.draft && file == s.file && test == s.test) return s.reason;
   return nullptr;

@@ -28,8 +28,10 @@ TEST(StreamAccumulator, KeepsInterleavedParallelCallsApart) {
   Response r = std::move(acc).take();
   ASSERT_EQ(r.parts.size(), 3u);
   EXPECT_EQ(std::get<TextPart>(r.parts[0]).text, "Checking both.");
-  EXPECT_EQ(std::get<ToolCallPart>(r.parts[1]), (ToolCallPart{"call_a", "get_weather", "{\"city\":\"Paris\"}", true}));
-  EXPECT_EQ(std::get<ToolCallPart>(r.parts[2]), (ToolCallPart{"call_b", "get_time", "{\"tz\":\"CET\"}", true}));
+  EXPECT_EQ(std::get<ToolCallPart>(r.parts[1]),
+            (ToolCallPart{"call_a", "get_weather", "{\"city\":\"Paris\"}", true}));
+  EXPECT_EQ(std::get<ToolCallPart>(r.parts[2]),
+            (ToolCallPart{"call_b", "get_time", "{\"tz\":\"CET\"}", true}));
   EXPECT_EQ(r.usage.input_tokens, 10);
   EXPECT_EQ(r.usage.output_tokens, 5);
   EXPECT_EQ(r.finish.kind, FinishReason::Kind::tool_calls);
@@ -40,9 +42,10 @@ TEST(StreamAccumulator, KeepsTheEstimatedMark) {
   StreamAccumulator acc;
   Usage estimate{10, 4, std::nullopt, std::nullopt};
   estimate.estimated = true;
-  for (StreamEvent e : std::vector<StreamEvent>{MessageStart{"m", "m", 0}, UsageEvent{estimate},
-                                                UsageEvent{Usage{std::nullopt, 5, std::nullopt, std::nullopt}},
-                                                Finish{{FinishReason::Kind::stop, "stop"}}})
+  for (StreamEvent e :
+       std::vector<StreamEvent>{MessageStart{"m", "m", 0}, UsageEvent{estimate},
+                                UsageEvent{Usage{std::nullopt, 5, std::nullopt, std::nullopt}},
+                                Finish{{FinishReason::Kind::stop, "stop"}}})
     acc.add(e);
   Response r = std::move(acc).take();
   EXPECT_TRUE(r.usage.estimated);

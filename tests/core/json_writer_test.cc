@@ -79,9 +79,12 @@ TEST(JsonWriter, LiteralAndRuntimeKeysWriteTheSameJson) {
     w.end_object();
   }
   EXPECT_EQ(lit, run);
-  EXPECT_EQ(nlohmann::json::parse(lit),
-            nlohmann::json::parse(R"({"type":"text","text":"line\nbreak","q\"uote":"line\nbreak","n":7,"i":3,"b":false,"arr":[{"type":"text"},{}]})"));
-  static_assert(JsonWriter::is_plain("content") && !JsonWriter::is_plain("a\"b") && !JsonWriter::is_plain("\n"));
+  EXPECT_EQ(
+      nlohmann::json::parse(lit),
+      nlohmann::json::parse(
+          R"({"type":"text","text":"line\nbreak","q\"uote":"line\nbreak","n":7,"i":3,"b":false,"arr":[{"type":"text"},{}]})"));
+  static_assert(JsonWriter::is_plain("content") && !JsonWriter::is_plain("a\"b") &&
+                !JsonWriter::is_plain("\n"));
 }
 
 TEST(JsonWriter, EscapesEverythingJsonRequires) {
@@ -104,7 +107,8 @@ TEST(JsonWriter, EscapesAtEveryWordOffsetLikeNlohmann) {
         if (static_cast<unsigned char>(c) >= 0x80) continue;  // lone UTF-8 byte: not valid input
         std::string out;
         JsonWriter::append_escaped(out, s);
-        ASSERT_EQ(nlohmann::json::parse(out).get<std::string>(), s) << "len " << len << " pos " << pos;
+        ASSERT_EQ(nlohmann::json::parse(out).get<std::string>(), s)
+            << "len " << len << " pos " << pos;
         ASSERT_EQ(out, nlohmann::json(s).dump()) << "len " << len << " pos " << pos;
       }
     }
@@ -114,12 +118,13 @@ TEST(JsonWriter, EscapesAtEveryWordOffsetLikeNlohmann) {
 // Escapes may grow the text sixfold: dense runs outgrow the writer's slack and
 // take several rounds; the text already in `out` stays untouched.
 TEST(JsonWriter, EscapesDenseRunsLongerThanItsSlack) {
-  const std::string dense[] = {std::string(1000, '"'), std::string(1000, '\x01'), std::string(999, '\n') + "x",
-                               [] {
-                                 std::string mixed;
-                                 for (int i = 0; i < 3000; ++i) mixed += static_cast<char>(i % 7 == 0 ? '\\' : (i % 5 == 0 ? 2 : 'a' + i % 26));
-                                 return mixed;
-                               }()};
+  const std::string dense[] = {
+      std::string(1000, '"'), std::string(1000, '\x01'), std::string(999, '\n') + "x", [] {
+        std::string mixed;
+        for (int i = 0; i < 3000; ++i)
+          mixed += static_cast<char>(i % 7 == 0 ? '\\' : (i % 5 == 0 ? 2 : 'a' + i % 26));
+        return mixed;
+      }()};
   for (const std::string& s : dense) {
     std::string out = "prefix:";
     JsonWriter::append_escaped(out, s);
@@ -153,7 +158,8 @@ TEST(JsonWriter, EscapesRandomStringsOfEveryDensityLikeNlohmann) {
     const unsigned density = rng() % 101;  // percent of special bytes
     std::string s;
     for (size_t i = 0; i < len; ++i)
-      s.push_back(rng() % 100 < density ? specials[rng() % specials.size()] : static_cast<char>('a' + rng() % 26));
+      s.push_back(rng() % 100 < density ? specials[rng() % specials.size()]
+                                        : static_cast<char>('a' + rng() % 26));
     std::string out = "x";
     JsonWriter::append_escaped(out, s);
     ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "round " << round;
@@ -168,16 +174,20 @@ TEST(JsonWriter, EveryEscaperVariantMatchesNlohmann) {
   using detail::EscapeIsa;
   // \x01 and \x1f need \u00XX (the AVX-512 path hands such blocks on);
   // \x7f and UTF-8 need no escape.
-  const std::string specials[] = {"\"", "\\", "\n", "\r", "\t", "\b", "\f", "\x01", "\x1f", "\x7f", "\xc3\xa9"};
+  const std::string specials[] = {"\"", "\\",   "\n",   "\r",   "\t",      "\b",
+                                  "\f", "\x01", "\x1f", "\x7f", "\xc3\xa9"};
   constexpr size_t kSpecials = sizeof(specials) / sizeof(specials[0]);
   int variants = 0;
   for (EscapeIsa isa : {EscapeIsa::portable, EscapeIsa::avx2, EscapeIsa::avx512}) {
     if (!detail::escape_isa_available(isa)) continue;
     ++variants;
-    SCOPED_TRACE(isa == EscapeIsa::avx512 ? "avx512" : isa == EscapeIsa::avx2 ? "avx2" : "portable");
+    SCOPED_TRACE(isa == EscapeIsa::avx512 ? "avx512"
+                 : isa == EscapeIsa::avx2 ? "avx2"
+                                          : "portable");
     for (size_t len = 0; len < 140; ++len)
       for (size_t pos = 0; pos <= len; ++pos) {
-        const std::string s = std::string(pos, 'a') + specials[(len + pos) % kSpecials] + std::string(len - pos, 'b');
+        const std::string s =
+            std::string(pos, 'a') + specials[(len + pos) % kSpecials] + std::string(len - pos, 'b');
         std::string out = "x";
         detail::append_escaped_with(isa, out, s);
         ASSERT_EQ(out, "x" + nlohmann::json(s).dump()) << "len " << len << " pos " << pos;
@@ -188,8 +198,10 @@ TEST(JsonWriter, EveryEscaperVariantMatchesNlohmann) {
       const unsigned density = rng() % 101;  // percent of special pieces
       std::string s;
       for (size_t i = 0; i < len; ++i) {
-        if (rng() % 100 < density) s += specials[rng() % kSpecials];
-        else s.push_back(static_cast<char>('a' + rng() % 26));
+        if (rng() % 100 < density)
+          s += specials[rng() % kSpecials];
+        else
+          s.push_back(static_cast<char>('a' + rng() % 26));
       }
       std::string out = "x";
       detail::append_escaped_with(isa, out, s);
@@ -226,7 +238,8 @@ TEST(JsonWriter, WideEscapersLeaveTheUpperVectorStateClean) {
   if (!xinuse_readable()) GTEST_SKIP() << "this CPU cannot report XINUSE";
   constexpr uint64_t kDirtyUpper = (1u << 2) | (1u << 6);
   std::string text;
-  for (int i = 0; i < 100; ++i) text += "{\"key\":\"value\"}\n";  // long, with escapes: the block paths
+  for (int i = 0; i < 100; ++i)
+    text += "{\"key\":\"value\"}\n";  // long, with escapes: the block paths
   int checked = 0;
   for (auto isa : {detail::EscapeIsa::avx2, detail::EscapeIsa::avx512}) {
     if (!detail::escape_isa_available(isa)) continue;

@@ -28,8 +28,10 @@ void check_all(element e, const nlohmann::json& expected, const std::string& whe
     EXPECT_EQ(nlohmann::json::parse(slice), expected) << where << ": " << slice;
   }
   if (e.is_object()) {
-    const simdjson::dom::object obj = e.get_object().value_unsafe();  // a local: the result is a temporary
-    for (auto [key, value] : obj) check_all(value, expected.at(std::string(key)), where + "." + std::string(key));
+    const simdjson::dom::object obj =
+        e.get_object().value_unsafe();  // a local: the result is a temporary
+    for (auto [key, value] : obj)
+      check_all(value, expected.at(std::string(key)), where + "." + std::string(key));
   } else if (e.is_array()) {
     const simdjson::dom::array arr = e.get_array().value_unsafe();
     size_t i = 0;
@@ -87,15 +89,21 @@ std::string random_json(std::mt19937& rng, int depth, std::string& ws_pool) {
   auto ws = [&] { return std::string(rng() % 3, ws_pool[rng() % ws_pool.size()]); };
   const unsigned kind = depth > 4 ? rng() % 5 : rng() % 7;
   switch (kind) {
-    case 0: return "null";
-    case 1: return rng() % 2 ? "true" : "false";
-    case 2: return std::to_string(static_cast<int>(rng() % 2000) - 1000);
-    case 3: return std::to_string(rng() % 1000) + ".25e-1";
-    case 4: return "\"s" + std::to_string(rng() % 100) + "\\n\\\"\"";
+    case 0:
+      return "null";
+    case 1:
+      return rng() % 2 ? "true" : "false";
+    case 2:
+      return std::to_string(static_cast<int>(rng() % 2000) - 1000);
+    case 3:
+      return std::to_string(rng() % 1000) + ".25e-1";
+    case 4:
+      return "\"s" + std::to_string(rng() % 100) + "\\n\\\"\"";
     case 5: {
       std::string out = "[" + ws();
       const unsigned n = rng() % 4;
-      for (unsigned i = 0; i < n; ++i) out += (i ? "," + ws() : "") + random_json(rng, depth + 1, ws_pool) + ws();
+      for (unsigned i = 0; i < n; ++i)
+        out += (i ? "," + ws() : "") + random_json(rng, depth + 1, ws_pool) + ws();
       return out + "]";
     }
     default: {

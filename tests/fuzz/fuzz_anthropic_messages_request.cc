@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   const codec::Codec& c = codec::anthropic_messages_codec();
   Warnings warnings;
-  auto req = c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);
+  auto req =
+      c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);
   if (!req) {
     if (req.error().message.empty()) std::abort();  // errors always say what went wrong
     return 0;
@@ -27,12 +28,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   auto again = c.decode_request(*out, warnings);
   if (!again) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(), out->c_str());
+    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(),
+                 out->c_str());
     std::abort();
   }
   auto out2 = c.encode_request(*again, warnings);
   if (!out2 || *out2 != *out) {
-    std::fprintf(stderr, "not a fixed point:\n%s\n%s\n", out->c_str(), out2 ? out2->c_str() : "(error)");
+    std::fprintf(stderr, "not a fixed point:\n%s\n%s\n", out->c_str(),
+                 out2 ? out2->c_str() : "(error)");
     std::abort();
   }
   return 0;

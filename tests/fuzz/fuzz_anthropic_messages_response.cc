@@ -24,12 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!out) std::abort();
   auto again = c.decode_response(*out, warnings);
   if (!again) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(), out->c_str());
+    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(),
+                 out->c_str());
     std::abort();
   }
   auto out2 = c.encode_response(*again, warnings);
   if (!out2 || *out2 != *out) {
-    std::fprintf(stderr, "not a fixed point:\n%s\n%s\n", out->c_str(), out2 ? out2->c_str() : "(error)");
+    std::fprintf(stderr, "not a fixed point:\n%s\n%s\n", out->c_str(),
+                 out2 ? out2->c_str() : "(error)");
     std::abort();
   }
   return 0;

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Status st2 = again->feed(sse, events2);
   if (st2) st2 = again->finish(events2);
   if (!st2) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", st2.error().to_string().c_str(), sse.c_str());
+    std::fprintf(stderr, "re-decode failed: %s\n%s\n", st2.error().to_string().c_str(),
+                 sse.c_str());
     std::abort();
   }
   return 0;

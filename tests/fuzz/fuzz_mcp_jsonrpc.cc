@@ -18,8 +18,9 @@ std::vector<std::string> split(std::string_view in, size_t chunk, int* oversized
   toolwire::mcp::LineReader r(4096);
   std::vector<std::string> lines;
   for (size_t i = 0; i < in.size(); i += chunk)
-    r.feed(in.substr(i, chunk), [&](std::string_view l) { lines.emplace_back(l); },
-           [&] { ++*oversized; });
+    r.feed(
+        in.substr(i, chunk), [&](std::string_view l) { lines.emplace_back(l); },
+        [&] { ++*oversized; });
   return lines;
 }
 

@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   const codec::Codec& c = codec::openai_chat_codec();
   Warnings warnings;
-  auto req = c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);
+  auto req =
+      c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);
   if (!req) {
     if (req.error().message.empty()) std::abort();  // errors always say what went wrong
     return 0;
@@ -23,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!out) std::abort();
   auto again = c.decode_request(*out, warnings);
   if (!again) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(), out->c_str());
+    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(),
+                 out->c_str());
     std::abort();
   }
   return 0;

@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!out) std::abort();
   auto again = c.decode_response(*out, warnings);
   if (!again) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(), out->c_str());
+    std::fprintf(stderr, "re-decode failed: %s\n%s\n", again.error().to_string().c_str(),
+                 out->c_str());
     std::abort();
   }
   return 0;

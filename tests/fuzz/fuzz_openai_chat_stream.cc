@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t cut = size ? data[0] % (size + 1) : 0;
   auto dec = c.make_stream_decoder();
   std::vector<ir::StreamEvent> events;
-  bool ok = dec->feed(bytes.substr(0, cut), events).ok() && dec->feed(bytes.substr(cut), events).ok() &&
-            dec->finish(events).ok();
+  bool ok = dec->feed(bytes.substr(0, cut), events).ok() &&
+            dec->feed(bytes.substr(cut), events).ok() && dec->finish(events).ok();
   auto enc = c.make_stream_encoder();
   std::string out;
   for (const auto& e : events) enc->encode(e, out);

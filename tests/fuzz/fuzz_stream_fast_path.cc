@@ -21,7 +21,8 @@ const Codec& openai_chat_codec();
 
 namespace {
 
-bool decode(const toolwire::codec::Codec& c, std::string_view sse, std::vector<toolwire::ir::StreamEvent>& events) {
+bool decode(const toolwire::codec::Codec& c, std::string_view sse,
+            std::vector<toolwire::ir::StreamEvent>& events) {
   auto decoder = c.make_stream_decoder();
   toolwire::Status st = decoder->feed(sse, events);
   if (st) st = decoder->finish(events);
@@ -29,7 +30,8 @@ bool decode(const toolwire::codec::Codec& c, std::string_view sse, std::vector<t
 }
 
 // Error events may quote the event's raw JSON, whose spacing differs.
-bool same_events(const std::vector<toolwire::ir::StreamEvent>& a, const std::vector<toolwire::ir::StreamEvent>& b) {
+bool same_events(const std::vector<toolwire::ir::StreamEvent>& a,
+                 const std::vector<toolwire::ir::StreamEvent>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     const auto* ea = std::get_if<toolwire::ir::ErrorEvent>(&a[i]);
@@ -44,14 +46,16 @@ bool same_events(const std::vector<toolwire::ir::StreamEvent>& a, const std::vec
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   if (size == 0) return 0;
-  const codec::Codec& c = data[0] % 2 ? codec::openai_chat_codec() : codec::anthropic_messages_codec();
+  const codec::Codec& c =
+      data[0] % 2 ? codec::openai_chat_codec() : codec::anthropic_messages_codec();
   const std::string_view sse(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<ir::StreamEvent> fast, full;
   if (!decode(c, sse, fast)) return 0;
   const std::string spaced = toolwire::testing::respace(sse);
   if (!decode(c, spaced, full) || !same_events(fast, full)) {
     std::fprintf(stderr, "fast and full paths disagree (%s)\n--- input\n%.*s\n--- respaced\n%s\n",
-                 std::string(c.name()).c_str(), static_cast<int>(sse.size()), sse.data(), spaced.c_str());
+                 std::string(c.name()).c_str(), static_cast<int>(sse.size()), sse.data(),
+                 spaced.c_str());
     std::abort();
   }
   return 0;

@@ -23,9 +23,12 @@ std::vector<std::string> normalized(const textformats::ParseOutput& out) {
     int k = static_cast<int>(e.index());
     std::string_view piece;
     int i = -1;
-    if (auto* t = std::get_if<ir::TextDelta>(&e)) piece = t->text;
-    else if (auto* r = std::get_if<ir::ThinkingDelta>(&e)) piece = r->text;
-    else if (auto* d = std::get_if<ir::ToolCallDelta>(&e)) piece = d->fragment, i = d->index;
+    if (auto* t = std::get_if<ir::TextDelta>(&e))
+      piece = t->text;
+    else if (auto* r = std::get_if<ir::ThinkingDelta>(&e))
+      piece = r->text;
+    else if (auto* d = std::get_if<ir::ToolCallDelta>(&e))
+      piece = d->fragment, i = d->index;
     bool delta = std::holds_alternative<ir::TextDelta>(e) ||
                  std::holds_alternative<ir::ThinkingDelta>(e) ||
                  std::holds_alternative<ir::ToolCallDelta>(e);
@@ -34,26 +37,29 @@ std::vector<std::string> normalized(const textformats::ParseOutput& out) {
       continue;
     }
     std::string line = std::to_string(k) + ":";
-    if (auto* s = std::get_if<ir::ToolCallStart>(&e)) line += s->id + "|" + s->name;
-    else if (auto* n = std::get_if<ir::ToolCallEnd>(&e)) line += std::to_string(n->index);
-    else line += std::to_string(i) + ":" + std::string(piece);
+    if (auto* s = std::get_if<ir::ToolCallStart>(&e))
+      line += s->id + "|" + s->name;
+    else if (auto* n = std::get_if<ir::ToolCallEnd>(&e))
+      line += std::to_string(n->index);
+    else
+      line += std::to_string(i) + ":" + std::string(piece);
     lines.push_back(std::move(line));
     kind = delta ? k : -1;
     index = i;
   }
-  for (const auto& err : out.errors) lines.push_back("E" + std::to_string(err.call_index) + err.message);
+  for (const auto& err : out.errors)
+    lines.push_back("E" + std::to_string(err.call_index) + err.message);
   return lines;
 }
 
 const textformats::ToolSet& test_tools() {
-  static const textformats::ToolSet set =
-      textformats::ToolSet::from_json(R"([
+  static const textformats::ToolSet set = textformats::ToolSet::from_json(R"([
         {"name":"get_weather","parameters":{"type":"object","properties":{
           "city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}},
         {"name":"set_flag","parameters":{"type":"object","properties":{"on":{"type":"boolean"}}}},
         {"name":"configure","parameters":{"type":"object","properties":{
           "options":{"type":"object"},"tags":{"type":"array"}}}}])")
-          .value();
+                                              .value();
   return set;
 }
 
@@ -88,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::vector<std::string> args(64);
   for (const auto& e : whole.events) {
-    if (auto* d = std::get_if<ir::ToolCallDelta>(&e); d && d->index < 64) args[d->index] += d->fragment;
+    if (auto* d = std::get_if<ir::ToolCallDelta>(&e); d && d->index < 64)
+      args[d->index] += d->fragment;
     if (auto* n = std::get_if<ir::ToolCallEnd>(&e); n && n->index < 64) {
       auto j = nlohmann::json::parse(args[n->index], nullptr, false);
       if (!j.is_object()) {

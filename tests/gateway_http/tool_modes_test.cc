@@ -49,7 +49,8 @@ class ToolModes : public ::testing::Test {
     tools::ToolSpec echo;
     echo.name = "echo";
     echo.description = "Echoes its text";
-    echo.input_schema = R"({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]})";
+    echo.input_schema =
+        R"({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]})";
     echo.handler = tools::SyncHandler([](const json& args, tools::ToolContext&) {
       return tools::ToolOutput::text("echo:" + args.at("text").get<std::string>());
     });
@@ -83,8 +84,10 @@ class ToolModes : public ::testing::Test {
     server_tools->tool_timeout = std::chrono::seconds(20);
     auto mixed_tools = std::make_shared<server::RouteTools>(*server_tools);
     mixed_tools->mode = server::ToolMode::mixed;
-    router->add_route({.pattern = "server", .aliases = {}, .targets = {{p, "", "scripted", server_tools}}});
-    router->add_route({.pattern = "mixed", .aliases = {}, .targets = {{p, "", "scripted", mixed_tools}}});
+    router->add_route(
+        {.pattern = "server", .aliases = {}, .targets = {{p, "", "scripted", server_tools}}});
+    router->add_route(
+        {.pattern = "mixed", .aliases = {}, .targets = {{p, "", "scripted", mixed_tools}}});
     server::GatewayOptions opt;
     opt.host = "127.0.0.1";
     opt.port = 0;
@@ -124,7 +127,8 @@ TEST_F(ToolModes, ServerRunsItsToolAndAnswersWithTheFinalText) {
 
 TEST_F(ToolModes, ServerStreamShowsOneTurnAndToolCommentsWhenAsked) {
   RawClient c(gw_->port());
-  json body = {{"model", "server"}, {"max_tokens", 64}, {"stream", true}, {"messages", {user("echo yo")}}};
+  json body = {
+      {"model", "server"}, {"max_tokens", 64}, {"stream", true}, {"messages", {user("echo yo")}}};
   ASSERT_TRUE(c.send(http_post("/v1/messages", body.dump(), "toolwire-tool-events: comments\r\n")));
   auto r = c.read_response();
   ASSERT_TRUE(r);
@@ -134,22 +138,29 @@ TEST_F(ToolModes, ServerStreamShowsOneTurnAndToolCommentsWhenAsked) {
   EXPECT_NE(r->body.find("\"the tool"), std::string::npos);  // text arrives in 12-char deltas
   EXPECT_EQ(r->body.find("\"tool_use\""), std::string::npos) << "a server call reached the client";
   size_t starts = 0;
-  for (size_t pos = 0; (pos = r->body.find("event: message_start", pos)) != std::string::npos; ++pos) ++starts;
+  for (size_t pos = 0; (pos = r->body.find("event: message_start", pos)) != std::string::npos;
+       ++pos)
+    ++starts;
   EXPECT_EQ(starts, 1u);
   EXPECT_NE(r->body.find("\"stop_reason\":\"end_turn\""), std::string::npos);
 }
 
 TEST_F(ToolModes, ServerRouteRefusesClientTools) {
-  json tools = json::array({{{"type", "function"}, {"function", {{"name", "x"}, {"parameters", {{"type", "object"}}}}}}});
-  auto r = post("/v1/chat/completions", {{"model", "server"}, {"messages", {user("hi")}}, {"tools", tools}});
+  json tools = json::array({{{"type", "function"},
+                             {"function", {{"name", "x"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions",
+                {{"model", "server"}, {"messages", {user("hi")}}, {"tools", tools}});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
   EXPECT_NE(r->body.find("mixed route"), std::string::npos) << r->body;
 }
 
 TEST_F(ToolModes, MixedRefusesANameClash) {
-  json tools = json::array({{{"type", "function"}, {"function", {{"name", "echo"}, {"parameters", {{"type", "object"}}}}}}});
-  auto r = post("/v1/chat/completions", {{"model", "mixed"}, {"messages", {user("hi")}}, {"tools", tools}});
+  json tools =
+      json::array({{{"type", "function"},
+                    {"function", {{"name", "echo"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions",
+                {{"model", "mixed"}, {"messages", {user("hi")}}, {"tools", tools}});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
   EXPECT_NE(r->body.find("clashes with a server tool"), std::string::npos) << r->body;
@@ -161,8 +172,10 @@ TEST_F(ToolModes, MixedRefusesANameClash) {
 // back (the script answers after client_tool).
 TEST_F(ToolModes, MixedReturnsClientCallsAndKeepsTheHistoryComplete) {
   json tools = json::array(
-      {{{"type", "function"}, {"function", {{"name", "client_tool"}, {"parameters", {{"type", "object"}}}}}}});
-  auto r = post("/v1/chat/completions", {{"model", "mixed"}, {"messages", {user("both")}}, {"tools", tools}});
+      {{{"type", "function"},
+        {"function", {{"name", "client_tool"}, {"parameters", {{"type", "object"}}}}}}});
+  auto r = post("/v1/chat/completions",
+                {{"model", "mixed"}, {"messages", {user("both")}}, {"tools", tools}});
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 200) << r->body;
   json msg = json::parse(r->body)["choices"][0]["message"];
@@ -172,7 +185,8 @@ TEST_F(ToolModes, MixedReturnsClientCallsAndKeepsTheHistoryComplete) {
   std::string id = msg["tool_calls"][0]["id"];
   json next = {{"model", "mixed"},
                {"tools", tools},
-               {"messages", {user("both"), msg, {{"role", "tool"}, {"tool_call_id", id}, {"content", "42"}}}}};
+               {"messages",
+                {user("both"), msg, {{"role", "tool"}, {"tool_call_id", id}, {"content", "42"}}}}};
   auto r2 = post("/v1/chat/completions", next);
   ASSERT_TRUE(r2);
   ASSERT_EQ(r2->status, 200) << r2->body;
@@ -193,7 +207,6 @@ TEST_F(ToolModes, ClientLeavingCancelsTheRunningServerTool) {
   ASSERT_TRUE(slow_.cv.wait_for(lock, std::chrono::seconds(5), [&] { return slow_.finished; }));
   EXPECT_TRUE(slow_.saw_cancel) << "the tool ran to its own limit instead of being cancelled";
 }
-
 
 // A passthrough route with `builtin_when_client_has_no_tools` and a tool
 // prefix, built from its config: a request without tools is answered by the
@@ -244,7 +257,8 @@ TEST(ToolModesConfig, BuiltinsWhenTheClientHasNoToolsUnderAPrefix) {
   ASSERT_TRUE(served);
   ASSERT_EQ(served->status, 200) << served->body;
   json a = json::parse(served->body)["choices"][0];
-  EXPECT_NE(a["message"]["content"].get<std::string>().find("notes.txt"), std::string::npos) << a.dump();
+  EXPECT_NE(a["message"]["content"].get<std::string>().find("notes.txt"), std::string::npos)
+      << a.dump();
   EXPECT_EQ(a["finish_reason"], "stop");
 
   json own_tool = {{"type", "function"},

@@ -191,7 +191,8 @@ TEST(McpClient, RegistryToolsWithPrefixAllowDenyAndListChanged) {
   auto c = Client::create(o);
   ASSERT_TRUE(c->connect().ok());
   tools::Registry reg;
-  ServerTools st(c, {.prefix = "fk", .allow = {"echo", "add_tool", "extra", "c*"}, .deny = {"crash"}});
+  ServerTools st(c,
+                 {.prefix = "fk", .allow = {"echo", "add_tool", "extra", "c*"}, .deny = {"crash"}});
   auto rep = st.sync(reg);
   ASSERT_TRUE(rep.ok()) << rep.error().message;
   EXPECT_EQ(reg.names(), (std::vector<std::string>{"fk__echo", "fk__add_tool", "fk__cancelled"}));

@@ -131,7 +131,8 @@ TEST(McpGatewayConfig, YamlServersRoutesAndEndpoint) {
 listen: 127.0.0.1:0
 mcp_servers:
   files:
-    command: )") + TOOLWIRE_BINARY + R"(
+    command: )") + TOOLWIRE_BINARY +
+                     R"(
     args: [mcp, serve, --workspace, .]
     env: {TW_TEST: "1"}
     prefix: f

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "mcp_test_util.h"
 #include "raw_client.h"
@@ -173,10 +173,10 @@ TEST(McpGatewayEndpoint, SessionsAndHeaders) {
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(json::parse(ok.body)["result"]["tools"].size(), 2u);
   EXPECT_EQ(rig.schema.check_response(json::parse(ok.body), "ListToolsResult"), "");
-  HttpResponse call = rig.post(
-      R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"echo",)"
-      R"("arguments":{"message":"x"}}})",
-      h);
+  HttpResponse call =
+      rig.post(R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"echo",)"
+               R"("arguments":{"message":"x"}}})",
+               h);
   ASSERT_EQ(call.status, 200);
   EXPECT_EQ(rig.schema.check_response(json::parse(call.body), "CallToolResult"), "");
   EXPECT_EQ(ok.header("content-type"), "application/json");
@@ -266,16 +266,16 @@ TEST(McpGatewayEndpoint, BlockingToolLeavesServerThreadsFree) {
   HttpResponse health = rig.exchange(testing::http_get("/health"));
   EXPECT_EQ(health.status, 200);
   // The same id again while the first is in flight: refused.
-  HttpResponse dup = rig.post(
-      R"({"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"echo",)"
-      R"("arguments":{"message":"dup"}}})",
-      h);
+  HttpResponse dup =
+      rig.post(R"({"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"echo",)"
+               R"("arguments":{"message":"dup"}}})",
+               h);
   EXPECT_EQ(dup.status, 400);
   EXPECT_NE(dup.body.find("already in use"), std::string::npos) << dup.body;
-  HttpResponse echo = rig.post(
-      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo",)"
-      R"("arguments":{"message":"meanwhile"}}})",
-      h);
+  HttpResponse echo =
+      rig.post(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo",)"
+               R"("arguments":{"message":"meanwhile"}}})",
+               h);
   ASSERT_EQ(echo.status, 200);
   EXPECT_EQ(json::parse(echo.body)["result"]["content"][0]["text"], "echo: meanwhile");
   rig.gate.release();

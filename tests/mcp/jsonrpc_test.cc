@@ -28,7 +28,8 @@ TEST(JsonRpc, ParsesEachKind) {
   EXPECT_EQ(f.messages[0].kind, Message::Kind::response);
   EXPECT_EQ(f.messages[0].id, "a");
 
-  f = parse_frame(R"({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"nope","data":[1]}})");
+  f = parse_frame(
+      R"({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"nope","data":[1]}})");
   ASSERT_EQ(f.messages.size(), 1u);
   EXPECT_EQ(f.messages[0].kind, Message::Kind::error);
   EXPECT_EQ(f.messages[0].error.code, -32601);
@@ -51,12 +52,12 @@ TEST(JsonRpc, InvalidMessagesKeepTheirIdWhenReadable) {
     const char* text;
     json id;
   } cases[] = {
-      {R"({"id":3,"method":"x"})", 3},                                 // no jsonrpc
-      {R"({"jsonrpc":"1.0","id":"q","method":"x"})", "q"},             // wrong version
-      {R"({"jsonrpc":"2.0","id":4,"method":5})", 4},                   // method not a string
-      {R"({"jsonrpc":"2.0","id":5,"method":"x","params":3})", 5},      // params not structured
-      {R"({"jsonrpc":"2.0","id":1.5,"method":"x"})", nullptr},         // id not string/integer
-      {R"({"jsonrpc":"2.0","id":6,"result":1,"error":{}})", 6},         // both
+      {R"({"id":3,"method":"x"})", 3},                             // no jsonrpc
+      {R"({"jsonrpc":"1.0","id":"q","method":"x"})", "q"},         // wrong version
+      {R"({"jsonrpc":"2.0","id":4,"method":5})", 4},               // method not a string
+      {R"({"jsonrpc":"2.0","id":5,"method":"x","params":3})", 5},  // params not structured
+      {R"({"jsonrpc":"2.0","id":1.5,"method":"x"})", nullptr},     // id not string/integer
+      {R"({"jsonrpc":"2.0","id":6,"result":1,"error":{}})", 6},    // both
       {R"({"jsonrpc":"2.0","id":6,"error":{"code":"x","message":""}})", 6},
       {R"([1,2])", nullptr},
       {R"("just a string")", nullptr},
@@ -71,9 +72,8 @@ TEST(JsonRpc, InvalidMessagesKeepTheirIdWhenReadable) {
 }
 
 TEST(JsonRpc, BatchesKeepValidEntriesAndAnswerBadOnes) {
-  auto f = parse_frame(
-      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"bad":true},)"
-      R"({"jsonrpc":"2.0","method":"notifications/x"}])");
+  auto f = parse_frame(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"bad":true},)"
+                       R"({"jsonrpc":"2.0","method":"notifications/x"}])");
   EXPECT_TRUE(f.batch);
   ASSERT_EQ(f.messages.size(), 2u);
   EXPECT_EQ(f.messages[0].method, "ping");
@@ -100,8 +100,8 @@ TEST(JsonRpc, DeepNestingIsRefusedBeforeParsing) {
   ASSERT_EQ(f.errors.size(), 1u);
   EXPECT_EQ(f.errors[0].error.code, rpc_error::parse_error);
   // Brackets inside strings do not count.
-  std::string ok = R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"s":")" +
-                   std::string(1000, '[') + R"("}})";
+  std::string ok =
+      R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"s":")" + std::string(1000, '[') + R"("}})";
   EXPECT_EQ(parse_frame(ok).messages.size(), 1u);
 }
 
@@ -137,8 +137,9 @@ TEST(LineReader, SplitsAnyChunkingAndDropsOversizedLines) {
     std::vector<std::string> lines;
     int oversized = 0;
     for (size_t i = 0; i < stream.size(); i += chunk)
-      r.feed(std::string_view(stream).substr(i, chunk),
-             [&](std::string_view l) { lines.emplace_back(l); }, [&] { ++oversized; });
+      r.feed(
+          std::string_view(stream).substr(i, chunk),
+          [&](std::string_view l) { lines.emplace_back(l); }, [&] { ++oversized; });
     ASSERT_EQ(lines.size(), 2u) << chunk;
     EXPECT_EQ(lines[0], "{\"a\":1}");
     EXPECT_EQ(lines[1], "{\"b\":2}");

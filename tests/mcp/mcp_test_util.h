@@ -60,7 +60,8 @@ class Waiter {
     ++events_;
     cv_.notify_all();
   }
-  bool wait(const std::function<bool()>& pred, std::chrono::seconds limit = std::chrono::seconds(20)) {
+  bool wait(const std::function<bool()>& pred,
+            std::chrono::seconds limit = std::chrono::seconds(20)) {
     std::unique_lock<std::mutex> lock(mu_);
     return cv_.wait_for(lock, limit, [&] {
       lock.unlock();

@@ -93,7 +93,8 @@ TEST(McpEverything, ToolsContentTypesStructuredProgress) {
   EXPECT_NE(std::get<ir::TextPart>(weather.content[0]).text.find("Light rain"), std::string::npos);
 
   // An embedded text resource.
-  auto res = ex.run_one({"5", "ev__get-resource-reference", R"({"resourceType":"Text","resourceId":2})"});
+  auto res =
+      ex.run_one({"5", "ev__get-resource-reference", R"({"resourceType":"Text","resourceId":2})"});
   bool has_resource = false;
   for (const auto& p : res.content)
     if (auto* t = std::get_if<ir::TextPart>(&p)) has_resource |= t->text.starts_with("resource ");
@@ -136,12 +137,13 @@ TEST(McpFilesystem, ReadWriteListInsideItsRoot) {
   fs::path root = fs::canonical(dir);
 
   testing::WireLog log;
-  auto c = Client::create(node_server(log, "fs", {package_main("server-filesystem"), root.string()}));
+  auto c =
+      Client::create(node_server(log, "fs", {package_main("server-filesystem"), root.string()}));
   ASSERT_TRUE(c->connect().ok());
   tools::Registry reg;
-  ServerTools st(c, {.prefix = "fs",
-                     .allow = {"read_text_file", "write_file", "list_directory",
-                               "list_allowed_directories"}});
+  ServerTools st(
+      c, {.prefix = "fs",
+          .allow = {"read_text_file", "write_file", "list_directory", "list_allowed_directories"}});
   auto rep = st.sync(reg);
   ASSERT_TRUE(rep.ok()) << rep.error().message;
   EXPECT_EQ(reg.size(), 4u);
@@ -154,7 +156,8 @@ TEST(McpFilesystem, ReadWriteListInsideItsRoot) {
   EXPECT_NE(agent_text(read).find("hello from disk"), std::string::npos);
 
   std::string out = (root / "new.txt").string();
-  auto write = ex.run_one({"2", "fs__write_file", json{{"path", out}, {"content", "written"}}.dump()});
+  auto write =
+      ex.run_one({"2", "fs__write_file", json{{"path", out}, {"content", "written"}}.dump()});
   ASSERT_FALSE(write.is_error) << agent_text(write);
   std::ifstream in(out);
   std::string got;

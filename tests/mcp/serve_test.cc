@@ -99,7 +99,8 @@ TEST(McpServe, ProtocolOverStdio) {
   ASSERT_EQ(page2["result"]["tools"].size(), 2u);
   EXPECT_EQ(page2["result"]["tools"][1]["name"], "grep");
   EXPECT_FALSE(page2["result"].contains("nextCursor"));
-  json badcur = p.call(R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"zz"}})");
+  json badcur =
+      p.call(R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"zz"}})");
   EXPECT_EQ(badcur["error"]["code"], rpc_error::invalid_params);
 
   json read = p.call(R"({"jsonrpc":"2.0","id":"r1","method":"tools/call",)"
@@ -158,7 +159,8 @@ TEST(McpServe, ToolwireClientAgainstToolwireServer) {
   tools::Registry reg;
   ServerTools st(c, {.prefix = "tw"});
   ASSERT_TRUE(st.sync(reg).ok());
-  EXPECT_EQ(reg.names(), (std::vector<std::string>{"tw__read", "tw__list", "tw__glob", "tw__grep"}));
+  EXPECT_EQ(reg.names(),
+            (std::vector<std::string>{"tw__read", "tw__list", "tw__glob", "tw__grep"}));
   tools::Executor ex(reg);
   auto r = ex.run_one({"1", "tw__grep", R"({"pattern":"gamma"})"});
   ASSERT_FALSE(r.is_error);
@@ -195,7 +197,8 @@ TEST(McpServer, CancelledCallIsNotAnswered) {
   ASSERT_TRUE(w.wait([&] { return server.running_calls() == 1; }));
   // The same id again while it runs is refused.
   server.handle_frame(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fast"}})");
-  server.handle_frame(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+  server.handle_frame(
+      R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
   server.handle_frame(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fast"}})");
   ASSERT_TRUE(w.wait([&] {
     std::lock_guard<std::mutex> lock(mu);

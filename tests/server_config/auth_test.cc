@@ -20,7 +20,8 @@ KeyConfig key(std::string name, std::string hash, std::vector<std::string> model
 
 TEST(GatewayKeys, HashIsSha256Hex) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(sha256_hex("secret"), "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b");
+  EXPECT_EQ(sha256_hex("secret"),
+            "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b");
 }
 
 TEST(GatewayKeys, PresentedKeyFromEitherHeader) {
@@ -58,7 +59,7 @@ TEST(GatewayKeys, TokenBucketRefillsWithTime) {
   EXPECT_FALSE(k.take_request(t0));
   auto wait = k.take_request(t0);
   ASSERT_TRUE(wait);
-  EXPECT_EQ(*wait, 30);                                    // one token every 30 s
+  EXPECT_EQ(*wait, 30);  // one token every 30 s
   EXPECT_TRUE(k.take_request(t0 + std::chrono::seconds(10)));
   EXPECT_FALSE(k.take_request(t0 + std::chrono::seconds(31)));  // refilled
 }

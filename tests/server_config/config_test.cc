@@ -70,21 +70,28 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"lisen: 1.2.3.4:5\n", "bad.yaml:1:1: lisen: unknown key"},
         Bad{"upstreams: {a: {profile: openai}}\nroutes: [{model: x, upstreams: [b]}]\n",
             "routes[0].upstreams[0]: unknown upstream 'b'"},
-        Bad{"upstreams:\n  a: {profile: openai, base_url: \"http://h\"}\nroutes: [{model: x, upstreams: [a]}]\n",
+        Bad{"upstreams:\n  a: {profile: openai, base_url: \"http://h\"}\nroutes: [{model: x, "
+            "upstreams: [a]}]\n",
             "bad.yaml:2:34: upstreams.a.base_url: an OpenAI-style base URL ends in /v1"},
-        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {mode: sever}}]\n",
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: "
+            "{mode: sever}}]\n",
             "routes[0].tools.mode: expected passthrough, server or mixed"},
-        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {builtins: [shell]}}]\n",
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: "
+            "{builtins: [shell]}}]\n",
             "shell needs an allow-list"},
-        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: {tool_prefix: \"a b\"}}]\n",
+        Bad{"upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a], tools: "
+            "{tool_prefix: \"a b\"}}]\n",
             "routes[0].tools.tool_prefix: expected up to 32 of [a-zA-Z0-9_-]"},
-        Bad{"limits: {max_body_bytes: lots}\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
+        Bad{"limits: {max_body_bytes: lots}\nupstreams: {a: {profile: scripted}}\nroutes: [{model: "
+            "x, upstreams: [a]}]\n",
             "limits.max_body_bytes: expected an integer"},
-        Bad{"keys: [{sha256: nothex}]\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
+        Bad{"keys: [{sha256: nothex}]\nupstreams: {a: {profile: scripted}}\nroutes: [{model: x, "
+            "upstreams: [a]}]\n",
             "keys[0].sha256"},
         Bad{"upstreams: {a: {profile: scripted}}\n", "routes: required"},
         Bad{"routes: [\n", "bad.yaml:"},  // a YAML syntax error keeps its position
-        Bad{"upstreams: {a: {profile: openai_compatible, base_url: \"http://u:p@h/v1\"}}\nroutes: []\n",
+        Bad{"upstreams: {a: {profile: openai_compatible, base_url: \"http://u:p@h/v1\"}}\nroutes: "
+            "[]\n",
             "credentials in a URL are not accepted"}));
 
 TEST(GatewayConfig, ExampleFileIsValid) {

@@ -20,7 +20,8 @@ TEST(PatternRouter, ExactThenAliasThenLongestGlob) {
   r.add_route({.pattern = "*", .aliases = {}, .targets = {{nullptr, "", "any", nullptr}}});
   r.add_route({.pattern = "gpt-*", .aliases = {}, .targets = {{nullptr, "", "gpt", nullptr}}});
   r.add_route({.pattern = "gpt-4o*", .aliases = {}, .targets = {{nullptr, "", "gpt4o", nullptr}}});
-  r.add_route({.pattern = "gpt-4o-mini", .aliases = {"fast"}, .targets = {{nullptr, "", "mini", nullptr}}});
+  r.add_route(
+      {.pattern = "gpt-4o-mini", .aliases = {"fast"}, .targets = {{nullptr, "", "mini", nullptr}}});
   EXPECT_EQ((*r.resolve("gpt-4o-mini"))[0].name, "mini");
   EXPECT_EQ((*r.resolve("fast"))[0].name, "mini");
   EXPECT_EQ((*r.resolve("gpt-4o-2024"))[0].name, "gpt4o");

@@ -30,7 +30,8 @@ bool iequals(std::string_view a, std::string_view b) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -45,21 +46,36 @@ bool write_all(int fd, std::string_view data) {
 
 const char* reason_for(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 529: return "Overloaded";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 529:
+      return "Overloaded";
+    default:
+      return "Status";
   }
 }
 
@@ -83,7 +99,8 @@ std::optional<std::string> MockRequest::header(std::string_view name) const {
 
 // ---- MockResponse -----------------------------------------------------------
 
-MockResponse::MockResponse(int status, std::string reason) : status_(status), reason_(std::move(reason)) {}
+MockResponse::MockResponse(int status, std::string reason)
+    : status_(status), reason_(std::move(reason)) {}
 
 MockResponse MockResponse::json(int status, std::string body) {
   MockResponse r(status);
@@ -191,7 +208,8 @@ MockHttpServer::MockHttpServer(Handler handler) : handler_(std::move(handler)) {
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = 0;
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listen_fd_, 4096) != 0) {
+  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::listen(listen_fd_, 4096) != 0) {
     std::perror("mock server: bind/listen");
     std::abort();
   }
@@ -369,9 +387,12 @@ void MockHttpServer::serve(int fd, int conn_no) {
     req.version = std::string(line.substr(s2 + 1));
     while (eol != std::string_view::npos) {
       size_t next = head.find("\r\n", eol + 2);
-      std::string_view h = head.substr(eol + 2, next == std::string_view::npos ? std::string_view::npos : next - eol - 2);
+      std::string_view h = head.substr(
+          eol + 2, next == std::string_view::npos ? std::string_view::npos : next - eol - 2);
       size_t colon = h.find(':');
-      if (colon != std::string_view::npos) req.headers.emplace_back(std::string(trim(h.substr(0, colon))), std::string(trim(h.substr(colon + 1))));
+      if (colon != std::string_view::npos)
+        req.headers.emplace_back(std::string(trim(h.substr(0, colon))),
+                                 std::string(trim(h.substr(colon + 1))));
       eol = next;
     }
     buf.erase(0, head_end + 4);
@@ -380,18 +401,27 @@ void MockHttpServer::serve(int fd, int conn_no) {
     }
     if (auto cl = req.header("content-length")) {
       size_t n = std::strtoull(cl->c_str(), nullptr, 10);
-      while (buf.size() < n && read_more(fd, buf)) {}
+      while (buf.size() < n && read_more(fd, buf)) {
+      }
       if (buf.size() < n) break;
       req.body = buf.substr(0, n);
       buf.erase(0, n);
     } else if (auto te = req.header("transfer-encoding"); te && iequals(*te, "chunked")) {
       for (;;) {  // chunked request body: size line, data, CRLF; 0 ends it
         size_t le;
-        while ((le = buf.find("\r\n")) == std::string::npos && read_more(fd, buf)) {}
-        if (le == std::string::npos) { keep = false; break; }
+        while ((le = buf.find("\r\n")) == std::string::npos && read_more(fd, buf)) {
+        }
+        if (le == std::string::npos) {
+          keep = false;
+          break;
+        }
         size_t n = std::strtoull(buf.substr(0, le).c_str(), nullptr, 16);
-        while (buf.size() < le + 2 + n + 2 && read_more(fd, buf)) {}
-        if (buf.size() < le + 2 + n + 2) { keep = false; break; }
+        while (buf.size() < le + 2 + n + 2 && read_more(fd, buf)) {
+        }
+        if (buf.size() < le + 2 + n + 2) {
+          keep = false;
+          break;
+        }
         req.body.append(buf, le + 2, n);
         buf.erase(0, le + 2 + n + 2);
         if (n == 0) break;
@@ -405,8 +435,9 @@ void MockHttpServer::serve(int fd, int conn_no) {
       cv_.notify_all();
     }
     MockResponse r = next_response(req);
-    bool reset_steps = std::any_of(r.actions_.begin(), r.actions_.end(),
-                                   [](const MockResponse::Action& a) { return a.step == MockResponse::Step::reset; });
+    bool reset_steps = std::any_of(
+        r.actions_.begin(), r.actions_.end(),
+        [](const MockResponse::Action& a) { return a.step == MockResponse::Step::reset; });
     keep = send_response(fd, r) && !client_close;
     if (!keep && reset_steps) abortive = true;
   }
@@ -430,7 +461,8 @@ bool MockHttpServer::send_response(int fd, const MockResponse& r) {
   if (r.raw_) {
     head = r.raw_head_;
   } else {
-    head = "HTTP/1.1 " + std::to_string(r.status_) + " " + (r.reason_.empty() ? reason_for(r.status_) : r.reason_) + "\r\n";
+    head = "HTTP/1.1 " + std::to_string(r.status_) + " " +
+           (r.reason_.empty() ? reason_for(r.status_) : r.reason_) + "\r\n";
     bool has_len = false, has_te = false;
     for (const auto& [n, v] : r.headers_) {
       head += n + ": " + v + "\r\n";
@@ -438,7 +470,8 @@ bool MockHttpServer::send_response(int fd, const MockResponse& r) {
       has_te |= iequals(n, "transfer-encoding");
     }
     if (r.chunked_ && !has_te) head += "Transfer-Encoding: chunked\r\n";
-    if (!r.chunked_ && !has_len) head += "Content-Length: " + std::to_string(r.body_.size()) + "\r\n";
+    if (!r.chunked_ && !has_len)
+      head += "Content-Length: " + std::to_string(r.body_.size()) + "\r\n";
     if (!r.keep_alive_) head += "Connection: close\r\n";
     head += "\r\n";
     if (!r.chunked_) head += r.body_;

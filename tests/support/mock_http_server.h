@@ -40,7 +40,7 @@ struct MockRequest {
   std::string version;  // "HTTP/1.1"
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
-  int connection = 0;   // 1-based number of the TCP connection it arrived on
+  int connection = 0;  // 1-based number of the TCP connection it arrived on
 
   // First value of a header, case-insensitive.
   std::optional<std::string> header(std::string_view name) const;
@@ -69,7 +69,8 @@ class MockResponse {
   // One chunk of a chunked body, written after `after` (the response becomes chunked).
   MockResponse& chunk(std::string data, milliseconds after = milliseconds(0));
   // An SSE event as one chunk: "event: E\n" (if E given) "data: D\n\n".
-  MockResponse& sse(std::string_view data, std::string_view event = "", milliseconds after = milliseconds(0));
+  MockResponse& sse(std::string_view data, std::string_view event = "",
+                    milliseconds after = milliseconds(0));
   // Bytes written as they are (after the head), after `after`.
   MockResponse& write(std::string bytes, milliseconds after = milliseconds(0));
   // Pause here until MockHttpServer::release() (or stop()).
@@ -127,8 +128,8 @@ class MockHttpServer {
 
   std::vector<MockRequest> requests() const;
   size_t request_count() const;
-  size_t connection_count() const;   // TCP connections accepted so far
-  size_t open_connections() const;   // accepted and not yet closed
+  size_t connection_count() const;  // TCP connections accepted so far
+  size_t open_connections() const;  // accepted and not yet closed
   // Blocks until `n` requests arrived; false on timeout.
   bool wait_for_requests(size_t n, milliseconds timeout = milliseconds(5000)) const;
   // Blocks until every connection is closed (by either side); false on timeout.

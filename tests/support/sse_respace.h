@@ -24,9 +24,12 @@ inline std::string respace(std::string_view sse) {
         out.push_back(c);
         if (i < 5) continue;  // the field name's own ':'
         if (in_string) {
-          if (escaped) escaped = false;
-          else if (c == '\\') escaped = true;
-          else if (c == '"') in_string = false;
+          if (escaped)
+            escaped = false;
+          else if (c == '\\')
+            escaped = true;
+          else if (c == '"')
+            in_string = false;
         } else if (c == '"') {
           in_string = true;
         } else if (c == ':' || c == ',') {

@@ -19,9 +19,9 @@ struct Case {
   std::string input;
   std::string content;
   std::string reasoning;
-  std::vector<Call> calls;  // complete calls only
+  std::vector<Call> calls;               // complete calls only
   std::vector<std::string> errors = {};  // substrings, one per error, in order
-  bool tools = false;  // parse with kTools
+  bool tools = false;                    // parse with kTools
 };
 
 // get_weather(city: string, days: integer), set_flag(on: boolean),

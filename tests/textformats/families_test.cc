@@ -45,8 +45,9 @@ TEST_P(Families, ParsesAsExpected) {
   EXPECT_FALSE(nlohmann::json::parse(to_json(s), nullptr, false).is_discarded());
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Families, ::testing::ValuesIn(all_cases()),
-                         [](const auto& info) { return info.param.family + "_" + info.param.name; });
+INSTANTIATE_TEST_SUITE_P(All, Families, ::testing::ValuesIn(all_cases()), [](const auto& info) {
+  return info.param.family + "_" + info.param.name;
+});
 
 TEST(TextFormats, EveryFamilyIsMade) {
   for (std::string_view f : families()) {
@@ -80,9 +81,10 @@ TEST(TextFormats, TextGoesOutBeforeTheEndHoldingOnlyAMarkerPrefix) {
 TEST(TextFormats, ArgumentsStreamBeforeTheCallEnds) {
   auto p = make_parser("kimi_k2").value();
   ParseOutput out;
-  p->feed("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
-          "<|tool_call_argument_begin|>{\"text\": \"abc",
-          out);
+  p->feed(
+      "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+      "<|tool_call_argument_begin|>{\"text\": \"abc",
+      out);
   EXPECT_EQ(normalized(out),
             (std::vector<std::string>{"start:0:functions.f:0:f", "args:0:{\"text\": \"abc"}));
 }

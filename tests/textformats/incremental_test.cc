@@ -30,14 +30,15 @@ TEST_P(Incremental, SameResultAtEverySplit) {
   // Three pieces at a few places too (a marker split twice).
   for (size_t a = 0; a < in.size(); a += 7)
     for (size_t b = a; b <= in.size(); b += 5)
-      ASSERT_EQ(normalized(run_pieces(
-                    c.family, {in.substr(0, a), in.substr(a, b - a), in.substr(b)}, t)),
-                whole)
+      ASSERT_EQ(
+          normalized(run_pieces(c.family, {in.substr(0, a), in.substr(a, b - a), in.substr(b)}, t)),
+          whole)
           << "cuts at " << a << ", " << b;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Incremental, ::testing::ValuesIn(all_cases()),
-                         [](const auto& info) { return info.param.family + "_" + info.param.name; });
+INSTANTIATE_TEST_SUITE_P(All, Incremental, ::testing::ValuesIn(all_cases()), [](const auto& info) {
+  return info.param.family + "_" + info.param.name;
+});
 
 }  // namespace
 }  // namespace toolwire::textformats::testing

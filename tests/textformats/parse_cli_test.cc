@@ -29,8 +29,8 @@ CliResult run_cli(std::vector<std::string> args, const std::string& input) {
 }
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  auto path = std::filesystem::path(::testing::TempDir()) /
-              (name + "_" + std::to_string(::getpid()));
+  auto path =
+      std::filesystem::path(::testing::TempDir()) / (name + "_" + std::to_string(::getpid()));
   std::ofstream(path) << content;
   return path.string();
 }
@@ -82,9 +82,8 @@ TEST(ParseCli, BadUsageExitsTwo) {
   auto unknown = run_cli({"parse", "--format", "nope"}, "");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.err.find("unknown tool format"), std::string::npos);
-  EXPECT_EQ(run_cli({"parse", "--format", "hermes", "--tools", "/nonexistent/tools.json"}, "")
-                .status,
-            2);
+  EXPECT_EQ(
+      run_cli({"parse", "--format", "hermes", "--tools", "/nonexistent/tools.json"}, "").status, 2);
   std::string bad = temp_file("tw_parse_bad_tools.json", "{\"not\": \"a list\"}");
   EXPECT_EQ(run_cli({"parse", "--format", "hermes", "--tools", bad}, "").status, 2);
 }

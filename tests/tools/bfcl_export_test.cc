@@ -41,7 +41,8 @@ json plain(const ojson& j) { return json::parse(j.dump()); }
 std::optional<json> pick(const ojson& choices, const ojson& schema);
 
 json concrete(const ojson& v, const ojson& schema) {
-  const ojson props = schema.is_object() ? schema.value("properties", ojson::object()) : ojson::object();
+  const ojson props =
+      schema.is_object() ? schema.value("properties", ojson::object()) : ojson::object();
   if (v.is_object() && !props.empty()) {  // nested dict: members are choice lists again
     json out = json::object();
     for (auto it = v.begin(); it != v.end(); ++it) {
@@ -75,7 +76,8 @@ ojson gemini_to_json_schema(ojson s) {
   for (auto& [k, v] : s.items()) {
     if (k == "properties")
       for (auto& [pk, pv] : v.items()) pv = gemini_to_json_schema(pv);
-    else if (k == "items") v = gemini_to_json_schema(v);
+    else if (k == "items")
+      v = gemini_to_json_schema(v);
     else if (k == "anyOf")
       for (auto& e : v) e = gemini_to_json_schema(e);
   }
@@ -94,10 +96,13 @@ void fill_nulls(const ojson& strict_schema, json& args) {
     for (auto& e : args) fill_nulls(strict_schema["items"], e);
     return;
   }
-  if (!args.is_object() || !strict_schema.is_object() || !strict_schema.contains("properties")) return;
+  if (!args.is_object() || !strict_schema.is_object() || !strict_schema.contains("properties"))
+    return;
   for (auto& [k, sub] : strict_schema["properties"].items()) {
-    if (!args.contains(k)) args[k] = nullptr;
-    else fill_nulls(sub, args[k]);
+    if (!args.contains(k))
+      args[k] = nullptr;
+    else
+      fill_nulls(sub, args[k]);
   }
 }
 
@@ -173,7 +178,8 @@ void check_file(const std::string& category, Counts& n) {
           fill_nulls(*strict, strict_args);
           auto c = CompiledSchema::compile(plain(*strict));
           ASSERT_TRUE(c.ok()) << where;
-          EXPECT_TRUE(c->accepts(strict_args)) << where << "\nstrict: " << strict->dump() << "\nargs: " << strict_args.dump();
+          EXPECT_TRUE(c->accepts(strict_args))
+              << where << "\nstrict: " << strict->dump() << "\nargs: " << strict_args.dump();
           strip_strict_nulls(plain(schema), strict_args);
           EXPECT_EQ(strict_args, args) << where;
         }
@@ -199,8 +205,9 @@ TEST_P(BfclExport, EveryFunctionExportsAndAcceptsGroundTruth) {
   const FileExpect& e = GetParam();
   Counts n;
   check_file(e.category, n);
-  std::cout << "BFCL " << e.category << ": functions=" << n.functions << " strict_ok=" << n.strict_ok
-            << " examples=" << n.examples << " source_accepts=" << n.source_accepts << "\n";
+  std::cout << "BFCL " << e.category << ": functions=" << n.functions
+            << " strict_ok=" << n.strict_ok << " examples=" << n.examples
+            << " source_accepts=" << n.source_accepts << "\n";
   EXPECT_EQ(n.functions, e.functions);
   EXPECT_EQ(n.strict_ok, e.strict_ok);
   EXPECT_EQ(n.examples, e.examples);

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -85,7 +85,8 @@ TEST_F(ToolsCli, CallPrintsResultJson) {
   json j = json::parse(r.out);
   EXPECT_EQ(j["is_error"], false);
   EXPECT_EQ(j["call_id"], "cli_call");
-  EXPECT_NE(j["content"][0]["text"].get<std::string>().find("line two"), std::string::npos) << r.out;
+  EXPECT_NE(j["content"][0]["text"].get<std::string>().find("line two"), std::string::npos)
+      << r.out;
 
   CliRun bad = run("tools call read '{\"nope\":1}'" + ws());
   EXPECT_EQ(bad.code, 1);

@@ -12,9 +12,9 @@
 
 using namespace toolwire;
 using namespace toolwire::tools;
+using std::chrono::milliseconds;
 using tools_test::call;
 using tools_test::text_of;
-using std::chrono::milliseconds;
 
 namespace {
 
@@ -32,7 +32,8 @@ struct Probe {
     s.handler = SyncHandler([this, d, exclusive](const nlohmann::json& a, ToolContext& ctx) {
       int cur = ++now;
       int p = peak.load();
-      while (cur > p && !peak.compare_exchange_weak(p, cur)) {}
+      while (cur > p && !peak.compare_exchange_weak(p, cur)) {
+      }
       if (exclusive) ++exclusive_now;
       if (exclusive_now > 0 && cur > 1) exclusive_overlap = true;
       bool cancelled = ctx.cancel.wait_for(d);
@@ -53,7 +54,8 @@ TEST(Executor, BoundedConcurrencyAndCallOrder) {
   ASSERT_TRUE(reg.add(probe.sleeper("sleep", milliseconds(30))).ok());
   Executor ex(reg, {.max_concurrency = 4});
   std::vector<ir::ToolCallPart> calls;
-  for (int i = 0; i < 16; ++i) calls.push_back(call("id" + std::to_string(i), "sleep", "{\"n\":" + std::to_string(i) + "}"));
+  for (int i = 0; i < 16; ++i)
+    calls.push_back(call("id" + std::to_string(i), "sleep", "{\"n\":" + std::to_string(i) + "}"));
   auto t0 = Clock::now();
   auto results = ex.run(calls);
   auto took = Clock::now() - t0;
@@ -73,9 +75,9 @@ TEST(Executor, ErrorsStayInPlace) {
   Probe probe;
   ASSERT_TRUE(reg.add(probe.sleeper("sleep", milliseconds(1))).ok());
   Executor ex(reg, {.max_concurrency = 2});
-  std::vector<ir::ToolCallPart> calls = {call("a", "sleep", R"({"n":1})"), call("b", "nope", "{}"),
-                                         call("c", "sleep", R"({"n":"x"})"), call("d", "sleep", "{bad"),
-                                         call("e", "sleep", R"({"n":5})")};
+  std::vector<ir::ToolCallPart> calls = {
+      call("a", "sleep", R"({"n":1})"), call("b", "nope", "{}"), call("c", "sleep", R"({"n":"x"})"),
+      call("d", "sleep", "{bad"), call("e", "sleep", R"({"n":5})")};
   auto r = ex.run(calls);
   ASSERT_EQ(r.size(), 5u);
   EXPECT_FALSE(r[0].is_error);
@@ -138,7 +140,8 @@ TEST(Executor, ExclusiveToolNeverOverlaps) {
   ASSERT_TRUE(reg.add(probe.sleeper("solo", milliseconds(20), /*exclusive=*/true)).ok());
   Executor ex(reg, {.max_concurrency = 4});
   std::vector<ir::ToolCallPart> calls;
-  for (int i = 0; i < 12; ++i) calls.push_back(call(std::to_string(i), i % 3 == 1 ? "solo" : "shared", "{}"));
+  for (int i = 0; i < 12; ++i)
+    calls.push_back(call(std::to_string(i), i % 3 == 1 ? "solo" : "shared", "{}"));
   auto r = ex.run(calls);
   for (const auto& x : r) EXPECT_FALSE(x.is_error) << text_of(x);
   EXPECT_FALSE(probe.exclusive_overlap.load());
@@ -156,7 +159,8 @@ TEST(Executor, ConcurrentBatchesShareThePoolAndExclusivity) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       std::vector<ir::ToolCallPart> calls;
-      for (int i = 0; i < 8; ++i) calls.push_back(call(std::to_string(t * 100 + i), i == 3 ? "solo" : "shared", "{}"));
+      for (int i = 0; i < 8; ++i)
+        calls.push_back(call(std::to_string(t * 100 + i), i == 3 ? "solo" : "shared", "{}"));
       auto r = ex.run(calls);
       for (size_t i = 0; i < r.size(); ++i)
         if (r[i].is_error || r[i].call_id != calls[i].id) ++errors;

@@ -19,10 +19,14 @@ TEST(ToolNames, CheckInternalName) {
   EXPECT_TRUE(check_tool_name("get_weather").ok());
   EXPECT_TRUE(check_tool_name("agent.spawn").ok());
   EXPECT_TRUE(check_tool_name("a__b").ok());  // no dots: its own wire name
-  struct Bad { const char* name; const char* why; };
-  for (const Bad& b : {Bad{"", "empty"}, Bad{".a", "starts or ends"}, Bad{"a.", "starts or ends"},
-                       Bad{"a..b", "'..'"}, Bad{"a.b__c", "\"__\""}, Bad{"a._b", "ambiguous"},
-                       Bad{"a_.b", "ambiguous"}, Bad{"a/b", "only letters"}, Bad{"a b", "only letters"}}) {
+  struct Bad {
+    const char* name;
+    const char* why;
+  };
+  for (const Bad& b :
+       {Bad{"", "empty"}, Bad{".a", "starts or ends"}, Bad{"a.", "starts or ends"},
+        Bad{"a..b", "'..'"}, Bad{"a.b__c", "\"__\""}, Bad{"a._b", "ambiguous"},
+        Bad{"a_.b", "ambiguous"}, Bad{"a/b", "only letters"}, Bad{"a b", "only letters"}}) {
     toolwire::Status st = check_tool_name(b.name);
     ASSERT_FALSE(st.ok()) << b.name;
     EXPECT_NE(st.error().message.find(b.why), std::string::npos) << st.error().message;

@@ -85,12 +85,16 @@ TEST(Registry, ValidationFailureIsAnErrorResultTheModelCanRead) {
   Registry reg;
   bool ran = false;
   ToolSpec s = tools_test::weather_spec();
-  s.handler = SyncHandler([&](const nlohmann::json&, ToolContext&) { ran = true; return ToolOutput::text("x"); });
+  s.handler = SyncHandler([&](const nlohmann::json&, ToolContext&) {
+    ran = true;
+    return ToolOutput::text("x");
+  });
   ASSERT_TRUE(reg.add(std::move(s)).ok());
   ir::ToolResultPart r = reg.dispatch(call("c", "get_weather", R"({"town":"Oslo"})"));
   EXPECT_TRUE(r.is_error);
   EXPECT_FALSE(ran);
-  EXPECT_EQ(text_of(r), "invalid arguments for tool 'get_weather':\n/city: required property missing");
+  EXPECT_EQ(text_of(r),
+            "invalid arguments for tool 'get_weather':\n/city: required property missing");
   r = reg.dispatch(call("c", "get_weather", R"({"city":"Oslo","unit":"k"})"));
   EXPECT_TRUE(r.is_error);
   EXPECT_NE(text_of(r).find("/unit: "), std::string::npos) << text_of(r);
@@ -136,7 +140,8 @@ TEST(Registry, CallbackAndFutureHandlers) {
   ASSERT_TRUE(reg.add(std::move(fut)).ok());
   ToolSpec fut_throw = tools_test::weather_spec("fut_throw");
   fut_throw.handler = FutureHandler([](const nlohmann::json&, ToolContext) {
-    return std::async(std::launch::async, []() -> ToolOutput { throw std::runtime_error("async boom"); });
+    return std::async(std::launch::async,
+                      []() -> ToolOutput { throw std::runtime_error("async boom"); });
   });
   ASSERT_TRUE(reg.add(std::move(fut_throw)).ok());
 
@@ -154,13 +159,14 @@ TEST(Registry, CallbackHandlerTimesOutAtDeadlineAndIsCancelled) {
   Registry reg;
   auto saw_cancel = std::make_shared<std::atomic<bool>>(false);
   ToolSpec cb = tools_test::weather_spec("never");
-  cb.handler = CallbackHandler([saw_cancel](const nlohmann::json&, ToolContext ctx, Completion done) {
-    std::thread([ctx, done, saw_cancel] {
-      bool c = ctx.cancel.wait_for(std::chrono::seconds(5));
-      saw_cancel->store(c);
-      done(ToolOutput::text("late"));
-    }).detach();
-  });
+  cb.handler =
+      CallbackHandler([saw_cancel](const nlohmann::json&, ToolContext ctx, Completion done) {
+        std::thread([ctx, done, saw_cancel] {
+          bool c = ctx.cancel.wait_for(std::chrono::seconds(5));
+          saw_cancel->store(c);
+          done(ToolOutput::text("late"));
+        }).detach();
+      });
   ASSERT_TRUE(reg.add(std::move(cb)).ok());
   ToolContext ctx;
   ctx.deadline = Clock::now() + std::chrono::milliseconds(50);
@@ -169,7 +175,8 @@ TEST(Registry, CallbackHandlerTimesOutAtDeadlineAndIsCancelled) {
   EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(text_of(r), "tool 'never' timed out");
-  for (int i = 0; i < 200 && !saw_cancel->load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (int i = 0; i < 200 && !saw_cancel->load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_TRUE(saw_cancel->load());
 }
 
@@ -177,7 +184,8 @@ TEST(Registry, StrictToolsDropNullForOptionalProperties) {
   Registry reg;
   ToolSpec s = tools_test::weather_spec();
   s.strict = true;
-  s.handler = SyncHandler([](const nlohmann::json& a, ToolContext&) { return ToolOutput::json(a); });
+  s.handler =
+      SyncHandler([](const nlohmann::json& a, ToolContext&) { return ToolOutput::json(a); });
   ASSERT_TRUE(reg.add(std::move(s)).ok());
   ir::ToolResultPart r = reg.dispatch(call("c", "get_weather", R"({"city":"Oslo","unit":null})"));
   EXPECT_FALSE(r.is_error) << text_of(r);
@@ -191,7 +199,8 @@ TEST(Registry, StrictToolsDropNullForOptionalProperties) {
 TEST(Registry, DeeplyNestedArgumentsAreRefusedNotCrashed) {
   Registry reg;
   ToolSpec s = tools_test::weather_spec("any");
-  s.input_schema = R"({"type":"object","$defs":{"t":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/t"}},
+  s.input_schema =
+      R"({"type":"object","$defs":{"t":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/t"}},
       {"type":"integer"}]}},"properties":{"t":{"$ref":"#/$defs/t"}}})";
   ASSERT_TRUE(reg.add(std::move(s)).ok());
   std::string deep = R"({"t":)" + std::string(100000, '[') + std::string(100000, ']') + "}";

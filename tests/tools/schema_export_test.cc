@@ -22,18 +22,25 @@ TEST(SchemaExport, ThreeDialectShapes) {
 
   auto o = export_tool(t, "openai");
   ASSERT_TRUE(o.ok());
-  EXPECT_EQ(o->dump().find(R"({"type":"function","function":{"name":"weather__now")"), 0u) << o->dump();
+  EXPECT_EQ(o->dump().find(R"({"type":"function","function":{"name":"weather__now")"), 0u)
+      << o->dump();
   EXPECT_EQ(plain(*o), (json{{"type", "function"},
-                      {"function", {{"name", "weather__now"}, {"description", "Weather for a city"}, {"parameters", schema}}}}));
+                             {"function",
+                              {{"name", "weather__now"},
+                               {"description", "Weather for a city"},
+                               {"parameters", schema}}}}));
   auto a = export_tool(t, "anthropic");
   ASSERT_TRUE(a.ok());
-  EXPECT_EQ(plain(*a), (json{{"name", "weather__now"}, {"description", "Weather for a city"}, {"input_schema", schema}}));
+  EXPECT_EQ(plain(*a), (json{{"name", "weather__now"},
+                             {"description", "Weather for a city"},
+                             {"input_schema", schema}}));
   auto g = export_tool(t, "gemini");
   ASSERT_TRUE(g.ok());
   EXPECT_EQ((*g)["name"], "weather__now");
   EXPECT_EQ(plain((*g)["parameters"]), schema);
   // Property order is the author's, not alphabetical.
-  EXPECT_EQ((*g)["parameters"]["properties"].begin().key(), "city");  // already inside Gemini's subset
+  EXPECT_EQ((*g)["parameters"]["properties"].begin().key(),
+            "city");  // already inside Gemini's subset
 
   ASSERT_NE(parse_dialect("gemini"), nullptr);
   EXPECT_EQ(parse_dialect("gemini")->name, "gemini");
@@ -77,7 +84,8 @@ TEST(SchemaExport, OpenAiStrictConversion) {
 
   // Arguments produced under the strict schema validate against the original
   // once strip_strict_nulls drops the nulls of optional properties.
-  json args = json::parse(R"({"city":"Oslo","unit":null,"loc":{"lat":1,"lon":null},"tags":null,"ref":{"q":null}})");
+  json args = json::parse(
+      R"({"city":"Oslo","unit":null,"loc":{"lat":1,"lon":null},"tags":null,"ref":{"q":null}})");
   auto strict_c = CompiledSchema::compile(plain(*s));
   ASSERT_TRUE(strict_c.ok()) << strict_c.error().to_string();
   EXPECT_TRUE(strict_c->accepts(args));
@@ -92,10 +100,12 @@ TEST(SchemaExport, OpenAiStrictConversion) {
 }
 
 TEST(SchemaExport, OpenAiStrictRefusesWhatItCannotExpress) {
-  for (const char* s : {R"({"type":"object","properties":{"d":{"type":"object"}}})",
-                        R"({"type":"object","properties":{"x":{}}})",
-                        R"({"type":"object","properties":{"x":{"not":{"type":"string"}}}})",
-                        R"({"type":"object","properties":{"x":{"type":"array","prefixItems":[{"type":"string"}]}}})"}) {
+  for (
+      const char* s :
+      {R"({"type":"object","properties":{"d":{"type":"object"}}})",
+       R"({"type":"object","properties":{"x":{}}})",
+       R"({"type":"object","properties":{"x":{"not":{"type":"string"}}}})",
+       R"({"type":"object","properties":{"x":{"type":"array","prefixItems":[{"type":"string"}]}}})"}) {
     auto r = to_openai_strict_schema(ojson::parse(s));
     ASSERT_FALSE(r.ok()) << s;
     EXPECT_EQ(r.error().code, ErrorCode::unimplemented);
@@ -146,8 +156,8 @@ TEST(SchemaExport, GeminiSubset) {
   })");
   EXPECT_EQ(plain(*g), expected) << g->dump(2);
   std::string dumped = g->dump();
-  for (const char* gone : {"$ref", "$defs", "additionalProperties", "$schema", "oneOf", "const", "prefixItems",
-                           "exclusiveMinimum", "multipleOf", "allOf"})
+  for (const char* gone : {"$ref", "$defs", "additionalProperties", "$schema", "oneOf", "const",
+                           "prefixItems", "exclusiveMinimum", "multipleOf", "allOf"})
     EXPECT_EQ(dumped.find(gone), std::string::npos) << gone;
 }
 

@@ -14,7 +14,8 @@ CompiledSchema compile(const char* s) {
 }  // namespace
 
 TEST(Schema, RequiredPropertyMessageNamesPointer) {
-  auto s = compile(R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})");
+  auto s =
+      compile(R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})");
   toolwire::Status st = s.validate(json::object());
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().message, "/city: required property missing");
@@ -35,9 +36,9 @@ TEST(Schema, NestedViolationPointsAtTheValue) {
 
 TEST(Schema, InvalidSchemasAreRefused) {
   for (const char* bad : {R"({"type":"strin"})", R"({"type":"object","required":"city"})",
-                          R"({"minLength":-1})", R"({"pattern":"(unclosed"})", R"({"properties":[]})",
-                          R"({"$ref":"http://example.com/remote.json"})", R"({"$ref":"#/nowhere"})", "[1,2]",
-                          "{not json"}) {
+                          R"({"minLength":-1})", R"({"pattern":"(unclosed"})",
+                          R"({"properties":[]})", R"({"$ref":"http://example.com/remote.json"})",
+                          R"({"$ref":"#/nowhere"})", "[1,2]", "{not json"}) {
     auto r = CompiledSchema::compile(std::string_view(bad));
     EXPECT_FALSE(r.ok()) << bad;
     if (!r.ok()) {
@@ -57,7 +58,8 @@ TEST(Schema, PatternUsesRe2AndSurvivesHugeInput) {
 }
 
 TEST(Schema, Draft2020PrefixItemsAndItems) {
-  auto s = compile(R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false})");
+  auto s = compile(
+      R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false})");
   EXPECT_TRUE(s.accepts(json::parse(R"(["a",1])")));
   EXPECT_FALSE(s.accepts(json::parse(R"(["a","b"])")));
   EXPECT_FALSE(s.accepts(json::parse(R"(["a",1,2])")));
@@ -90,7 +92,8 @@ TEST(Schema, EnumConstUniqueItems) {
 }
 
 TEST(Schema, RecursiveRefCompilesAndValidates) {
-  auto s = compile(R"({"$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"},
+  auto s =
+      compile(R"({"$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"},
       "v":{"type":"integer"}}}},"$ref":"#/$defs/node"})");
   EXPECT_TRUE(s.accepts(json::parse(R"({"v":1,"next":{"v":2,"next":{}}})")));
   EXPECT_FALSE(s.accepts(json::parse(R"({"v":1,"next":{"v":"x"}})")));
@@ -107,9 +110,10 @@ TEST(Schema, NormalizeRewritesOnlySchemaPositions) {
 }
 
 TEST(Schema, DegenerateRefCyclesAreRefusedNotRecursedForever) {
-  for (const char* s : {R"({"$ref":"#"})", R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},
+  for (const char* s :
+       {R"({"$ref":"#"})", R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},
                           "properties":{"x":{"$ref":"#/$defs/a"}}})",
-                        R"({"$id":"http://x.test/a.json","$ref":"int.json"})"}) {
+        R"({"$id":"http://x.test/a.json","$ref":"int.json"})"}) {
     auto r = CompiledSchema::compile(std::string_view(s));
     ASSERT_FALSE(r.ok()) << s;
     EXPECT_NE(r.error().message.find("circular $ref"), std::string::npos) << r.error().message;

@@ -32,9 +32,11 @@ inline toolwire::tools::ToolSpec weather_spec(std::string name = "get_weather") 
   s.name = std::move(name);
   s.description = "Weather for a city";
   s.input_schema = kWeatherSchema;
-  s.handler = toolwire::tools::SyncHandler([](const nlohmann::json& a, toolwire::tools::ToolContext& ctx) {
-    return toolwire::tools::ToolOutput::text("sunny in " + a["city"].get<std::string>() + " (" + ctx.call_id + ")");
-  });
+  s.handler =
+      toolwire::tools::SyncHandler([](const nlohmann::json& a, toolwire::tools::ToolContext& ctx) {
+        return toolwire::tools::ToolOutput::text("sunny in " + a["city"].get<std::string>() + " (" +
+                                                 ctx.call_id + ")");
+      });
   return s;
 }
 

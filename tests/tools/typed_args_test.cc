@@ -29,14 +29,14 @@ struct WeatherArgs {
   std::vector<Location> also;
   json extra;
   static auto tw_fields() {
-    return fields(field("where", &WeatherArgs::where, "Where"),
-                  field("unit", &WeatherArgs::unit, "Unit").one_of({"c", "f"}).optional(),
-                  field("days", &WeatherArgs::days, "Day offsets").minimum(0).maximum(6).max_items(3),
-                  field("threshold", &WeatherArgs::threshold).minimum(-1.5).optional(),
-                  field("alerts", &WeatherArgs::alerts).optional(),
-                  field("tags", &WeatherArgs::tags).optional(),
-                  field("also", &WeatherArgs::also).optional(),
-                  field("extra", &WeatherArgs::extra).optional());
+    return fields(
+        field("where", &WeatherArgs::where, "Where"),
+        field("unit", &WeatherArgs::unit, "Unit").one_of({"c", "f"}).optional(),
+        field("days", &WeatherArgs::days, "Day offsets").minimum(0).maximum(6).max_items(3),
+        field("threshold", &WeatherArgs::threshold).minimum(-1.5).optional(),
+        field("alerts", &WeatherArgs::alerts).optional(),
+        field("tags", &WeatherArgs::tags).optional(), field("also", &WeatherArgs::also).optional(),
+        field("extra", &WeatherArgs::extra).optional());
   }
 };
 
@@ -96,19 +96,23 @@ TEST(TypedArgs, DecodeErrorsNameThePath) {
 TEST(TypedArgs, TypedToolValidatesThenDecodes) {
   Registry reg;
   ASSERT_TRUE(reg.add(typed_tool<WeatherArgs>("get_weather", "Weather",
-                                               [](const WeatherArgs& a, ToolContext&) {
-                                                 return ToolOutput::text(a.where.city + "/" + a.unit + "/" +
-                                                                         std::to_string(a.days.size()));
-                                               }))
+                                              [](const WeatherArgs& a, ToolContext&) {
+                                                return ToolOutput::text(
+                                                    a.where.city + "/" + a.unit + "/" +
+                                                    std::to_string(a.days.size()));
+                                              }))
                   .ok());
-  auto r = reg.dispatch(tools_test::call("1", "get_weather", R"({"where":{"city":"Oslo"},"days":[1],"unit":"f"})"));
+  auto r = reg.dispatch(
+      tools_test::call("1", "get_weather", R"({"where":{"city":"Oslo"},"days":[1],"unit":"f"})"));
   EXPECT_FALSE(r.is_error) << tools_test::text_of(r);
   EXPECT_EQ(tools_test::text_of(r), "Oslo/f/1");
-  r = reg.dispatch(tools_test::call("2", "get_weather", R"({"where":{"city":"Oslo","country":"no"},"days":[9]})"));
+  r = reg.dispatch(tools_test::call("2", "get_weather",
+                                    R"({"where":{"city":"Oslo","country":"no"},"days":[9]})"));
   EXPECT_TRUE(r.is_error);
   std::string msg = tools_test::text_of(r);
   EXPECT_NE(msg.find("/where/country"), std::string::npos) << msg;
   EXPECT_NE(msg.find("/days/0"), std::string::npos) << msg;
-  r = reg.dispatch(tools_test::call("3", "get_weather", R"({"where":{"city":"Oslo"},"days":[],"bogus":1})"));
+  r = reg.dispatch(
+      tools_test::call("3", "get_weather", R"({"where":{"city":"Oslo"},"days":[],"bogus":1})"));
   EXPECT_TRUE(r.is_error);  // additionalProperties:false
 }

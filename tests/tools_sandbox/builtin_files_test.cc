@@ -56,7 +56,9 @@ TEST_F(FilesTest, ReadOffsetPastEnd) {
 }
 
 TEST_F(FilesTest, ReadBinaryIsRefused) {
-  spit(tree.ws / "bin.dat", std::string("\x7f" "ELF\0\0\1", 7));
+  spit(tree.ws / "bin.dat", std::string("\x7f"
+                                        "ELF\0\0\1",
+                                        7));
   auto o = tools.call("read", {{"path", "bin.dat"}});
   EXPECT_TRUE(o.is_error);
   EXPECT_NE(text(o).find("binary file (7 bytes)"), std::string::npos) << text(o);
@@ -102,30 +104,39 @@ TEST_F(FilesTest, WriteThroughInsideSymlinkWritesTarget) {
 }
 
 TEST_F(FilesTest, EditExactlyOnce) {
-  auto o = tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line two"}, {"new_string", "LINE 2"}});
+  auto o = tools.call(
+      "edit", {{"path", "hello.txt"}, {"old_string", "line two"}, {"new_string", "LINE 2"}});
   EXPECT_FALSE(o.is_error) << text(o);
   EXPECT_EQ(slurp(tree.ws / "hello.txt"), "line one\nLINE 2\nline three\n");
 }
 
 TEST_F(FilesTest, EditZeroMatches) {
-  auto o = tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line  two"}, {"new_string", "x"}});
+  auto o =
+      tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line  two"}, {"new_string", "x"}});
   EXPECT_TRUE(o.is_error);
   EXPECT_NE(text(o).find("(0 matches)"), std::string::npos) << text(o);
   EXPECT_EQ(slurp(tree.ws / "hello.txt"), "line one\nline two\nline three\n");
 }
 
 TEST_F(FilesTest, EditSeveralMatches) {
-  auto o = tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line"}, {"new_string", "row"}});
+  auto o =
+      tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line"}, {"new_string", "row"}});
   EXPECT_TRUE(o.is_error);
   EXPECT_NE(text(o).find("matches 3 times"), std::string::npos) << text(o);
-  o = tools.call("edit", {{"path", "hello.txt"}, {"old_string", "line"}, {"new_string", "row"}, {"replace_all", true}});
+  o = tools.call("edit", {{"path", "hello.txt"},
+                          {"old_string", "line"},
+                          {"new_string", "row"},
+                          {"replace_all", true}});
   EXPECT_FALSE(o.is_error) << text(o);
   EXPECT_EQ(slurp(tree.ws / "hello.txt"), "row one\nrow two\nrow three\n");
 }
 
 TEST_F(FilesTest, EditRefusesEmptyAndIdentical) {
-  EXPECT_TRUE(tools.call("edit", {{"path", "hello.txt"}, {"old_string", ""}, {"new_string", "x"}}).is_error);
-  EXPECT_TRUE(tools.call("edit", {{"path", "hello.txt"}, {"old_string", "one"}, {"new_string", "one"}}).is_error);
+  EXPECT_TRUE(tools.call("edit", {{"path", "hello.txt"}, {"old_string", ""}, {"new_string", "x"}})
+                  .is_error);
+  EXPECT_TRUE(
+      tools.call("edit", {{"path", "hello.txt"}, {"old_string", "one"}, {"new_string", "one"}})
+          .is_error);
 }
 
 TEST_F(FilesTest, ListOneLevelSorted) {

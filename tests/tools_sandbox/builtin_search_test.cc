@@ -29,8 +29,10 @@ TEST(Glob, DoubleStarAndBraces) {
   populate(tree);
   auto tools = tools_with(tree, Engine::internal);
   EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.cc"}})), "src/a.cc\nsrc/deep/b.cc\n");
-  EXPECT_EQ(text(tools.call("glob", {{"pattern", "src/**/*.{cc,h}"}})), "src/a.cc\nsrc/deep/b.cc\nsrc/deep/c.h\n");
-  EXPECT_EQ(text(tools.call("glob", {{"pattern", "*.cc"}, {"path", "src/deep"}})), "src/deep/b.cc\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "src/**/*.{cc,h}"}})),
+            "src/a.cc\nsrc/deep/b.cc\nsrc/deep/c.h\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "*.cc"}, {"path", "src/deep"}})),
+            "src/deep/b.cc\n");
   EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/config"}})), "no matches");  // .git skipped
   EXPECT_EQ(text(tools.call("glob", {{"pattern", "s?c"}})), "src/\n");
 }
@@ -52,10 +54,13 @@ TEST(Grep, IncludeIgnoreCaseAndSubdir) {
   Tree tree;
   populate(tree);
   auto tools = tools_with(tree, Engine::internal);
-  EXPECT_EQ(text(tools.call("grep", {{"pattern", "todo"}, {"ignore_case", true}, {"include", "*.h"}})),
-            "src/deep/c.h:2:// todo lower\n");
-  EXPECT_EQ(text(tools.call("grep", {{"pattern", "int"}, {"path", "src/deep"}})), "src/deep/b.cc:2:int b = 1;\n");
-  EXPECT_EQ(text(tools.call("grep", {{"pattern", "return"}, {"path", "src/a.cc"}})), "src/a.cc:2:  return 0;\n");
+  EXPECT_EQ(
+      text(tools.call("grep", {{"pattern", "todo"}, {"ignore_case", true}, {"include", "*.h"}})),
+      "src/deep/c.h:2:// todo lower\n");
+  EXPECT_EQ(text(tools.call("grep", {{"pattern", "int"}, {"path", "src/deep"}})),
+            "src/deep/b.cc:2:int b = 1;\n");
+  EXPECT_EQ(text(tools.call("grep", {{"pattern", "return"}, {"path", "src/a.cc"}})),
+            "src/a.cc:2:  return 0;\n");
   EXPECT_EQ(text(tools.call("grep", {{"pattern", "nothing here"}})), "no matches");
 }
 
@@ -77,7 +82,8 @@ TEST(Grep, PatternStartingWithDashIsAPattern) {
     if (!toolwire::tools::builtin_tool_specs(opt)) continue;  // no rg here
     auto tools = make_tools(opt);
     EXPECT_EQ(text(tools.call("grep", {{"pattern", "--files"}})), "f.txt:1:a --files b\n");
-    EXPECT_EQ(text(tools.call("grep", {{"pattern", "--files"}, {"no_ignore", true}})), "f.txt:1:a --files b\n");
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "--files"}, {"no_ignore", true}})),
+              "f.txt:1:a --files b\n");
   }
 }
 
@@ -117,9 +123,10 @@ TEST(Grep, MatchCapTruncates) {
     opt.max_grep_matches = 10;
     if (!toolwire::tools::builtin_tool_specs(opt)) continue;
     auto tools = make_tools(opt);
-    std::string t =
-        text(tools.call("grep", {{"pattern", "hit"}, {"path", "."}, {"no_ignore", e == Engine::ripgrep}}));
-    EXPECT_NE(t.find("many.txt:10:hit\n[results truncated after 10 matches]"), std::string::npos) << t;
+    std::string t = text(tools.call(
+        "grep", {{"pattern", "hit"}, {"path", "."}, {"no_ignore", e == Engine::ripgrep}}));
+    EXPECT_NE(t.find("many.txt:10:hit\n[results truncated after 10 matches]"), std::string::npos)
+        << t;
     EXPECT_EQ(t.find("many.txt:11:"), std::string::npos) << t;
   }
 }
@@ -161,7 +168,8 @@ TEST(Ignore, GrepSkipsIgnoredPathsByDefault) {
     // A directory named in `path` is searched even when it is ignored.
     EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "tests/npm/node_modules"}})),
               "tests/npm/node_modules/pkg/index.js:1:TODO in node_modules\n");
-    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "app.log"}})), "app.log:1:TODO log\n");
+    EXPECT_EQ(text(tools.call("grep", {{"pattern", "TODO"}, {"path", "app.log"}})),
+              "app.log:1:TODO log\n");
   }
 }
 
@@ -201,7 +209,8 @@ TEST(Ignore, GlobSkipsIgnoredPathsListShowsThem) {
             ".gitignore\n.ignore\nhello.txt\nkeep.log\nsrc/\nsub/\ntests/\n");
   EXPECT_EQ(text(tools.call("glob", {{"pattern", "*"}, {"path", "src"}})),
             "src/.gitignore\nsrc/build/\nsrc/main.cc\n");
-  EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.cc"}, {"path", "src/gen"}})), "src/gen/g.cc\n");
+  EXPECT_EQ(text(tools.call("glob", {{"pattern", "**/*.cc"}, {"path", "src/gen"}})),
+            "src/gen/g.cc\n");
   // list is one directory as it is, like ls.
   EXPECT_EQ(text(tools.call("list", {{"path", "tests/npm"}})), "node_modules/\nrun.js\n");
 }

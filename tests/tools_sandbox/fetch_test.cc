@@ -1,12 +1,12 @@
 // fetch against a tiny HTTP server on 127.0.0.1 (port 0).
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <atomic>
 #include <mutex>
-#include <netinet/in.h>
 #include <set>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "sandbox_fixture.h"
@@ -43,7 +43,9 @@ class Server {
     }
     for (auto& t : conns_) t.join();
   }
-  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
 
  private:
   void loop() {
@@ -80,20 +82,27 @@ class Server {
     }
     std::string path = req.substr(4, req.find(' ', 4) - 4);
     auto reply = [&](int code, const std::string& extra, const std::string& body) {
-      send_all(c, "HTTP/1.1 " + std::to_string(code) + " X\r\nContent-Type: text/plain\r\nContent-Length: " +
-                      std::to_string(body.size()) + "\r\nConnection: close\r\n" + extra + "\r\n" + body);
+      send_all(c, "HTTP/1.1 " + std::to_string(code) +
+                      " X\r\nContent-Type: text/plain\r\nContent-Length: " +
+                      std::to_string(body.size()) + "\r\nConnection: close\r\n" + extra + "\r\n" +
+                      body);
     };
-    if (path == "/hello") reply(200, "", "hello world");
-    else if (path == "/big") reply(200, "", std::string(5 << 20, 'b'));
+    if (path == "/hello")
+      reply(200, "", "hello world");
+    else if (path == "/big")
+      reply(200, "", std::string(5 << 20, 'b'));
     else if (path == "/chunked-big") {
       send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n");
       for (int i = 0; i < 200 && !stop_; ++i) send_all(c, std::string(64 * 1024, 'c'));
     } else if (path == "/slow") {
       for (int i = 0; i < 60 && !stop_; ++i) std::this_thread::sleep_for(50ms);
       reply(200, "", "late");
-    } else if (path == "/to-file") reply(302, "Location: file:///etc/passwd\r\n", "");
-    else if (path == "/binary") reply(200, "", std::string("\x89PNG\0\0\0", 7));
-    else reply(404, "", "not found");
+    } else if (path == "/to-file")
+      reply(302, "Location: file:///etc/passwd\r\n", "");
+    else if (path == "/binary")
+      reply(200, "", std::string("\x89PNG\0\0\0", 7));
+    else
+      reply(404, "", "not found");
   }
   int fd_ = -1;
   int port_ = 0;
@@ -115,7 +124,9 @@ struct FetchTest : ::testing::Test {
     opt.fetch_max_bytes = 100000;
     opt.fetch_timeout = 1000ms;
   }
-  toolwire::tools::ToolOutput fetch(const std::string& url) { return make_tools(opt).call("fetch", {{"url", url}}); }
+  toolwire::tools::ToolOutput fetch(const std::string& url) {
+    return make_tools(opt).call("fetch", {{"url", url}});
+  }
 };
 
 TEST_F(FetchTest, Get) {
@@ -128,14 +139,15 @@ TEST_F(FetchTest, LoopbackRefusedByDefault) {
   opt.fetch_allow_private_networks = false;
   auto o = fetch(server.url("/hello"));
   EXPECT_TRUE(o.is_error);
-  EXPECT_NE(text(o).find("private/loopback address 127.0.0.1 refused"), std::string::npos) << text(o);
+  EXPECT_NE(text(o).find("private/loopback address 127.0.0.1 refused"), std::string::npos)
+      << text(o);
   o = fetch("http://localhost:" + server.url("/hello").substr(17));
   EXPECT_TRUE(o.is_error) << text(o);
 }
 
 TEST_F(FetchTest, OnlyHttpSchemes) {
-  for (const char* u : {"file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/", "dict://127.0.0.1/",
-                        "FILE:///etc/passwd"}) {
+  for (const char* u : {"file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/",
+                        "dict://127.0.0.1/", "FILE:///etc/passwd"}) {
     auto o = fetch(u);
     EXPECT_TRUE(o.is_error) << u;
     EXPECT_NE(text(o).find("only http and https"), std::string::npos) << u << ": " << text(o);
@@ -154,8 +166,8 @@ TEST_F(FetchTest, SizeCap) {
     auto o = fetch(server.url(p));
     std::string t = text(o);
     EXPECT_LT(t.size(), 100000u + 200u) << p;
-    EXPECT_NE(t.find("100000-byte cap"), std::string::npos) << p << ": " << t.substr(0, 100) << "..."
-                                                           << t.substr(t.size() > 100 ? t.size() - 100 : 0);
+    EXPECT_NE(t.find("100000-byte cap"), std::string::npos)
+        << p << ": " << t.substr(0, 100) << "..." << t.substr(t.size() > 100 ? t.size() - 100 : 0);
   }
 }
 

@@ -13,17 +13,33 @@ struct Row {
 
 TEST(GlobMatch, Table) {
   const Row rows[] = {
-      {"*.cc", "a.cc", true},           {"*.cc", "src/a.cc", false},       {"**/*.cc", "a.cc", true},
-      {"**/*.cc", "src/x/a.cc", true},  {"src/**", "src/x/a.cc", true},    {"src/**", "src", true},
-      {"src/**/a.cc", "src/a.cc", true}, {"src/**/a.cc", "srcx/a.cc", false}, {"a?c", "abc", true},
-      {"a?c", "a/c", false},            {"[ab]x", "bx", true},             {"[!ab]x", "bx", false},
-      {"[a-c]x", "cx", true},           {"[a-c]x", "dx", false},           {"*.{cc,h}", "x.h", true},
-      {"*.{cc,h}", "x.hh", false},      {"**", "any/thing/at/all", true},  {"*", "a", true},
-      {"a*b*c", "aXXbYYc", true},       {"a*b*c", "aXXbYY", false},        {"**/**/x", "x", true},
-      {"[", "[", true},                 {"{a,b", "{a,b", true},
+      {"*.cc", "a.cc", true},
+      {"*.cc", "src/a.cc", false},
+      {"**/*.cc", "a.cc", true},
+      {"**/*.cc", "src/x/a.cc", true},
+      {"src/**", "src/x/a.cc", true},
+      {"src/**", "src", true},
+      {"src/**/a.cc", "src/a.cc", true},
+      {"src/**/a.cc", "srcx/a.cc", false},
+      {"a?c", "abc", true},
+      {"a?c", "a/c", false},
+      {"[ab]x", "bx", true},
+      {"[!ab]x", "bx", false},
+      {"[a-c]x", "cx", true},
+      {"[a-c]x", "dx", false},
+      {"*.{cc,h}", "x.h", true},
+      {"*.{cc,h}", "x.hh", false},
+      {"**", "any/thing/at/all", true},
+      {"*", "a", true},
+      {"a*b*c", "aXXbYYc", true},
+      {"a*b*c", "aXXbYY", false},
+      {"**/**/x", "x", true},
+      {"[", "[", true},
+      {"{a,b", "{a,b", true},
   };
   for (const auto& r : rows)
-    EXPECT_EQ(toolwire::tools::builtin::glob_match(r.pattern, r.path), r.match) << r.pattern << " vs " << r.path;
+    EXPECT_EQ(toolwire::tools::builtin::glob_match(r.pattern, r.path), r.match)
+        << r.pattern << " vs " << r.path;
 }
 
 TEST(GlobMatch, ManyStarsStayFast) {

@@ -35,7 +35,7 @@ TEST(IgnoreRules, Table) {
       {"[a-c]x", "dx", false, V::none},
       {"[]]x", "]x", false, V::ignore},
       {"[x", "[x", false, V::ignore},  // an unclosed class is a literal '['
-      {"{a,b}", "a", false, V::none},   // no braces in gitignore
+      {"{a,b}", "a", false, V::none},  // no braces in gitignore
       {"{a,b}", "{a,b}", false, V::ignore},
       // A leading or inner '/' anchors to the file's directory.
       {"/build", "build", true, V::ignore},

@@ -34,7 +34,8 @@ struct RegistryTest : ::testing::Test {
 };
 
 TEST_F(RegistryTest, AllEightRegisterWithCompiledSchemas) {
-  EXPECT_EQ(reg.names(), (std::vector<std::string>{"read", "write", "edit", "list", "glob", "grep", "shell", "fetch"}));
+  EXPECT_EQ(reg.names(), (std::vector<std::string>{"read", "write", "edit", "list", "glob", "grep",
+                                                   "shell", "fetch"}));
   for (const auto& t : reg.tools()) {
     EXPECT_FALSE(t->description().empty()) << t->name();
     EXPECT_EQ(t->schema()["type"], "object") << t->name();

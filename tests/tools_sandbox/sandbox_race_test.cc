@@ -2,12 +2,12 @@
 // inside the workspace and one outside while tools read and write through
 // it. Resolution happens once, beneath the root fd, and I/O goes through the
 // resulting fd, so whatever the timing nothing outside is read or written.
-#include <atomic>
-#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
+#include <atomic>
+#include <cstdio>
+#include <thread>
 
 #include "sandbox_fixture.h"
 
@@ -101,7 +101,8 @@ TEST_P(SandboxRace, FileSymlinkSwappedDuringReadsAndWrites) {
       ASSERT_EQ(text(r).find("TOP SECRET"), std::string::npos) << text(r);
       auto w = tools.call("write", {{"path", "f"}, {"content", "INSIDE\n"}});
       (void)w;  // either written inside or refused; the snapshot decides
-      auto e = tools.call("edit", {{"path", "f"}, {"old_string", "TOP SECRET"}, {"new_string", "pwned"}});
+      auto e = tools.call("edit",
+                          {{"path", "f"}, {"old_string", "TOP SECRET"}, {"new_string", "pwned"}});
       ASSERT_EQ(text(e).find("replaced"), std::string::npos) << text(e);
     }
   }
@@ -114,7 +115,8 @@ TEST_P(SandboxRace, DirectorySymlinkSwappedDuringCreates) {
   {
     Flipper flip(tree, "flip", "sub", "../outside");
     for (int i = 0; i < 1500; ++i)
-      (void)tools.call("write", {{"path", "flip/new" + std::to_string(i % 7) + "/x.txt"}, {"content", "y"}});
+      (void)tools.call("write",
+                       {{"path", "flip/new" + std::to_string(i % 7) + "/x.txt"}, {"content", "y"}});
   }
   for (auto& e : fs::recursive_directory_iterator(tree.outside))
     EXPECT_TRUE(e.path().filename() == "secret.txt" || e.path().filename() == "inner.txt")
@@ -144,7 +146,9 @@ TEST_P(SandboxRace, OpenBeneathNeverReturnsAnOutsideFd) {
   int inside = 0, refused = 0;
   Flipper flip(tree, "flip", "sub", "../outside");
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  for (int i = 0; i < 50000 || ((inside == 0 || refused == 0) && std::chrono::steady_clock::now() < until); ++i) {
+  for (int i = 0;
+       i < 50000 || ((inside == 0 || refused == 0) && std::chrono::steady_clock::now() < until);
+       ++i) {
     auto fd = ws->open_beneath("flip/inner.txt", O_RDONLY);
     if (!fd) {
       ++refused;
@@ -152,14 +156,17 @@ TEST_P(SandboxRace, OpenBeneathNeverReturnsAnOutsideFd) {
     }
     struct stat st {};
     ASSERT_EQ(fstat(fd->get(), &st), 0);
-    ASSERT_FALSE(st.st_dev == outside.st_dev && st.st_ino == outside.st_ino) << "opened the outside file, try " << i;
+    ASSERT_FALSE(st.st_dev == outside.st_dev && st.st_ino == outside.st_ino)
+        << "opened the outside file, try " << i;
     ++inside;
   }
   EXPECT_GT(inside, 0);
   EXPECT_GT(refused, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Resolvers, SandboxRace, ::testing::Values(Resolver::openat2, Resolver::walk),
-                         [](const auto& i) { return i.param == Resolver::openat2 ? "openat2" : "walk"; });
+INSTANTIATE_TEST_SUITE_P(Resolvers, SandboxRace,
+                         ::testing::Values(Resolver::openat2, Resolver::walk), [](const auto& i) {
+                           return i.param == Resolver::openat2 ? "openat2" : "walk";
+                         });
 
 }  // namespace

@@ -22,7 +22,9 @@ struct ShellTest : ::testing::Test {
     opt.kill_grace = 300ms;
     opt.shell_max_output = 64 * 1024;
   }
-  toolwire::tools::ToolOutput run(const nlohmann::json& args) { return make_tools(opt).call("shell", args); }
+  toolwire::tools::ToolOutput run(const nlohmann::json& args) {
+    return make_tools(opt).call("shell", args);
+  }
 };
 
 // A pid that no longer runs: gone, or a zombie waiting for its new parent.
@@ -47,7 +49,8 @@ TEST_F(ShellTest, RunsAllowedProgramWithArgv) {
 }
 
 TEST_F(ShellTest, CwdIsTheWorkspace) {
-  EXPECT_EQ(text(run({{"argv", {"pwd"}}})), "exit code: 0\n--- stdout ---\n" + tree.ws.string() + "\n");
+  EXPECT_EQ(text(run({{"argv", {"pwd"}}})),
+            "exit code: 0\n--- stdout ---\n" + tree.ws.string() + "\n");
 }
 
 TEST_F(ShellTest, EnvironmentIsNotInherited) {
@@ -59,10 +62,12 @@ TEST_F(ShellTest, EnvironmentIsNotInherited) {
 }
 
 TEST_F(ShellTest, ProgramOutsideAllowListIsRefused) {
-  for (const char* prog : {"rm", "bash", "/bin/rm", "./echo", "../../bin/sh", "/bin/echo", "true"}) {
+  for (const char* prog :
+       {"rm", "bash", "/bin/rm", "./echo", "../../bin/sh", "/bin/echo", "true"}) {
     auto o = run({{"argv", {prog, "-rf", "/"}}});
     EXPECT_TRUE(o.is_error) << prog;
-    EXPECT_NE(text(o).find("not in the shell allow-list"), std::string::npos) << prog << ": " << text(o);
+    EXPECT_NE(text(o).find("not in the shell allow-list"), std::string::npos)
+        << prog << ": " << text(o);
   }
   EXPECT_FALSE(run({{"argv", {"/bin/true"}}}).is_error);  // listed as an absolute path
 }
@@ -85,8 +90,9 @@ TEST_F(ShellTest, TimeoutKillsTheProcess) {
 TEST_F(ShellTest, SigtermIgnoringGroupIsSigkilledNoOrphan) {
   // The leader and its background child both ignore SIGTERM (inherited SIG_IGN).
   auto t0 = std::chrono::steady_clock::now();
-  auto o = run({{"argv", {"sh", "-c", "trap '' TERM; sleep 60 & echo $!; while :; do sleep 1; done"}},
-                {"timeout_ms", 400}});
+  auto o =
+      run({{"argv", {"sh", "-c", "trap '' TERM; sleep 60 & echo $!; while :; do sleep 1; done"}},
+           {"timeout_ms", 400}});
   auto took = std::chrono::steady_clock::now() - t0;
   std::string t = text(o);
   EXPECT_TRUE(o.is_error);

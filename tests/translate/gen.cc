@@ -12,9 +12,11 @@ using nlohmann::json;
 // Words with what tends to break codecs: quotes, backslashes, control
 // characters, multi-byte UTF-8, emoji, HTML, a lone "Error: " lookalike.
 const char* const kWords[] = {
-    "the",   "weather", "in",     "Paris",    "is",       "sunny",       "température", "naïve", "漢字",
-    "🙂",    "\"quoted\"", "back\\slash", "tab\there", "line\nbreak", "ctl\x01x", "</script>", "{\"json\":1}",
-    "Error:", "50%",   "a&b",    "null",     "ünïcödé", "\xe2\x80\xa8", "ok",  "tools", "call",
+    "the",         "weather",     "in",       "Paris",     "is",           "sunny",
+    "température", "naïve",       "漢字",     "🙂",      "\"quoted\"",   "back\\slash",
+    "tab\there",   "line\nbreak", "ctl\x01x", "</script>", "{\"json\":1}", "Error:",
+    "50%",         "a&b",         "null",     "ünïcödé",   "\xe2\x80\xa8", "ok",
+    "tools",       "call",
 };
 
 const char* const kMediaTypes[] = {"image/png", "image/jpeg", "image/gif", "image/webp"};
@@ -68,20 +70,27 @@ std::string ConversationGen::call_id() {
   std::string alnum;
   for (int i = 0; i < 22; ++i) alnum += kAlnum[uniform(0, sizeof(kAlnum) - 2)];
   switch (uniform(0, 6)) {
-    case 0: return "call_" + alnum;
-    case 1: return "toolu_01" + alnum;
-    case 2: return "call." + std::to_string(n) + ":x";  // Anthropic rejects '.' and ':'
-    case 3: return "tw-" + std::to_string(n);          // collides with the mapping's prefix
-    case 4: return "fc/é" + std::to_string(n) + " -x";  // bytes outside ASCII, space, dash
-    case 5: return "call-" + std::to_string(n) + "-" + alnum.substr(0, 6);
-    default: return std::to_string(n) + "_" + alnum.substr(0, 8);
+    case 0:
+      return "call_" + alnum;
+    case 1:
+      return "toolu_01" + alnum;
+    case 2:
+      return "call." + std::to_string(n) + ":x";  // Anthropic rejects '.' and ':'
+    case 3:
+      return "tw-" + std::to_string(n);  // collides with the mapping's prefix
+    case 4:
+      return "fc/é" + std::to_string(n) + " -x";  // bytes outside ASCII, space, dash
+    case 5:
+      return "call-" + std::to_string(n) + "-" + alnum.substr(0, 6);
+    default:
+      return std::to_string(n) + "_" + alnum.substr(0, 8);
   }
 }
 
 std::string ConversationGen::arguments(bool allow_invalid) {
   if (allow_invalid && chance(0.12)) {
-    const char* const kInvalid[] = {"{\"city\": \"Par", "not json at all", "{'a': 1}", "{\"a\":1}{\"b\":2}",
-                                    "[1, 2,", "{\"x\": tru}"};
+    const char* const kInvalid[] = {"{\"city\": \"Par",   "not json at all", "{'a': 1}",
+                                    "{\"a\":1}{\"b\":2}", "[1, 2,",          "{\"x\": tru}"};
     return kInvalid[uniform(0, 5)];
   }
   json args = json::object();
@@ -89,13 +98,28 @@ std::string ConversationGen::arguments(bool allow_invalid) {
   for (int i = 0; i < fields; ++i) {
     std::string key = std::string("k") + std::to_string(i) + (chance(0.2) ? "é\"" : "");
     switch (uniform(0, 6)) {
-      case 0: args[key] = text(1, 4); break;
-      case 1: args[key] = uniform(-100000, 100000); break;
-      case 2: args[key] = uniform(0, 1000) / 8.0; break;
-      case 3: args[key] = chance(0.5); break;
-      case 4: args[key] = nullptr; break;
-      case 5: args[key] = json::array({text(1, 2), uniform(0, 9), json::object({{"nested", text(1, 3)}})}); break;
-      default: args[key] = json::object({{"inner", json::object({{"deep", json::array({1, 2, 3})}})}}); break;
+      case 0:
+        args[key] = text(1, 4);
+        break;
+      case 1:
+        args[key] = uniform(-100000, 100000);
+        break;
+      case 2:
+        args[key] = uniform(0, 1000) / 8.0;
+        break;
+      case 3:
+        args[key] = chance(0.5);
+        break;
+      case 4:
+        args[key] = nullptr;
+        break;
+      case 5:
+        args[key] =
+            json::array({text(1, 2), uniform(0, 9), json::object({{"nested", text(1, 3)}})});
+        break;
+      default:
+        args[key] = json::object({{"inner", json::object({{"deep", json::array({1, 2, 3})}})}});
+        break;
     }
   }
   // Models emit compact and pretty-printed arguments alike.
@@ -217,7 +241,8 @@ ir::Request ConversationGen::request(int turns) {
 
 ir::Response ConversationGen::response() {
   ir::Response r;
-  r.id = chance(0.5) ? "chatcmpl-" + std::to_string(uniform(1, 1 << 30)) : "msg_01" + base64(rng_, 12);
+  r.id =
+      chance(0.5) ? "chatcmpl-" + std::to_string(uniform(1, 1 << 30)) : "msg_01" + base64(rng_, 12);
   std::replace(r.id.begin(), r.id.end(), '/', 'x');
   std::replace(r.id.begin(), r.id.end(), '+', 'y');
   r.model = chance(0.5) ? "gpt-4o-2024-08-06" : "claude-sonnet-4-5";
@@ -229,7 +254,8 @@ ir::Response ConversationGen::response() {
   if (!ids.empty()) {
     r.finish = {ir::FinishReason::Kind::tool_calls, ""};
   } else {
-    const ir::FinishReason::Kind kinds[] = {ir::FinishReason::Kind::stop, ir::FinishReason::Kind::length,
+    const ir::FinishReason::Kind kinds[] = {ir::FinishReason::Kind::stop,
+                                            ir::FinishReason::Kind::length,
                                             ir::FinishReason::Kind::content_filter};
     r.finish = {kinds[uniform(0, 2)], ""};
   }
@@ -253,7 +279,8 @@ std::vector<std::string> ConversationGen::split(const std::string& s) {
   return pieces;
 }
 
-std::vector<ir::StreamEvent> ConversationGen::stream_events(const ir::Response& r, bool interleave) {
+std::vector<ir::StreamEvent> ConversationGen::stream_events(const ir::Response& r,
+                                                            bool interleave) {
   std::vector<ir::StreamEvent> events;
   events.push_back(ir::MessageStart{r.id, r.model, r.created});
   struct Call {
@@ -283,7 +310,8 @@ std::vector<ir::StreamEvent> ConversationGen::stream_events(const ir::Response& 
     size_t remaining = calls.size();
     size_t started = 0;
     while (remaining > 0) {
-      size_t k = static_cast<size_t>(uniform(0, static_cast<int>(std::min(calls.size(), started + 1)) - 1));
+      size_t k = static_cast<size_t>(
+          uniform(0, static_cast<int>(std::min(calls.size(), started + 1)) - 1));
       Call& c = calls[k];
       if (!c.started) {
         events.push_back(ir::ToolCallStart{c.index, c.part->id, c.part->name});

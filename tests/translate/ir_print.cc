@@ -37,21 +37,23 @@ std::string finish_str(const ir::FinishReason& f) {
 }
 
 std::string usage_str(const ir::Usage& u) {
-  return "in=" + opt(u.input_tokens) + " out=" + opt(u.output_tokens) + " cache_read=" + opt(u.cache_read_tokens) +
-         " cache_write=" + opt(u.cache_write_tokens);
+  return "in=" + opt(u.input_tokens) + " out=" + opt(u.output_tokens) +
+         " cache_read=" + opt(u.cache_read_tokens) + " cache_write=" + opt(u.cache_write_tokens);
 }
 
-void print_result_content(std::ostringstream& o, const ir::ResultContent& c, const std::string& indent) {
+void print_result_content(std::ostringstream& o, const ir::ResultContent& c,
+                          const std::string& indent) {
   std::visit(
       [&](const auto& p) {
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, ir::TextPart>) {
           o << indent << "text " << q(p.text) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ImagePart>) {
-          o << indent << "image url=" << q(p.url) << " media=" << q(p.media_type) << " data=" << q(p.data)
-            << " detail=" << q(p.detail) << "\n";
+          o << indent << "image url=" << q(p.url) << " media=" << q(p.media_type)
+            << " data=" << q(p.data) << " detail=" << q(p.detail) << "\n";
         } else {
-          o << indent << "unknown " << p.dialect << " type=" << q(p.type) << " " << q(p.raw_json) << "\n";
+          o << indent << "unknown " << p.dialect << " type=" << q(p.type) << " " << q(p.raw_json)
+            << "\n";
         }
       },
       c);
@@ -64,20 +66,22 @@ void print_part(std::ostringstream& o, const ir::Part& part, const std::string& 
         if constexpr (std::is_same_v<T, ir::TextPart>) {
           o << indent << "text " << q(p.text) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ImagePart>) {
-          o << indent << "image url=" << q(p.url) << " media=" << q(p.media_type) << " data=" << q(p.data)
-            << " detail=" << q(p.detail) << "\n";
+          o << indent << "image url=" << q(p.url) << " media=" << q(p.media_type)
+            << " data=" << q(p.data) << " detail=" << q(p.detail) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ToolCallPart>) {
-          o << indent << "tool_call id=" << q(p.id) << " name=" << q(p.name) << (p.arguments_valid ? "" : " INVALID")
-            << "\n"
+          o << indent << "tool_call id=" << q(p.id) << " name=" << q(p.name)
+            << (p.arguments_valid ? "" : " INVALID") << "\n"
             << indent << "  args " << q(p.arguments) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ToolResultPart>) {
-          o << indent << "tool_result call_id=" << q(p.call_id) << (p.is_error ? " is_error" : "") << "\n";
+          o << indent << "tool_result call_id=" << q(p.call_id) << (p.is_error ? " is_error" : "")
+            << "\n";
           for (const auto& c : p.content) print_result_content(o, c, indent + "  ");
         } else if constexpr (std::is_same_v<T, ir::ThinkingPart>) {
           o << indent << "thinking " << q(p.text) << " signature=" << q(p.signature)
             << (p.redacted ? " redacted data=" + q(p.redacted_data) : "") << "\n";
         } else {
-          o << indent << "unknown " << p.dialect << " type=" << q(p.type) << " " << q(p.raw_json) << "\n";
+          o << indent << "unknown " << p.dialect << " type=" << q(p.type) << " " << q(p.raw_json)
+            << "\n";
         }
       },
       part);
@@ -99,15 +103,18 @@ std::vector<std::string> lines_of(const std::string& s) {
 
 std::string print(const ir::Request& r) {
   std::ostringstream o;
-  o << "request model=" << q(r.model) << " stream=" << r.stream << " source=" << r.source_dialect << "\n";
-  for (const auto& s : r.system) o << "system" << (s.developer ? "(developer) " : " ") << q(s.text) << "\n";
+  o << "request model=" << q(r.model) << " stream=" << r.stream << " source=" << r.source_dialect
+    << "\n";
+  for (const auto& s : r.system)
+    o << "system" << (s.developer ? "(developer) " : " ") << q(s.text) << "\n";
   for (const auto& t : r.tools) {
-    o << "tool " << q(t.name) << " strict=" << opt(t.strict) << "\n  desc " << q(t.description) << "\n  schema "
-      << q(t.input_schema) << "\n";
+    o << "tool " << q(t.name) << " strict=" << opt(t.strict) << "\n  desc " << q(t.description)
+      << "\n  schema " << q(t.input_schema) << "\n";
   }
   if (r.tool_choice) {
     static const char* kinds[] = {"auto", "none", "required", "tool"};
-    o << "tool_choice " << kinds[static_cast<int>(r.tool_choice->kind)] << " " << q(r.tool_choice->name) << "\n";
+    o << "tool_choice " << kinds[static_cast<int>(r.tool_choice->kind)] << " "
+      << q(r.tool_choice->name) << "\n";
   }
   o << "parallel_tool_calls=" << opt(r.parallel_tool_calls) << " max_tokens=" << opt(r.max_tokens)
     << " temperature=" << opt(r.temperature) << " top_p=" << opt(r.top_p) << "\n";
@@ -115,7 +122,8 @@ std::string print(const ir::Request& r) {
   if (!r.metadata.empty()) o << "metadata " << q(r.metadata) << "\n";
   for (size_t i = 0; i < r.messages.size(); ++i) {
     const auto& m = r.messages[i];
-    o << "[" << i << "] " << ir::to_string(m.role) << (m.name.empty() ? "" : " name=" + q(m.name)) << "\n";
+    o << "[" << i << "] " << ir::to_string(m.role) << (m.name.empty() ? "" : " name=" + q(m.name))
+      << "\n";
     for (const auto& p : m.parts) print_part(o, p, "    ");
   }
   print_extra(o, r.extra);
@@ -138,13 +146,16 @@ std::string print(const ir::StreamEvent& event) {
       [](const auto& e) -> std::string {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, ir::MessageStart>) {
-          return "MessageStart id=" + q(e.id) + " model=" + q(e.model) + " created=" + std::to_string(e.created);
+          return "MessageStart id=" + q(e.id) + " model=" + q(e.model) +
+                 " created=" + std::to_string(e.created);
         } else if constexpr (std::is_same_v<T, ir::TextDelta>) {
           return "TextDelta " + q(e.text);
         } else if constexpr (std::is_same_v<T, ir::ThinkingDelta>) {
-          return "ThinkingDelta " + q(e.text) + " sig=" + q(e.signature) + (e.redacted ? " redacted" : "");
+          return "ThinkingDelta " + q(e.text) + " sig=" + q(e.signature) +
+                 (e.redacted ? " redacted" : "");
         } else if constexpr (std::is_same_v<T, ir::ToolCallStart>) {
-          return "ToolCallStart #" + std::to_string(e.index) + " id=" + q(e.id) + " name=" + q(e.name);
+          return "ToolCallStart #" + std::to_string(e.index) + " id=" + q(e.id) +
+                 " name=" + q(e.name);
         } else if constexpr (std::is_same_v<T, ir::ToolCallDelta>) {
           return "ToolCallDelta #" + std::to_string(e.index) + " " + q(e.fragment);
         } else if constexpr (std::is_same_v<T, ir::ToolCallEnd>) {
@@ -197,7 +208,8 @@ std::string ir_diff(const std::string& a, const std::string& b, const std::strin
   size_t last_printed = SIZE_MAX;
   for (size_t k = 0; k < script.size(); ++k) {
     bool near_change = false;
-    for (size_t d = k >= kContext ? k - kContext : 0; d < std::min(script.size(), k + kContext + 1); ++d)
+    for (size_t d = k >= kContext ? k - kContext : 0; d < std::min(script.size(), k + kContext + 1);
+         ++d)
       near_change |= script[d].tag != ' ';
     if (!near_change) continue;
     if (last_printed != SIZE_MAX && k != last_printed + 1) out += "@@\n";

@@ -22,8 +22,8 @@ std::string print(const std::vector<ir::StreamEvent>& events);
 
 // "" when equal; else a unified-style diff of the lines ("-" only in a, "+"
 // only in b) with a few lines of context, headed by the labels.
-std::string ir_diff(const std::string& a, const std::string& b, const std::string& label_a = "expected",
-                    const std::string& label_b = "actual");
+std::string ir_diff(const std::string& a, const std::string& b,
+                    const std::string& label_a = "expected", const std::string& label_b = "actual");
 
 // For EXPECT_TRUE(same_ir(print(a), print(b), "source", "round trip")) << more;
 // the failure message is the diff alone.

@@ -24,31 +24,36 @@ constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
 void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request) {
   std::vector<ir::Part> out;
   for (auto& part : parts) {
-    if (std::holds_alternative<ir::UnknownPart>(part)) continue;  // other dialect drops it (warning)
+    if (std::holds_alternative<ir::UnknownPart>(part))
+      continue;  // other dialect drops it (warning)
     if (auto* t = std::get_if<ir::TextPart>(&part); t && t->text.empty()) continue;
     if (auto* call = std::get_if<ir::ToolCallPart>(&part)) {
       if (call->arguments_valid) call->arguments = canonical_json(call->arguments);
     }
-    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("anthropic_messages")) img->detail.clear();
+    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("anthropic_messages"))
+      img->detail.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
       if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
         th->signature.clear();
       }
       // Anthropic rejects unsigned thinking sent back: dropped with a warning.
-      if (route.via("anthropic_messages") && in_request && !th->redacted && th->signature.empty()) continue;
+      if (route.via("anthropic_messages") && in_request && !th->redacted && th->signature.empty())
+        continue;
     }
     if (auto* res = std::get_if<ir::ToolResultPart>(&part)) {
       std::vector<ir::ResultContent> content;
       for (auto& c : res->content) {
         if (std::holds_alternative<ir::UnknownPart>(c)) continue;
         if (auto* t = std::get_if<ir::TextPart>(&c); t && t->text.empty()) continue;
-        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("anthropic_messages")) img->detail.clear();
+        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("anthropic_messages"))
+          img->detail.clear();
         content.push_back(std::move(c));
       }
       if (route.via("openai_chat"))  // OpenAI carries a result's texts and its images apart
-        std::stable_partition(content.begin(), content.end(),
-                              [](const ir::ResultContent& c) { return std::holds_alternative<ir::TextPart>(c); });
+        std::stable_partition(content.begin(), content.end(), [](const ir::ResultContent& c) {
+          return std::holds_alternative<ir::TextPart>(c);
+        });
       res->content = std::move(content);
     }
     out.push_back(std::move(part));
@@ -67,7 +72,8 @@ void fold_moved_images(std::vector<ir::Message>& messages) {
       auto* note = std::get_if<ir::TextPart>(&parts[i]);
       ir::ToolResultPart* target = nullptr;
       if (note && note->text.starts_with(kMovedImageNote) && note->text.ends_with(":")) {
-        std::string id = note->text.substr(kMovedImageNote.size(), note->text.size() - kMovedImageNote.size() - 1);
+        std::string id = note->text.substr(kMovedImageNote.size(),
+                                           note->text.size() - kMovedImageNote.size() - 1);
         for (size_t back = m; back-- > 0 && !target;) {
           if (messages[back].role != ir::Role::tool) continue;
           for (auto& p : messages[back].parts)
@@ -83,7 +89,9 @@ void fold_moved_images(std::vector<ir::Message>& messages) {
     }
     parts = std::move(kept);
   }
-  std::erase_if(messages, [](const ir::Message& msg) { return msg.role == ir::Role::user && msg.parts.empty(); });
+  std::erase_if(messages, [](const ir::Message& msg) {
+    return msg.role == ir::Role::user && msg.parts.empty();
+  });
 }
 
 }  // namespace

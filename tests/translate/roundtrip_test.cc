@@ -4,8 +4,8 @@
 // conversations. Only the documented lossy mappings (normalize.h) are undone.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "gen.h"
@@ -27,10 +27,12 @@ void expect_anthropic_ids_valid(const std::string& wire_json, const std::string&
     if (!blocks.is_array()) return;
     for (const auto& b : blocks) {
       if (b.value("type", "") == "tool_use") {
-        EXPECT_TRUE(std::regex_match(b["id"].get<std::string>(), kValid)) << label << ": " << b["id"];
+        EXPECT_TRUE(std::regex_match(b["id"].get<std::string>(), kValid))
+            << label << ": " << b["id"];
       }
       if (b.value("type", "") == "tool_result") {
-        EXPECT_TRUE(std::regex_match(b["tool_use_id"].get<std::string>(), kValid)) << label << ": " << b["tool_use_id"];
+        EXPECT_TRUE(std::regex_match(b["tool_use_id"].get<std::string>(), kValid))
+            << label << ": " << b["tool_use_id"];
       }
     }
   };
@@ -41,8 +43,8 @@ void expect_anthropic_ids_valid(const std::string& wire_json, const std::string&
 
 // Decodes `bytes` with `src`, checks the same-dialect round trip is exact and
 // the trip through `dst` and back preserves the normalized IR. Returns IR1.
-std::optional<ir::Request> check_request(const codec::Codec& src, const codec::Codec& dst, const std::string& bytes,
-                                         const std::string& label) {
+std::optional<ir::Request> check_request(const codec::Codec& src, const codec::Codec& dst,
+                                         const std::string& bytes, const std::string& label) {
   SCOPED_TRACE(label);
   Warnings w1;
   auto ir1 = src.decode_request(bytes, w1);
@@ -71,7 +73,8 @@ std::optional<ir::Request> check_request(const codec::Codec& src, const codec::C
   }
   if (dst.name() == "anthropic_messages") expect_anthropic_ids_valid(*mid, label);
   for (const auto& f : ir1->extra)
-    EXPECT_TRUE(has_warning(w2, "dropped_unknown_field", "$." + f.key)) << f.key << "\n" << warnings_text(w2);
+    EXPECT_TRUE(has_warning(w2, "dropped_unknown_field", "$." + f.key)) << f.key << "\n"
+                                                                        << warnings_text(w2);
   auto ir2 = dst.decode_request(*mid, w2);
   if (!ir2) {
     ADD_FAILURE() << "decode " << dst.name() << ": " << ir2.error().to_string() << "\n" << *mid;
@@ -90,10 +93,14 @@ std::optional<ir::Request> check_request(const codec::Codec& src, const codec::C
   }
   const Route kBoth = Route::of({&src, &dst});
   const std::string n1 = print(normalized(*ir1, kBoth));
-  EXPECT_TRUE(same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
-      << "wire:\n" << *mid;
+  EXPECT_TRUE(
+      same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
+      << "wire:\n"
+      << *mid;
   EXPECT_TRUE(same_ir(n1, print(normalized(*ir3, kBoth)), "source IR", "IR after the round trip"))
-      << "wire:\n" << *mid << "\nback:\n" << *back;
+      << "wire:\n"
+      << *mid << "\nback:\n"
+      << *back;
   return std::move(*ir1);
 }
 
@@ -130,7 +137,8 @@ std::optional<ir::Response> check_response(const codec::Codec& src, const codec:
   }
   if (dst.name() == "anthropic_messages") expect_anthropic_ids_valid(*mid, label);
   for (const auto& f : ir1->extra)
-    EXPECT_TRUE(has_warning(w2, "dropped_unknown_field", "$." + f.key)) << f.key << "\n" << warnings_text(w2);
+    EXPECT_TRUE(has_warning(w2, "dropped_unknown_field", "$." + f.key)) << f.key << "\n"
+                                                                        << warnings_text(w2);
   auto ir2 = dst.decode_response(*mid, w2);
   if (!ir2) {
     ADD_FAILURE() << "decode " << dst.name() << ": " << ir2.error().to_string() << "\n" << *mid;
@@ -148,10 +156,14 @@ std::optional<ir::Response> check_response(const codec::Codec& src, const codec:
   }
   const Route kBoth = Route::of({&src, &dst});
   const std::string n1 = print(normalized(*ir1, kBoth));
-  EXPECT_TRUE(same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
-      << "wire:\n" << *mid;
+  EXPECT_TRUE(
+      same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
+      << "wire:\n"
+      << *mid;
   EXPECT_TRUE(same_ir(n1, print(normalized(*ir3, kBoth)), "source IR", "IR after the round trip"))
-      << "wire:\n" << *mid << "\nback:\n" << *back;
+      << "wire:\n"
+      << *mid << "\nback:\n"
+      << *back;
   return std::move(*ir1);
 }
 
@@ -182,15 +194,18 @@ TEST(RoundTripFixtures, MessageFixturesInContext) {
   const std::string call =
       R"({"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"get_weather","input":{"location":"San Francisco, CA"}}]})";
   for (const auto& f : fixtures_matching("anthropic-messages-", ".message.json")) {
-    std::string req = R"({"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Weather?"},)" +
-                      call + "," + read_fixture(f) + "]}";
+    std::string req =
+        R"({"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Weather?"},)" +
+        call + "," + read_fixture(f) + "]}";
     check_request(anthropic(), openai(), req, f);
   }
   json calls = json::parse(read_fixture("openai-chat-message-tool_calls.json"));
-  json req = {{"model", "gpt-4o"},
-              {"messages", json::array({{{"role", "user"}, {"content", "Weather in Paris?"}},
-                                        {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", calls}},
-                                        {{"role", "tool"}, {"tool_call_id", calls[0]["id"]}, {"content", "18C"}}})}};
+  json req = {
+      {"model", "gpt-4o"},
+      {"messages",
+       json::array({{{"role", "user"}, {"content", "Weather in Paris?"}},
+                    {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", calls}},
+                    {{"role", "tool"}, {"tool_call_id", calls[0]["id"]}, {"content", "18C"}}})}};
   auto ir = check_request(openai(), anthropic(), req.dump(), "openai-chat-message-tool_calls.json");
   ASSERT_TRUE(ir);
   const auto& tc = std::get<ir::ToolCallPart>(ir->messages[1].parts.at(0));
@@ -199,8 +214,8 @@ TEST(RoundTripFixtures, MessageFixturesInContext) {
 }
 
 struct Coverage {
-  int invalid_args = 0, mapped_ids = 0, parallel = 0, errors = 0, user_images = 0, result_images = 0,
-      signed_thinking = 0, text_and_calls = 0;
+  int invalid_args = 0, mapped_ids = 0, parallel = 0, errors = 0, user_images = 0,
+      result_images = 0, signed_thinking = 0, text_and_calls = 0;
   void count(const ir::Request& r) {
     for (const auto& m : r.messages) {
       int calls = 0;
@@ -214,7 +229,8 @@ struct Coverage {
         text |= std::holds_alternative<ir::TextPart>(p);
         if (auto* res = std::get_if<ir::ToolResultPart>(&p)) {
           errors += res->is_error;
-          for (const auto& c : res->content) result_images += std::holds_alternative<ir::ImagePart>(c);
+          for (const auto& c : res->content)
+            result_images += std::holds_alternative<ir::ImagePart>(c);
         }
         if (m.role == ir::Role::user) user_images += std::holds_alternative<ir::ImagePart>(p);
         if (auto* t = std::get_if<ir::ThinkingPart>(&p)) signed_thinking += !t->signature.empty();
@@ -229,24 +245,26 @@ TEST(RoundTripGenerated, Requests) {
   std::map<std::string_view, Coverage> from;  // by source dialect
   for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
     for (const codec::Codec* src : codecs()) {
-     for (const codec::Codec* to : codecs()) {
-      if (to == src) continue;
-      const codec::Codec& dst = *to;
-      ConversationGen gen(seed);
-      ir::Request ir0 = gen.request(gen.uniform(1, 14));
-      Warnings w;
-      auto bytes = src->encode_request(ir0, w);
-      ASSERT_TRUE(bytes) << bytes.error().to_string();
-      std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
-      auto ir1 = check_request(*src, dst, *bytes, label);
-      ASSERT_TRUE(ir1) << label;
-      // What the generator made survived into the source wire.
-      Route r = route_of(*src);
-      EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated", "decoded source"))
-          << label << "\n" << *bytes;
-      from[src->name()].count(*ir1);
-      if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds
-     }
+      for (const codec::Codec* to : codecs()) {
+        if (to == src) continue;
+        const codec::Codec& dst = *to;
+        ConversationGen gen(seed);
+        ir::Request ir0 = gen.request(gen.uniform(1, 14));
+        Warnings w;
+        auto bytes = src->encode_request(ir0, w);
+        ASSERT_TRUE(bytes) << bytes.error().to_string();
+        std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
+        auto ir1 = check_request(*src, dst, *bytes, label);
+        ASSERT_TRUE(ir1) << label;
+        // What the generator made survived into the source wire.
+        Route r = route_of(*src);
+        EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
+                            "decoded source"))
+            << label << "\n"
+            << *bytes;
+        from[src->name()].count(*ir1);
+        if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds
+      }
     }
   }
   ASSERT_EQ(from.size(), codecs().size());
@@ -267,23 +285,25 @@ TEST(RoundTripGenerated, Requests) {
 TEST(RoundTripGenerated, Responses) {
   for (uint64_t seed = 1; seed <= generated_seeds(200); ++seed) {
     for (const codec::Codec* src : codecs()) {
-     for (const codec::Codec* to : codecs()) {
-      if (to == src) continue;
-      const codec::Codec& dst = *to;
-      ConversationGen gen(seed);
-      ir::Response ir0 = gen.response();
-      Warnings w;
-      auto bytes = src->encode_response(ir0, w);
-      ASSERT_TRUE(bytes) << bytes.error().to_string();
-      std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
-      auto ir1 = check_response(*src, dst, *bytes, label);
-      ASSERT_TRUE(ir1) << label;
-      // Finish kind and usage survive into the source wire too.
-      Route r = route_of(*src);
-      EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated", "decoded source"))
-          << label << "\n" << *bytes;
-      if (::testing::Test::HasFailure()) return;
-     }
+      for (const codec::Codec* to : codecs()) {
+        if (to == src) continue;
+        const codec::Codec& dst = *to;
+        ConversationGen gen(seed);
+        ir::Response ir0 = gen.response();
+        Warnings w;
+        auto bytes = src->encode_response(ir0, w);
+        ASSERT_TRUE(bytes) << bytes.error().to_string();
+        std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
+        auto ir1 = check_response(*src, dst, *bytes, label);
+        ASSERT_TRUE(ir1) << label;
+        // Finish kind and usage survive into the source wire too.
+        Route r = route_of(*src);
+        EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
+                            "decoded source"))
+            << label << "\n"
+            << *bytes;
+        if (::testing::Test::HasFailure()) return;
+      }
     }
   }
 }

@@ -50,8 +50,9 @@ json openai_two_results() {
            json::array({{{"role", "user"}, {"content", "Weather and time in Paris?"}},
                         {{"role", "assistant"},
                          {"content", nullptr},
-                         {"tool_calls", json::array({oa_call("call_w", "get_weather", R"({"city":"Paris"})"),
-                                                     oa_call("call_t", "get_time", R"({"tz":"CET"})")})}},
+                         {"tool_calls",
+                          json::array({oa_call("call_w", "get_weather", R"({"city":"Paris"})"),
+                                       oa_call("call_t", "get_time", R"({"tz":"CET"})")})}},
                         {{"role", "tool"}, {"tool_call_id", "call_w"}, {"content", "18C"}},
                         {{"role", "tool"}, {"tool_call_id", "call_t"}, {"content", "14:05"}}})}};
 }
@@ -70,23 +71,33 @@ TEST(TranslationRules, ConsecutiveToolMessagesMergeIntoOneAnthropicUserMessage) 
 }
 
 TEST(TranslationRules, AnthropicToolResultsBecomeOneOpenAIToolMessageEachInOrderThenTheUserText) {
-  json req = {{"model", "claude-sonnet-4-5"},
-              {"max_tokens", 100},
-              {"messages",
-               json::array({{{"role", "user"}, {"content", "Go"}},
-                            {{"role", "assistant"},
-                             {"content", json::array({{{"type", "tool_use"}, {"id", "toolu_2"}, {"name", "b"}, {"input", json::object()}},
-                                                      {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "a"}, {"input", {{"x", 1}}}}})}},
-                            {{"role", "user"},
-                             {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "toolu_2"}, {"content", "B"}},
-                                                      {{"type", "tool_result"}, {"tool_use_id", "toolu_1"}, {"content", "A"}},
-                                                      {{"type", "text"}, {"text", "and now?"}}})}}})}};
+  json req = {
+      {"model", "claude-sonnet-4-5"},
+      {"max_tokens", 100},
+      {"messages",
+       json::array(
+           {{{"role", "user"}, {"content", "Go"}},
+            {{"role", "assistant"},
+             {"content", json::array({{{"type", "tool_use"},
+                                       {"id", "toolu_2"},
+                                       {"name", "b"},
+                                       {"input", json::object()}},
+                                      {{"type", "tool_use"},
+                                       {"id", "toolu_1"},
+                                       {"name", "a"},
+                                       {"input", {{"x", 1}}}}})}},
+            {{"role", "user"},
+             {"content",
+              json::array({{{"type", "tool_result"}, {"tool_use_id", "toolu_2"}, {"content", "B"}},
+                           {{"type", "tool_result"}, {"tool_use_id", "toolu_1"}, {"content", "A"}},
+                           {{"type", "text"}, {"text", "and now?"}}})}}})}};
   Out o = a2o(req);
   const json& msgs = o.wire["messages"];
   ASSERT_EQ(msgs.size(), 5u) << o.wire.dump(2);
   EXPECT_EQ(msgs[1]["tool_calls"][0]["id"], "toolu_2");
   EXPECT_EQ(msgs[1]["tool_calls"][0]["function"]["arguments"], "{}");
-  EXPECT_EQ(json::parse(msgs[1]["tool_calls"][1]["function"]["arguments"].get<std::string>()), json::parse(R"({"x":1})"));
+  EXPECT_EQ(json::parse(msgs[1]["tool_calls"][1]["function"]["arguments"].get<std::string>()),
+            json::parse(R"({"x":1})"));
   EXPECT_EQ(msgs[2]["role"], "tool");
   EXPECT_EQ(msgs[2]["tool_call_id"], "toolu_2");
   EXPECT_EQ(msgs[3]["tool_call_id"], "toolu_1");
@@ -99,7 +110,9 @@ TEST(TranslationRules, AnthropicToolResultsBecomeOneOpenAIToolMessageEachInOrder
 
 TEST(TranslationRules, ToolChoiceAndParallelMapBothWays) {
   json base = openai_two_results();
-  base["tools"] = json::array({{{"type", "function"}, {"function", {{"name", "get_weather"}, {"parameters", {{"type", "object"}}}}}}});
+  base["tools"] = json::array(
+      {{{"type", "function"},
+        {"function", {{"name", "get_weather"}, {"parameters", {{"type", "object"}}}}}}});
   struct Case {
     json openai_choice;
     json anthropic_choice;
@@ -108,7 +121,8 @@ TEST(TranslationRules, ToolChoiceAndParallelMapBothWays) {
       {"required", {{"type", "any"}}},
       {"auto", {{"type", "auto"}}},
       {"none", {{"type", "none"}}},
-      {{{"type", "function"}, {"function", {{"name", "get_weather"}}}}, {{"type", "tool"}, {"name", "get_weather"}}},
+      {{{"type", "function"}, {"function", {{"name", "get_weather"}}}},
+       {{"type", "tool"}, {"name", "get_weather"}}},
   };
   for (const auto& c : cases) {
     json req = base;
@@ -123,20 +137,24 @@ TEST(TranslationRules, ToolChoiceAndParallelMapBothWays) {
   req["tool_choice"] = "required";
   req["parallel_tool_calls"] = false;
   Out a = o2a(req);
-  EXPECT_EQ(a.wire["tool_choice"], json::parse(R"({"type":"any","disable_parallel_tool_use":true})"));
+  EXPECT_EQ(a.wire["tool_choice"],
+            json::parse(R"({"type":"any","disable_parallel_tool_use":true})"));
   Out o = a2o(a.wire);
   EXPECT_EQ(o.wire["parallel_tool_calls"], false);
   EXPECT_EQ(o.wire["tool_choice"], "required");
-  req.erase("tool_choice");  // no choice given: Anthropic still needs a tool_choice to carry the flag
+  req.erase(
+      "tool_choice");  // no choice given: Anthropic still needs a tool_choice to carry the flag
   a = o2a(req);
-  EXPECT_EQ(a.wire["tool_choice"], json::parse(R"({"type":"auto","disable_parallel_tool_use":true})"));
+  EXPECT_EQ(a.wire["tool_choice"],
+            json::parse(R"({"type":"auto","disable_parallel_tool_use":true})"));
   EXPECT_EQ(a2o(a.wire).wire["parallel_tool_calls"], false);
 }
 
 TEST(TranslationRules, EmptyTextIsDropped) {
   json req = openai_two_results();
   req["messages"][1]["content"] = "";  // assistant "" + tool calls
-  req["messages"][0]["content"] = json::array({{{"type", "text"}, {"text", ""}}, {{"type", "text"}, {"text", "hi"}}});
+  req["messages"][0]["content"] =
+      json::array({{{"type", "text"}, {"text", ""}}, {{"type", "text"}, {"text", "hi"}}});
   Out a = o2a(req);
   for (const auto& m : a.wire["messages"]) {
     if (!m["content"].is_array()) {
@@ -149,7 +167,8 @@ TEST(TranslationRules, EmptyTextIsDropped) {
       }
     }
   }
-  EXPECT_EQ(a.wire["messages"][1]["content"].size(), 2u) << a.wire.dump(2);  // the two tool_use blocks only
+  EXPECT_EQ(a.wire["messages"][1]["content"].size(), 2u)
+      << a.wire.dump(2);  // the two tool_use blocks only
 }
 
 TEST(TranslationRules, MaxTokensDefaultedWithWarningAndMappedWhenGiven) {
@@ -176,9 +195,12 @@ TEST(TranslationRules, UnknownFieldsKeptSameDialectDroppedWithWarningAcross) {
   EXPECT_EQ(json::parse(*same)["x_custom"], req["x_custom"]);
   Out a = o2a(req);
   EXPECT_FALSE(a.wire.contains("x_custom"));
-  EXPECT_TRUE(has_warning(a.warnings, "dropped_unknown_field", "$.x_custom")) << warnings_text(a.warnings);
+  EXPECT_TRUE(has_warning(a.warnings, "dropped_unknown_field", "$.x_custom"))
+      << warnings_text(a.warnings);
 
-  json areq = {{"model", "claude-sonnet-4-5"}, {"max_tokens", 10}, {"x_beta", true},
+  json areq = {{"model", "claude-sonnet-4-5"},
+               {"max_tokens", 10},
+               {"x_beta", true},
                {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
   Warnings w2;
   auto air = anthropic().decode_request(areq.dump(), w2);
@@ -188,7 +210,8 @@ TEST(TranslationRules, UnknownFieldsKeptSameDialectDroppedWithWarningAcross) {
   EXPECT_EQ(json::parse(*asame)["x_beta"], true);
   Out o = a2o(areq);
   EXPECT_FALSE(o.wire.contains("x_beta"));
-  EXPECT_TRUE(has_warning(o.warnings, "dropped_unknown_field", "$.x_beta")) << warnings_text(o.warnings);
+  EXPECT_TRUE(has_warning(o.warnings, "dropped_unknown_field", "$.x_beta"))
+      << warnings_text(o.warnings);
 }
 
 TEST(TranslationRules, InvalidArgumentsArePreservedAndFlagged) {
@@ -241,38 +264,62 @@ TEST(TranslationRules, SystemAndDeveloperMessagesBecomeTopLevelSystem) {
   EXPECT_NE(system_text.find("Late rule."), std::string::npos);
   EXPECT_TRUE(has_warning(a.warnings, "moved_system_message")) << warnings_text(a.warnings);
   for (const auto& m : a.wire["messages"]) EXPECT_NE(m["role"], "system");
-  Out o = a2o({{"model", "c"}, {"max_tokens", 5}, {"system", "Be brief."}, {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}});
+  Out o = a2o({{"model", "c"},
+               {"max_tokens", 5},
+               {"system", "Be brief."},
+               {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}});
   EXPECT_EQ(o.wire["messages"][0]["role"], "system");
   EXPECT_EQ(o.wire["messages"][0]["content"], "Be brief.");
 }
 
 TEST(TranslationRules, ImagesInUserMessagesMapBothWays) {
-  json req = {{"model", "gpt-4o"},
-              {"messages", json::array({{{"role", "user"},
-                                         {"content", json::array({{{"type", "text"}, {"text", "What is this?"}},
-                                                                  {{"type", "image_url"}, {"image_url", {{"url", "data:image/png;base64,iVBORw0KGgo="}}}},
-                                                                  {{"type", "image_url"}, {"image_url", {{"url", "https://example.com/a.jpg"}}}}})}}})}};
+  json req = {
+      {"model", "gpt-4o"},
+      {"messages",
+       json::array({{{"role", "user"},
+                     {"content",
+                      json::array({{{"type", "text"}, {"text", "What is this?"}},
+                                   {{"type", "image_url"},
+                                    {"image_url", {{"url", "data:image/png;base64,iVBORw0KGgo="}}}},
+                                   {{"type", "image_url"},
+                                    {"image_url", {{"url", "https://example.com/a.jpg"}}}}})}}})}};
   Out a = o2a(req);
   const json& blocks = a.wire["messages"][0]["content"];
   ASSERT_EQ(blocks.size(), 3u) << a.wire.dump(2);
-  EXPECT_EQ(blocks[1], json::parse(R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}})"));
-  EXPECT_EQ(blocks[2], json::parse(R"({"type":"image","source":{"type":"url","url":"https://example.com/a.jpg"}})"));
+  EXPECT_EQ(
+      blocks[1],
+      json::parse(
+          R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}})"));
+  EXPECT_EQ(
+      blocks[2],
+      json::parse(R"({"type":"image","source":{"type":"url","url":"https://example.com/a.jpg"}})"));
   Out o = a2o(a.wire);
-  EXPECT_EQ(o.wire["messages"][0]["content"][1]["image_url"]["url"], "data:image/png;base64,iVBORw0KGgo=");
+  EXPECT_EQ(o.wire["messages"][0]["content"][1]["image_url"]["url"],
+            "data:image/png;base64,iVBORw0KGgo=");
   EXPECT_EQ(o.wire["messages"][0]["content"][2]["image_url"]["url"], "https://example.com/a.jpg");
 }
 
 TEST(TranslationRules, ImagesInToolResultsMoveToAUserMessageForOpenAI) {
-  json req = {{"model", "c"},
-              {"max_tokens", 10},
-              {"messages",
-               json::array({{{"role", "user"}, {"content", "Screenshot please"}},
-                            {{"role", "assistant"}, {"content", json::array({{{"type", "tool_use"}, {"id", "toolu_s"}, {"name", "shot"}, {"input", json::object()}}})}},
-                            {{"role", "user"},
-                             {"content", json::array({{{"type", "tool_result"},
-                                                       {"tool_use_id", "toolu_s"},
-                                                       {"content", json::array({{{"type", "text"}, {"text", "done"}},
-                                                                                {{"type", "image"}, {"source", {{"type", "base64"}, {"media_type", "image/png"}, {"data", "AAAA"}}}}})}}})}}})}};
+  json req = {
+      {"model", "c"},
+      {"max_tokens", 10},
+      {"messages",
+       json::array({{{"role", "user"}, {"content", "Screenshot please"}},
+                    {{"role", "assistant"},
+                     {"content", json::array({{{"type", "tool_use"},
+                                               {"id", "toolu_s"},
+                                               {"name", "shot"},
+                                               {"input", json::object()}}})}},
+                    {{"role", "user"},
+                     {"content",
+                      json::array({{{"type", "tool_result"},
+                                    {"tool_use_id", "toolu_s"},
+                                    {"content", json::array({{{"type", "text"}, {"text", "done"}},
+                                                             {{"type", "image"},
+                                                              {"source",
+                                                               {{"type", "base64"},
+                                                                {"media_type", "image/png"},
+                                                                {"data", "AAAA"}}}}})}}})}}})}};
   Out o = a2o(req);
   const json& msgs = o.wire["messages"];
   ASSERT_EQ(msgs.size(), 4u) << o.wire.dump(2);
@@ -286,18 +333,27 @@ TEST(TranslationRules, ImagesInToolResultsMoveToAUserMessageForOpenAI) {
 TEST(TranslationRules, IsErrorUsesTheErrorPrefixConvention) {
   json req = {{"model", "c"},
               {"max_tokens", 10},
-              {"messages",
-               json::array({{{"role", "user"}, {"content", "x"}},
-                            {{"role", "assistant"}, {"content", json::array({{{"type", "tool_use"}, {"id", "toolu_e"}, {"name", "f"}, {"input", json::object()}}})}},
-                            {{"role", "user"}, {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "toolu_e"}, {"content", "disk full"}, {"is_error", true}}})}}})}};
+              {"messages", json::array({{{"role", "user"}, {"content", "x"}},
+                                        {{"role", "assistant"},
+                                         {"content", json::array({{{"type", "tool_use"},
+                                                                   {"id", "toolu_e"},
+                                                                   {"name", "f"},
+                                                                   {"input", json::object()}}})}},
+                                        {{"role", "user"},
+                                         {"content", json::array({{{"type", "tool_result"},
+                                                                   {"tool_use_id", "toolu_e"},
+                                                                   {"content", "disk full"},
+                                                                   {"is_error", true}}})}}})}};
   Out o = a2o(req);
   const json& content = o.wire["messages"][2]["content"];
-  std::string text = content.is_string() ? content.get<std::string>() : content[0]["text"].get<std::string>();
+  std::string text =
+      content.is_string() ? content.get<std::string>() : content[0]["text"].get<std::string>();
   EXPECT_EQ(text, "Error: disk full");
   Out a = o2a(o.wire);
   EXPECT_EQ(a.wire["messages"][2]["content"][0]["is_error"], true);
   const json& back = a.wire["messages"][2]["content"][0]["content"];
-  EXPECT_EQ(back.is_string() ? back.get<std::string>() : back[0]["text"].get<std::string>(), "disk full");
+  EXPECT_EQ(back.is_string() ? back.get<std::string>() : back[0]["text"].get<std::string>(),
+            "disk full");
 }
 
 TEST(TranslationRules, FinishReasonsAndTextPlusToolCallTurns) {
@@ -305,9 +361,15 @@ TEST(TranslationRules, FinishReasonsAndTextPlusToolCallTurns) {
     const char* openai;
     const char* anthropic;
   };
-  for (const Case& c : {Case{"stop", "end_turn"}, Case{"length", "max_tokens"}, Case{"content_filter", "refusal"}}) {
-    json resp = {{"id", "chatcmpl-1"}, {"object", "chat.completion"}, {"created", 1}, {"model", "gpt-4o"},
-                 {"choices", json::array({{{"index", 0}, {"message", {{"role", "assistant"}, {"content", "hi"}}}, {"finish_reason", c.openai}}})}};
+  for (const Case& c : {Case{"stop", "end_turn"}, Case{"length", "max_tokens"},
+                        Case{"content_filter", "refusal"}}) {
+    json resp = {{"id", "chatcmpl-1"},
+                 {"object", "chat.completion"},
+                 {"created", 1},
+                 {"model", "gpt-4o"},
+                 {"choices", json::array({{{"index", 0},
+                                           {"message", {{"role", "assistant"}, {"content", "hi"}}},
+                                           {"finish_reason", c.openai}}})}};
     Warnings w;
     auto ir = openai().decode_response(resp.dump(), w);
     ASSERT_TRUE(ir) << ir.error().to_string();
@@ -316,14 +378,21 @@ TEST(TranslationRules, FinishReasonsAndTextPlusToolCallTurns) {
     EXPECT_EQ(json::parse(*a)["stop_reason"], c.anthropic);
     auto ir2 = anthropic().decode_response(*a, w);
     ASSERT_TRUE(ir2);
-    EXPECT_EQ(json::parse(*openai().encode_response(*ir2, w))["choices"][0]["finish_reason"], c.openai);
+    EXPECT_EQ(json::parse(*openai().encode_response(*ir2, w))["choices"][0]["finish_reason"],
+              c.openai);
   }
   // Text and a tool call finish as a tool-call turn even when the raw reason says "stop".
-  json resp = {{"id", "chatcmpl-2"}, {"object", "chat.completion"}, {"created", 1}, {"model", "gpt-4o"},
-               {"choices", json::array({{{"index", 0},
-                                         {"message", {{"role", "assistant"}, {"content", "Let me check."},
-                                                      {"tool_calls", json::array({oa_call("call_1", "f", "{}")})}}},
-                                         {"finish_reason", "stop"}}})}};
+  json resp = {
+      {"id", "chatcmpl-2"},
+      {"object", "chat.completion"},
+      {"created", 1},
+      {"model", "gpt-4o"},
+      {"choices", json::array({{{"index", 0},
+                                {"message",
+                                 {{"role", "assistant"},
+                                  {"content", "Let me check."},
+                                  {"tool_calls", json::array({oa_call("call_1", "f", "{}")})}}},
+                                {"finish_reason", "stop"}}})}};
   Warnings w;
   auto ir = openai().decode_response(resp.dump(), w);
   ASSERT_TRUE(ir);
@@ -336,9 +405,17 @@ TEST(TranslationRules, FinishReasonsAndTextPlusToolCallTurns) {
 }
 
 TEST(TranslationRules, UsageCountsCacheAsInputOnOpenAIAndApartOnAnthropic) {
-  json resp = {{"id", "msg_1"}, {"type", "message"}, {"role", "assistant"}, {"model", "claude"},
-               {"content", json::array({{{"type", "text"}, {"text", "hi"}}})}, {"stop_reason", "end_turn"},
-               {"usage", {{"input_tokens", 100}, {"output_tokens", 7}, {"cache_read_input_tokens", 30}, {"cache_creation_input_tokens", 5}}}};
+  json resp = {{"id", "msg_1"},
+               {"type", "message"},
+               {"role", "assistant"},
+               {"model", "claude"},
+               {"content", json::array({{{"type", "text"}, {"text", "hi"}}})},
+               {"stop_reason", "end_turn"},
+               {"usage",
+                {{"input_tokens", 100},
+                 {"output_tokens", 7},
+                 {"cache_read_input_tokens", 30},
+                 {"cache_creation_input_tokens", 5}}}};
   Warnings w;
   auto ir = anthropic().decode_response(resp.dump(), w);
   ASSERT_TRUE(ir) << ir.error().to_string();
@@ -356,28 +433,35 @@ TEST(TranslationRules, UsageCountsCacheAsInputOnOpenAIAndApartOnAnthropic) {
 }
 
 TEST(TranslationRules, ThinkingKeepsSignaturesAndReasoningContentDecodes) {
-  json req = {{"model", "c"},
-              {"max_tokens", 10},
-              {"messages",
-               json::array({{{"role", "user"}, {"content", "x"}},
-                            {{"role", "assistant"},
-                             {"content", json::array({{{"type", "thinking"}, {"thinking", "Let me think."}, {"signature", "EqQBCgIYAhIM1gbcDa9GJwZA2b3h"}},
-                                                      {{"type", "redacted_thinking"}, {"data", "EmwKAhgBEgy3va3pzix/LafPsn4a"}},
-                                                      {{"type", "text"}, {"text", "Answer."}}})}},
-                            {{"role", "user"}, {"content", "more"}}})}};
+  json req = {
+      {"model", "c"},
+      {"max_tokens", 10},
+      {"messages",
+       json::array({{{"role", "user"}, {"content", "x"}},
+                    {{"role", "assistant"},
+                     {"content", json::array({{{"type", "thinking"},
+                                               {"thinking", "Let me think."},
+                                               {"signature", "EqQBCgIYAhIM1gbcDa9GJwZA2b3h"}},
+                                              {{"type", "redacted_thinking"},
+                                               {"data", "EmwKAhgBEgy3va3pzix/LafPsn4a"}},
+                                              {{"type", "text"}, {"text", "Answer."}}})}},
+                    {{"role", "user"}, {"content", "more"}}})}};
   Warnings w;
   auto ir = anthropic().decode_request(req.dump(), w);
   ASSERT_TRUE(ir) << ir.error().to_string();
   json same = json::parse(*anthropic().encode_request(*ir, w));
-  EXPECT_EQ(same["messages"][1]["content"], req["messages"][1]["content"]);  // signatures kept across turns
+  EXPECT_EQ(same["messages"][1]["content"],
+            req["messages"][1]["content"]);  // signatures kept across turns
   Out o = a2o(req);
   EXPECT_EQ(o.wire["messages"][1]["reasoning_content"], "Let me think.");
   EXPECT_FALSE(o.warnings.empty());  // the signature cannot be expressed
   // reasoning_content of OpenAI-compatible servers decodes as thinking...
-  json oreq = {{"model", "deepseek"},
-               {"messages", json::array({{{"role", "user"}, {"content", "x"}},
-                                         {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}},
-                                         {{"role", "user"}, {"content", "y"}}})}};
+  json oreq = {
+      {"model", "deepseek"},
+      {"messages",
+       json::array({{{"role", "user"}, {"content", "x"}},
+                    {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}},
+                    {{"role", "user"}, {"content", "y"}}})}};
   Warnings ow;
   auto oir = openai().decode_request(oreq.dump(), ow);
   ASSERT_TRUE(oir) << oir.error().to_string();
@@ -391,8 +475,16 @@ TEST(TranslationRules, ThinkingKeepsSignaturesAndReasoningContentDecodes) {
   if (content.is_string()) content = json::array({{{"type", "text"}, {"text", content}}});
   EXPECT_EQ(content, json::parse(R"([{"type":"text","text":"A."}])"));
   // In a response it becomes a thinking block.
-  json oresp = {{"id", "chatcmpl-r"}, {"object", "chat.completion"}, {"created", 1}, {"model", "deepseek"},
-                {"choices", json::array({{{"index", 0}, {"message", {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}}}, {"finish_reason", "stop"}}})}};
+  json oresp = {
+      {"id", "chatcmpl-r"},
+      {"object", "chat.completion"},
+      {"created", 1},
+      {"model", "deepseek"},
+      {"choices",
+       json::array(
+           {{{"index", 0},
+             {"message", {{"role", "assistant"}, {"content", "A."}, {"reasoning_content", "Hmm."}}},
+             {"finish_reason", "stop"}}})}};
   auto rir = openai().decode_response(oresp.dump(), ow);
   ASSERT_TRUE(rir) << rir.error().to_string();
   json ar = json::parse(*anthropic().encode_response(*rir, ow));
@@ -404,18 +496,26 @@ TEST(TranslationRules, ThinkingKeepsSignaturesAndReasoningContentDecodes) {
 TEST(TranslationRules, UnknownPartsDroppedWithWarningAcross) {
   json req = {{"model", "c"},
               {"max_tokens", 10},
-              {"messages", json::array({{{"role", "user"}, {"content", "x"}},
-                                        {{"role", "assistant"}, {"content", json::array({{{"type", "tool_use"}, {"id", "toolu_01A09q90qw90lq917835lq9"}, {"name", "get_weather"}, {"input", json::object()}}})}},
-                                        json::parse(read_fixture("anthropic-messages-tool-result-content-blocks.message.json"))})}};
+              {"messages",
+               json::array({{{"role", "user"}, {"content", "x"}},
+                            {{"role", "assistant"},
+                             {"content", json::array({{{"type", "tool_use"},
+                                                       {"id", "toolu_01A09q90qw90lq917835lq9"},
+                                                       {"name", "get_weather"},
+                                                       {"input", json::object()}}})}},
+                            json::parse(read_fixture(
+                                "anthropic-messages-tool-result-content-blocks.message.json"))})}};
   Warnings w;
   auto ir = anthropic().decode_request(req.dump(), w);
   ASSERT_TRUE(ir) << ir.error().to_string();
   json same = json::parse(*anthropic().encode_request(*ir, w));
-  EXPECT_EQ(same["messages"][2]["content"][0]["content"][1]["type"], "document");  // kept same-dialect
+  EXPECT_EQ(same["messages"][2]["content"][0]["content"][1]["type"],
+            "document");  // kept same-dialect
   Out o = a2o(req);
   EXPECT_TRUE(has_warning(o.warnings, "dropped_unknown_part")) << warnings_text(o.warnings);
   const json& content = o.wire["messages"][2]["content"];
-  std::string text = content.is_string() ? content.get<std::string>() : content[0]["text"].get<std::string>();
+  std::string text =
+      content.is_string() ? content.get<std::string>() : content[0]["text"].get<std::string>();
   EXPECT_EQ(text, "The weather is");
 }
 

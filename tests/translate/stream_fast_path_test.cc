@@ -48,7 +48,8 @@ std::vector<ir::StreamEvent> tricky_events() {
   return events;
 }
 
-void expect_same_as_full_path(const codec::Codec& codec, const std::string& sse, const std::string& label) {
+void expect_same_as_full_path(const codec::Codec& codec, const std::string& sse,
+                              const std::string& label) {
   SCOPED_TRACE(label);
   for (size_t chunk : {size_t{0}, size_t{1}, size_t{7}, size_t{4096}}) {
     Decoded fast = decode_stream(codec, sse, chunk);
@@ -59,7 +60,8 @@ void expect_same_as_full_path(const codec::Codec& codec, const std::string& sse,
 }
 
 TEST(StreamFastPath, RespacingReallyChangesTheBytes) {
-  EXPECT_EQ(respace("data: {\"a\":\"x:y,z\",\"b\":[1,2]}\n\n"), "data: {\"a\": \"x:y,z\", \"b\": [1, 2]}\n\n");
+  EXPECT_EQ(respace("data: {\"a\":\"x:y,z\",\"b\":[1,2]}\n\n"),
+            "data: {\"a\": \"x:y,z\", \"b\": [1, 2]}\n\n");
 }
 
 TEST(StreamFastPath, AnthropicDecodesLikeTheFullPath) {
@@ -77,11 +79,13 @@ TEST(StreamFastPath, AnthropicDecodesLikeTheFullPath) {
 }
 
 TEST(StreamFastPath, OpenAiDecodesLikeTheFullPath) {
-  expect_same_as_full_path(openai(), openai_sse_from_chunk_lines(read_fixture("openai-chat-stream-text.chunks.txt")),
-                           "text fixture");
   expect_same_as_full_path(
-      openai(), openai_sse_from_tool_call_deltas(read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl")),
-      "tool call fixture");
+      openai(), openai_sse_from_chunk_lines(read_fixture("openai-chat-stream-text.chunks.txt")),
+      "text fixture");
+  expect_same_as_full_path(openai(),
+                           openai_sse_from_tool_call_deltas(read_fixture(
+                               "openai-chat-stream-tool-calls.delta-tool_calls.jsonl")),
+                           "tool call fixture");
   const std::string sse = encode_stream(openai(), tricky_events());
   expect_same_as_full_path(openai(), sse, "tricky texts");
   Decoded d = decode_stream(openai(), sse);
@@ -102,9 +106,12 @@ TEST(StreamFastPath, OpenAiDecodesLikeTheFullPath) {
 // ---- edge cases the fast matchers see first ----
 
 std::string anthropic_stream_with(const std::string& delta_data) {
-  return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
-         "\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n"
-         "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+  return "event: message_start\ndata: "
+         "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
+         "\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,"
+         "\"output_tokens\":0}}}\n\n"
+         "event: content_block_start\ndata: "
+         "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
          "{\"type\":\"text\",\"text\":\"\"}}\n\n"
          "event: content_block_delta\ndata: " +
          delta_data +
@@ -135,7 +142,8 @@ TEST(StreamFastPath, AnthropicEdgeCasesGetTheFullPathsAnswer) {
       {head + R"(00,"delta":{"type":"text_delta","text":"hi"}})", "", "malformed JSON"},
       {head + R"(0,"delta":{"type":"input_json_delta","partial_json":"{}"}})", "", "does not fit"},
       {head + "0,\"delta\":{\"type\":\"text_delta\",\"text\":\"bad \xff byte\"}}", "", "UTF-8"},
-      {head + "0,\"delta\":{\"type\":\"text_delta\",\"text\":\"raw \x01 control\"}}", "", "malformed JSON"},
+      {head + "0,\"delta\":{\"type\":\"text_delta\",\"text\":\"raw \x01 control\"}}", "",
+       "malformed JSON"},
       {head + R"(0,"delta":{"type":"text_delta","text":"unterminated}})", "", "malformed JSON"},
       {head + R"(0,"delta":{"type":"text_delta","text":"a" "b"}})", "", "malformed JSON"},
   };
@@ -154,12 +162,14 @@ TEST(StreamFastPath, AnthropicEdgeCasesGetTheFullPathsAnswer) {
 std::string openai_chunk(const std::string& delta, const std::string& id = "chatcmpl-1",
                          const std::string& finish = "null") {
   return "data: {\"id\":\"" + id +
-         "\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":" +
+         "\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{"
+         "\"index\":0,\"delta\":" +
          delta + ",\"logprobs\":null,\"finish_reason\":" + finish + "}]}\n\n";
 }
 
 TEST(StreamFastPath, OpenAiEdgeCasesGetTheFullPathsAnswer) {
-  const std::string start = openai_chunk(R"({"role":"assistant","content":""})") + openai_chunk(R"({"content":"a"})");
+  const std::string start =
+      openai_chunk(R"({"role":"assistant","content":""})") + openai_chunk(R"({"content":"a"})");
   struct Case {
     std::string chunks;
     std::string text;
@@ -167,10 +177,12 @@ TEST(StreamFastPath, OpenAiEdgeCasesGetTheFullPathsAnswer) {
   };
   const Case cases[] = {
       {openai_chunk(R"({"content":"b"})"), "ab", ""},
-      {openai_chunk(R"({"content":"b"})", "chatcmpl-other"), "ab", ""},  // another envelope: full path
+      {openai_chunk(R"({"content":"b"})", "chatcmpl-other"), "ab",
+       ""},  // another envelope: full path
       {openai_chunk(R"({"content":"\u00e9\n"})"), "aé\n", ""},
       {openai_chunk(R"({"content":"b","role":"assistant"})"), "ab", ""},
-      {openai_chunk(R"({"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]})"), "a", "without an id"},
+      {openai_chunk(R"({"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]})"), "a",
+       "without an id"},
       {openai_chunk("{\"content\":\"bad \xff\"}"), "", "UTF-8"},
       {openai_chunk("{\"content\":\"raw \x02\"}"), "", "malformed JSON"},
       {openai_chunk(R"({"content":"b"})", "chatcmpl-1", "\"length\""), "ab", ""},
@@ -186,8 +198,9 @@ TEST(StreamFastPath, OpenAiEdgeCasesGetTheFullPathsAnswer) {
     }
   }
   // The finish_reason of a chunk that shares the learnt envelope's id still counts.
-  Decoded d = decode_stream(openai(), start + openai_chunk(R"({"content":"b"})", "chatcmpl-1", "\"length\"") +
-                                          "data: [DONE]\n\n");
+  Decoded d = decode_stream(
+      openai(),
+      start + openai_chunk(R"({"content":"b"})", "chatcmpl-1", "\"length\"") + "data: [DONE]\n\n");
   ASSERT_EQ(d.error, "");
   ASSERT_FALSE(d.events.empty());
   const auto* fin = std::get_if<ir::Finish>(&d.events.back());

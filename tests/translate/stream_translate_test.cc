@@ -25,8 +25,8 @@ const ir::ErrorEvent* last_error(const std::vector<ir::StreamEvent>& events) {
 // the same normalized response. `chunk` = how the source bytes are fed.
 void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const std::string& bytes,
                       const std::string& label, size_t chunk) {
-  SCOPED_TRACE(label + " from " + std::string(src.name()) + " via " + std::string(dst.name()) + " chunk " +
-               std::to_string(chunk));
+  SCOPED_TRACE(label + " from " + std::string(src.name()) + " via " + std::string(dst.name()) +
+               " chunk " + std::to_string(chunk));
   const Route kBoth = Route::of({&src, &dst});
   Decoded d1 = decode_stream(src, bytes, chunk);
   ASSERT_EQ(d1.error, "") << bytes;
@@ -38,7 +38,8 @@ void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const st
   Decoded d3 = decode_stream(src, back);
   ASSERT_EQ(d3.error, "") << "stream translated back does not decode:\n" << back;
 
-  if (auto* e1 = last_error(d1.events)) {  // an in-stream error stays an error, same type and message
+  if (auto* e1 =
+          last_error(d1.events)) {  // an in-stream error stays an error, same type and message
     auto* e2 = last_error(d2.events);
     auto* e3 = last_error(d3.events);
     ASSERT_TRUE(e2 && e3) << print(d2.events) << mid;
@@ -47,22 +48,30 @@ void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const st
     return;
   }
   const std::string r1 = print(normalized(accumulate(d1.events), kBoth));
-  EXPECT_TRUE(same_ir(r1, print(normalized(accumulate(d2.events), kBoth)), "source", std::string(dst.name())))
-      << "source events:\n" << print(d1.events) << "translated:\n" << mid;
+  EXPECT_TRUE(same_ir(r1, print(normalized(accumulate(d2.events), kBoth)), "source",
+                      std::string(dst.name())))
+      << "source events:\n"
+      << print(d1.events) << "translated:\n"
+      << mid;
   EXPECT_TRUE(same_ir(r1, print(normalized(accumulate(d3.events), kBoth)), "source", "round trip"))
-      << "translated:\n" << mid << "back:\n" << back;
+      << "translated:\n"
+      << mid << "back:\n"
+      << back;
 }
 
 // check_stream_via every other dialect.
-void check_stream(const codec::Codec& src, const std::string& bytes, const std::string& label, size_t chunk = 0) {
+void check_stream(const codec::Codec& src, const std::string& bytes, const std::string& label,
+                  size_t chunk = 0) {
   for (const codec::Codec* dst : codecs())
     if (dst != &src) check_stream_via(src, *dst, bytes, label, chunk);
 }
 
 std::vector<std::pair<std::string, std::string>> openai_stream_fixtures() {
-  return {{"openai-chat-stream-text.chunks.txt", openai_sse_from_chunk_lines(read_fixture("openai-chat-stream-text.chunks.txt"))},
+  return {{"openai-chat-stream-text.chunks.txt",
+           openai_sse_from_chunk_lines(read_fixture("openai-chat-stream-text.chunks.txt"))},
           {"openai-chat-stream-tool-calls.delta-tool_calls.jsonl",
-           openai_sse_from_tool_call_deltas(read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl"))}};
+           openai_sse_from_tool_call_deltas(
+               read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl"))}};
 }
 
 TEST(StreamTranslate, EveryAnthropicFixtureToOpenAIAndBack) {
@@ -87,11 +96,13 @@ TEST(StreamTranslate, ToolUseFixtureKeepsIdNameArgumentsAndFinish) {
   ASSERT_EQ(back.error, "") << oa;
   ir::Response r = accumulate(back.events);
   ASSERT_EQ(r.parts.size(), 2u) << print(r);
-  EXPECT_EQ(std::get<ir::TextPart>(r.parts[0]).text, "Okay, let's check the weather for San Francisco, CA:");
+  EXPECT_EQ(std::get<ir::TextPart>(r.parts[0]).text,
+            "Okay, let's check the weather for San Francisco, CA:");
   const auto& call = std::get<ir::ToolCallPart>(r.parts[1]);
   EXPECT_EQ(call.id, "toolu_01T1x1fJ34qAmk2tNTrN7Up6");
   EXPECT_EQ(call.name, "get_weather");
-  EXPECT_EQ(json::parse(call.arguments), json::parse(R"({"location": "San Francisco, CA", "unit": "fahrenheit"})"));
+  EXPECT_EQ(json::parse(call.arguments),
+            json::parse(R"({"location": "San Francisco, CA", "unit": "fahrenheit"})"));
   EXPECT_EQ(r.finish.kind, ir::FinishReason::Kind::tool_calls);
   EXPECT_NE(oa.find("\"finish_reason\":\"tool_calls\""), std::string::npos) << oa;
   EXPECT_TRUE(oa.ends_with("data: [DONE]\n\n")) << oa;
@@ -115,20 +126,27 @@ TEST(StreamTranslate, GeneratedStreamsBothWays) {
 // Three calls whose OpenAI deltas interleave: on the Anthropic wire every
 // input_json_delta lands in its own call's block, none merged.
 TEST(StreamTranslate, InterleavedParallelOpenAIDeltasStayApartOnAnthropicWire) {
-  const std::vector<std::pair<int, std::string>> pieces = {
-      {0, "{\"city\":"}, {1, "{\"tz\":"}, {2, "{\"q\":\"a"}, {0, "\"Paris\"}"}, {2, "b\\\"c\"}"}, {1, "\"CET\"}"}};
+  const std::vector<std::pair<int, std::string>> pieces = {{0, "{\"city\":"}, {1, "{\"tz\":"},
+                                                           {2, "{\"q\":\"a"}, {0, "\"Paris\"}"},
+                                                           {2, "b\\\"c\"}"},  {1, "\"CET\"}"}};
   std::string sse;
   auto chunk = [&](json delta, json finish = nullptr) {
-    json c = {{"id", "chatcmpl-par"}, {"object", "chat.completion.chunk"}, {"created", 1}, {"model", "gpt-4o"},
-              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
+    json c = {
+        {"id", "chatcmpl-par"},
+        {"object", "chat.completion.chunk"},
+        {"created", 1},
+        {"model", "gpt-4o"},
+        {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
     sse += "data: " + c.dump() + "\n\n";
   };
   chunk({{"role", "assistant"}, {"content", nullptr}});
   const char* ids[] = {"call_a", "call.b:1", "call_c"};
   const char* names[] = {"get_weather", "get_time", "search"};
   for (int i = 0; i < 3; ++i)
-    chunk({{"tool_calls", json::array({{{"index", i}, {"id", ids[i]}, {"type", "function"},
-                                         {"function", {{"name", names[i]}, {"arguments", ""}}}}})}});
+    chunk({{"tool_calls", json::array({{{"index", i},
+                                        {"id", ids[i]},
+                                        {"type", "function"},
+                                        {"function", {{"name", names[i]}, {"arguments", ""}}}}})}});
   for (const auto& [i, frag] : pieces)
     chunk({{"tool_calls", json::array({{{"index", i}, {"function", {{"arguments", frag}}}}})}});
   chunk(json::object(), "tool_calls");
@@ -156,8 +174,9 @@ TEST(StreamTranslate, InterleavedParallelOpenAIDeltasStayApartOnAnthropicWire) {
   ASSERT_EQ(block_id.size(), 3u) << wire;
   std::map<std::string, json> by_id;
   for (const auto& [idx, id] : block_id) {
-    ASSERT_TRUE(json::accept(block_args[idx])) << "merged or cut arguments in block " << idx << ": "
-                                                << block_args[idx] << "\n" << wire;
+    ASSERT_TRUE(json::accept(block_args[idx]))
+        << "merged or cut arguments in block " << idx << ": " << block_args[idx] << "\n"
+        << wire;
     by_id[id] = json::parse(block_args[idx]);
   }
   EXPECT_EQ(by_id["call_a"], json::parse(R"({"city":"Paris"})"));
@@ -193,7 +212,9 @@ void check_immediate(const codec::Codec& src, const codec::Codec& dst, const std
       if (auto* delta = std::get_if<ir::ToolCallDelta>(&e)) {
         std::string needle = "\"" + target_key + "\":";
         JsonWriter::append_escaped(needle, delta->fragment);
-        EXPECT_NE(out.find(needle), std::string::npos) << "fragment not forwarded: " << needle << "\n" << out;
+        EXPECT_NE(out.find(needle), std::string::npos)
+            << "fragment not forwarded: " << needle << "\n"
+            << out;
         ++fragments;
       }
     }
@@ -204,9 +225,11 @@ void check_immediate(const codec::Codec& src, const codec::Codec& dst, const std
 }
 
 TEST(StreamTranslate, ForwardsEachFragmentImmediately) {
-  check_immediate(anthropic(), openai(), read_fixture("anthropic-messages-stream-tool-use.sse"), "arguments");
+  check_immediate(anthropic(), openai(), read_fixture("anthropic-messages-stream-tool-use.sse"),
+                  "arguments");
   check_immediate(openai(), anthropic(),
-                  openai_sse_from_tool_call_deltas(read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl")),
+                  openai_sse_from_tool_call_deltas(
+                      read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl")),
                   "partial_json");
 }
 

@@ -23,7 +23,8 @@ std::string codes(const Warnings& ws) {
 }
 
 // decode + encode without options, next to translate_request.
-void expect_same_translation(const codec::Codec& from, const codec::Codec& to, const std::string& body) {
+void expect_same_translation(const codec::Codec& from, const codec::Codec& to,
+                             const std::string& body) {
   Warnings w1, w2;
   auto ir = from.decode_request(body, w1);
   ASSERT_TRUE(ir) << ir.error().to_string();
@@ -91,7 +92,8 @@ TEST(TranslateRequest, BorrowedPathHandlesTextItHasToBuild) {
   auto as_anthropic = codec::translate_request(openai(), anthropic(), from_openai, w);
   ASSERT_TRUE(as_anthropic) << as_anthropic.error().to_string();
   json a = json::parse(*as_anthropic);  // (non-const: a missing key reads as null)
-  EXPECT_EQ(a["tools"][0]["input_schema"], json::parse(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
+  EXPECT_EQ(a["tools"][0]["input_schema"],
+            json::parse(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
   EXPECT_EQ(a["messages"][0]["content"][1]["source"]["data"], "iVBORw0KGgo=");
   EXPECT_EQ(a["messages"][1]["content"][0]["id"], "tw-call-3a1-2fx");
   EXPECT_EQ(a["messages"][1]["content"][0]["input"]["q"], "a\nb");
@@ -174,9 +176,11 @@ TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
 
 TEST(TranslateRequest, BadInputIsTheDecodersErrorWithItsPath) {
   Warnings w;
-  auto out = codec::translate_request(openai(), anthropic(), R"({"model":"m","messages":[{"role":"robot"}]})", w);
+  auto out = codec::translate_request(openai(), anthropic(),
+                                      R"({"model":"m","messages":[{"role":"robot"}]})", w);
   ASSERT_FALSE(out);
-  EXPECT_NE(out.error().to_string().find("$.messages[0].role"), std::string::npos) << out.error().to_string();
+  EXPECT_NE(out.error().to_string().find("$.messages[0].role"), std::string::npos)
+      << out.error().to_string();
 }
 
 // A hand-built IR whose raw JSON is broken: the encoders must not splice it.
@@ -188,7 +192,8 @@ ir::Request hand_built() {
 }
 
 TEST(EncodeOptions, UnverifiedSchemaThatIsNotJsonIsAnErrorNamingItsPath) {
-  for (const std::string bad : {R"({"type":"object")", R"({"type":"object"} trailing)", "[1]", "nope"}) {
+  for (const std::string bad :
+       {R"({"type":"object")", R"({"type":"object"} trailing)", "[1]", "nope"}) {
     SCOPED_TRACE(bad);
     ir::Request req = hand_built();
     req.tools.push_back(ir::ToolDefinition{"t", "d", bad, {}});
@@ -219,7 +224,8 @@ TEST(EncodeOptions, UnverifiedArgumentsFlaggedValidButBrokenAreWrappedNotSpliced
   ir::Request req = hand_built();
   ir::ToolCallPart call{"call_1", "t", R"({"a":1, "b":)", /*arguments_valid=*/true};
   req.messages.push_back(ir::Message{ir::Role::assistant, {call}, {}});
-  req.messages.push_back(ir::Message{ir::Role::tool, {ir::ToolResultPart{"call_1", {ir::TextPart{"ok"}}, false}}, {}});
+  req.messages.push_back(
+      ir::Message{ir::Role::tool, {ir::ToolResultPart{"call_1", {ir::TextPart{"ok"}}, false}}, {}});
   Warnings w;
   auto a = anthropic().encode_request(req, w);
   ASSERT_TRUE(a) << a.error().to_string();
@@ -232,7 +238,8 @@ TEST(EncodeOptions, UnverifiedArgumentsFlaggedValidButBrokenAreWrappedNotSpliced
 
 TEST(EncodeOptions, ValidHandBuiltRawJsonIsSplicedAsIs) {
   ir::Request req = hand_built();
-  req.tools.push_back(ir::ToolDefinition{"t", "d", R"({"type":"object","properties":{"q":{"type":"string"}}})", {}});
+  req.tools.push_back(ir::ToolDefinition{
+      "t", "d", R"({"type":"object","properties":{"q":{"type":"string"}}})", {}});
   req.metadata = R"({"user_id":"u1"})";
   Warnings w;
   auto a = anthropic().encode_request(req, w);
@@ -264,13 +271,15 @@ TEST(FieldPicking, DuplicateKeysKeepTheLastValueInBothDecoders) {
 TEST(FieldPicking, AnthropicNullRequiredFieldIsATypeErrorAtItsPath) {
   Warnings w;
   auto a = anthropic().decode_request(
-      R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text","text":null}]}]})", w);
+      R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text","text":null}]}]})",
+      w);
   ASSERT_FALSE(a);
   const std::string msg = a.error().to_string();
   EXPECT_NE(msg.find("$.messages[0].content[0].text"), std::string::npos) << msg;
   EXPECT_NE(msg.find("null"), std::string::npos) << msg;
   auto missing = anthropic().decode_request(
-      R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text"}]}]})", w);
+      R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text"}]}]})",
+      w);
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().to_string().find("missing required field 'text'"), std::string::npos)
       << missing.error().to_string();

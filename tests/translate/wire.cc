@@ -30,7 +30,8 @@ std::string read_fixture(const std::string& name) {
 
 std::vector<std::string> fixtures_matching(const std::string& prefix, const std::string& suffix) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(TOOLWIRE_TEST_DATA) + "/wire")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(TOOLWIRE_TEST_DATA) + "/wire")) {
     std::string name = entry.path().filename().string();
     if (name.starts_with(prefix) && name.ends_with(suffix)) names.push_back(name);
   }
@@ -50,9 +51,13 @@ std::string openai_sse_from_chunk_lines(const std::string& text) {
 
 std::string openai_sse_from_tool_call_deltas(const std::string& jsonl) {
   auto chunk = [](json delta, json finish) {
-    json c = {{"id", "chatcmpl-fixture"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+    json c = {{"id", "chatcmpl-fixture"},
+              {"object", "chat.completion.chunk"},
+              {"created", 1700000000},
               {"model", "gpt-4o"},
-              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr},
+              {"choices", json::array({{{"index", 0},
+                                        {"delta", delta},
+                                        {"logprobs", nullptr},
                                         {"finish_reason", finish}}})}};
     return "data: " + c.dump() + "\n\n";
   };
@@ -62,7 +67,8 @@ std::string openai_sse_from_tool_call_deltas(const std::string& jsonl) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     json deltas = json::parse(line);
-    out += deltas.is_null() ? chunk(json::object(), "tool_calls") : chunk({{"tool_calls", deltas}}, nullptr);
+    out += deltas.is_null() ? chunk(json::object(), "tool_calls")
+                            : chunk({{"tool_calls", deltas}}, nullptr);
   }
   return out + "data: [DONE]\n\n";
 }
@@ -88,7 +94,8 @@ std::string encode_stream(const codec::Codec& codec, const std::vector<ir::Strea
   auto encoder = codec.make_stream_encoder();
   std::string out;
   for (const auto& e : events) encoder->encode(e, out);
-  if (warnings) warnings->insert(warnings->end(), encoder->warnings().begin(), encoder->warnings().end());
+  if (warnings)
+    warnings->insert(warnings->end(), encoder->warnings().begin(), encoder->warnings().end());
   return out;
 }
 
@@ -99,8 +106,9 @@ ir::Response accumulate(const std::vector<ir::StreamEvent>& events) {
 }
 
 bool has_warning(const Warnings& warnings, const std::string& code, const std::string& path) {
-  return std::any_of(warnings.begin(), warnings.end(),
-                     [&](const Warning& w) { return w.code == code && (path.empty() || w.path == path); });
+  return std::any_of(warnings.begin(), warnings.end(), [&](const Warning& w) {
+    return w.code == code && (path.empty() || w.path == path);
+  });
 }
 
 std::string warnings_text(const Warnings& warnings) {

@@ -64,8 +64,9 @@ struct Collector {
   // Waits until the body holds `needle`.
   bool wait_body(const std::string& needle, std::chrono::milliseconds timeout = 10s) {
     std::unique_lock<std::mutex> lock(mu);
-    return cv.wait_for(lock, timeout, [&] { return body.find(needle) != std::string::npos || done; }) &&
-           body.find(needle) != std::string::npos;
+    return cv.wait_for(lock, timeout, [&] {
+      return body.find(needle) != std::string::npos || done;
+    }) && body.find(needle) != std::string::npos;
   }
   bool is_done() const {
     std::lock_guard<std::mutex> lock(mu);

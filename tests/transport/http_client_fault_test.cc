@@ -34,7 +34,8 @@ std::string refused_url(const std::string& path_and_query = "/v1/chat") {
 
 TEST(HttpRetry, TooManyRequestsHonoursRetryAfterThenSucceeds) {
   MockHttpServer server;
-  server.enqueue(MockResponse::json(429, R"({"error":{"type":"rate_limit_error"}})").header("retry-after", "1"));
+  server.enqueue(MockResponse::json(429, R"({"error":{"type":"rate_limit_error"}})")
+                     .header("retry-after", "1"));
   server.enqueue(MockResponse::json(200, R"({"ok":1})"));
   HttpClient client;
   HttpRequest req = get(server.url("/v1/messages"));
@@ -54,7 +55,8 @@ TEST(HttpRetry, TooManyRequestsHonoursRetryAfterThenSucceeds) {
 
 TEST(HttpRetry, RetryAfterMsWins) {
   MockHttpServer server;
-  server.enqueue(MockResponse::json(429, "{}").header("retry-after", "30").header("retry-after-ms", "250"));
+  server.enqueue(
+      MockResponse::json(429, "{}").header("retry-after", "30").header("retry-after-ms", "250"));
   server.enqueue(MockResponse::json(200, "{}"));
   HttpClient client;
   HttpRequest req = get(server.url("/"));
@@ -68,7 +70,8 @@ TEST(HttpRetry, RetryAfterMsWins) {
 
 TEST(HttpRetry, OverloadedThenSuccess) {
   MockHttpServer server;
-  server.enqueue(MockResponse::json(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));
+  server.enqueue(MockResponse::json(
+      529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));
   server.enqueue(MockResponse::sse_stream().sse(R"({"type":"message_stop"})", "message_stop"));
   HttpClient client;
   HttpRequest req = get(server.url("/v1/messages"));
@@ -85,7 +88,8 @@ TEST(HttpRetry, OverloadedThenSuccess) {
 
 TEST(HttpRetry, GivesUpAfterMaxAttemptsWithTheLastResponse) {
   MockHttpServer server;
-  for (int i = 1; i <= 3; ++i) server.enqueue(MockResponse::json(500, "{\"try\":" + std::to_string(i) + "}"));
+  for (int i = 1; i <= 3; ++i)
+    server.enqueue(MockResponse::json(500, "{\"try\":" + std::to_string(i) + "}"));
   server.enqueue(MockResponse::json(200, "{}"));  // never reached
   HttpClient client;
   HttpRequest req = get(server.url("/"));
@@ -134,7 +138,8 @@ TEST(HttpRetry, RetryAfterBeyondTheDeadlineReturnsTheResponse) {
 
 TEST(HttpRetry, RetryAfterAboveTheCapReturnsTheResponse) {
   MockHttpServer server;
-  server.enqueue(MockResponse::json(429, R"({"error":"come back tomorrow"})").header("retry-after", "86400"));
+  server.enqueue(
+      MockResponse::json(429, R"({"error":"come back tomorrow"})").header("retry-after", "86400"));
   HttpClient client;
   HttpRequest req = get(server.url("/"));
   req.retry.max_retry_after = 60s;
@@ -213,7 +218,8 @@ TEST(HttpFault, ResetMidStreamAfterBytesIsAnErrorNeverARetry) {
   ASSERT_TRUE(c.wait_done());
   ASSERT_FALSE(c.result.ok());
   EXPECT_EQ(c.result.error().code, ErrorCode::unavailable);
-  EXPECT_NE(c.result.error().message.find("not retried"), std::string::npos) << c.result.error().message;
+  EXPECT_NE(c.result.error().message.find("not retried"), std::string::npos)
+      << c.result.error().message;
   EXPECT_EQ(c.stats.attempts, 1);
   std::this_thread::sleep_for(100ms);  // a retry, if any, would arrive by now
   EXPECT_EQ(server.request_count(), 1u);
@@ -221,7 +227,8 @@ TEST(HttpFault, ResetMidStreamAfterBytesIsAnErrorNeverARetry) {
 
 TEST(HttpFault, BodyCutShortIsAnError) {
   MockHttpServer server;
-  server.enqueue(MockResponse(200).header("Content-Length", "100").write("only twenty bytes...").close());
+  server.enqueue(
+      MockResponse(200).header("Content-Length", "100").write("only twenty bytes...").close());
   HttpClient client;
   HttpRequest req = get(server.url("/"));
   req.retry = fast_retries(3);
@@ -244,7 +251,8 @@ TEST(HttpFault, StallPastIdleTimeoutIsDeadlineExceeded) {
   auto elapsed = Clock::now() - t0;
   EXPECT_EQ(c.result.error().code, ErrorCode::deadline_exceeded);
   EXPECT_NE(c.result.error().message.find("idle"), std::string::npos);
-  EXPECT_NE(c.body.find("two"), std::string::npos);  // activity before the stall reset the idle clock
+  EXPECT_NE(c.body.find("two"),
+            std::string::npos);  // activity before the stall reset the idle clock
   EXPECT_GE(elapsed, 400ms);
   EXPECT_LT(elapsed, 3s);
   EXPECT_EQ(server.request_count(), 1u);

@@ -195,7 +195,9 @@ TEST(HttpClient, StartFromACallbackWorks) {
   HttpClient client;
   Collector second;
   HttpCallbacks cb;
-  cb.on_complete = [&](const Status&, const HttpStats&) { client.start(get(server.url("/2")), second.callbacks()); };
+  cb.on_complete = [&](const Status&, const HttpStats&) {
+    client.start(get(server.url("/2")), second.callbacks());
+  };
   client.start(get(server.url("/1")), cb);
   ASSERT_TRUE(second.wait_done());
   EXPECT_TRUE(second.result.ok());
@@ -219,7 +221,9 @@ TEST(HttpClient, DestructorCancelsRunningCalls) {
 class ProxyEnv : public ::testing::Test {
  protected:
   void TearDown() override {
-    for (auto v : {"http_proxy", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"}) unsetenv(v);
+    for (auto v : {"http_proxy", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY", "all_proxy",
+                   "ALL_PROXY"})
+      unsetenv(v);
   }
 };
 
@@ -233,7 +237,8 @@ TEST_F(ProxyEnv, HttpProxyFromEnvironment) {
   EXPECT_EQ(r->body, R"({"via":"proxy"})");
   auto reqs = proxy.requests();
   ASSERT_EQ(reqs.size(), 1u);
-  EXPECT_EQ(reqs[0].target, "http://upstream.invalid/v1/models");  // absolute form: it went through the proxy
+  EXPECT_EQ(reqs[0].target,
+            "http://upstream.invalid/v1/models");  // absolute form: it went through the proxy
 }
 
 TEST_F(ProxyEnv, HttpsProxyTunnelsWithConnect) {
@@ -250,7 +255,8 @@ TEST_F(ProxyEnv, HttpsProxyTunnelsWithConnect) {
   ASSERT_EQ(reqs.size(), 1u);
   EXPECT_EQ(reqs[0].method, "CONNECT");
   EXPECT_EQ(reqs[0].target, "api.upstream.invalid:443");
-  EXPECT_FALSE(reqs[0].header("x-api-key").has_value());  // the key is inside the tunnel, not for the proxy
+  EXPECT_FALSE(
+      reqs[0].header("x-api-key").has_value());  // the key is inside the tunnel, not for the proxy
   EXPECT_EQ(r.error().message.find("SECRET"), std::string::npos);
 }
 

@@ -66,14 +66,16 @@ TEST(Retry, FullJitterStaysUnderTheGrowingCap) {
 }
 
 TEST(Redact, SensitiveHeaderNames) {
-  for (auto n : {"Authorization", "x-api-key", "api-key", "X-Goog-Api-Key", "Proxy-Authorization", "cookie",
-                 "x-auth-token"})
+  for (auto n : {"Authorization", "x-api-key", "api-key", "X-Goog-Api-Key", "Proxy-Authorization",
+                 "cookie", "x-auth-token"})
     EXPECT_TRUE(is_sensitive_header(n)) << n;
-  for (auto n : {"content-type", "anthropic-version", "accept", "user-agent"}) EXPECT_FALSE(is_sensitive_header(n)) << n;
+  for (auto n : {"content-type", "anthropic-version", "accept", "user-agent"})
+    EXPECT_FALSE(is_sensitive_header(n)) << n;
 }
 
 TEST(Redact, Url) {
-  EXPECT_EQ(redact_url("https://api.x.com/v1/models/g:generate?key=SECRET"), "https://api.x.com/v1/models/g:generate?<redacted>");
+  EXPECT_EQ(redact_url("https://api.x.com/v1/models/g:generate?key=SECRET"),
+            "https://api.x.com/v1/models/g:generate?<redacted>");
   EXPECT_EQ(redact_url("http://user:pw@h:8080/p"), "http://<redacted>@h:8080/p");
   EXPECT_EQ(redact_url("http://h/p#frag"), "http://h/p#<redacted>");
   EXPECT_EQ(redact_url("http://h/a@b"), "http://h/a@b");

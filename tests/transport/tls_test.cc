@@ -24,8 +24,9 @@ class OpensslServer {
     char tmpl[] = "/tmp/toolwire_tls_XXXXXX";
     if (!mkdtemp(tmpl)) return false;
     dir_ = tmpl;
-    std::string gen = "openssl req -x509 -newkey rsa:2048 -nodes -keyout " + dir_ + "/k.pem -out " + dir_ +
-                      "/c.pem -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1";
+    std::string gen =
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout " + dir_ + "/k.pem -out " + dir_ +
+        "/c.pem -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1";
     if (std::system(gen.c_str()) != 0) return false;
     int out[2];
     if (pipe(out) != 0) return false;
@@ -35,8 +36,8 @@ class OpensslServer {
       dup2(out[1], 2);
       close(out[0]);
       std::string cert = dir_ + "/c.pem", key = dir_ + "/k.pem";
-      execlp("openssl", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert.c_str(), "-key", key.c_str(),
-             "-www", static_cast<char*>(nullptr));
+      execlp("openssl", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert.c_str(),
+             "-key", key.c_str(), "-www", static_cast<char*>(nullptr));
       _exit(127);
     }
     close(out[1]);
@@ -86,7 +87,8 @@ TEST(HttpTls, SelfSignedServerIsRefusedByDefaultAndNotRetried) {
   ASSERT_FALSE(c.result.ok());
   EXPECT_EQ(c.result.error().code, ErrorCode::unavailable);
   EXPECT_EQ(c.stats.attempts, 1);  // a certificate problem is not transient
-  EXPECT_NE(c.result.error().message.find("certificate"), std::string::npos) << c.result.error().message;
+  EXPECT_NE(c.result.error().message.find("certificate"), std::string::npos)
+      << c.result.error().message;
   EXPECT_EQ(c.result.error().message.find("SECRET"), std::string::npos);
 }
 

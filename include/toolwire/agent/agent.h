@@ -16,7 +16,8 @@
 //     if (auto* t = std::get_if<agent::TextDeltaEvent>(&e)) std::cout << t->text << std::flush;
 //     if (auto* c = std::get_if<agent::ToolCallEvent>(&e); c && c->remote)
 //       phone.send(c->call);            // the phone answers later with:
-//   });                                 //   agent.submit_result(id, tools::ToolOutput::text("..."));
+//   });                                 //   agent.submit_result(id,
+//   tools::ToolOutput::text("..."));
 //
 // Remote tools are not run here: the loop emits their call and waits until
 // submit_result() brings the result (from any thread) or the remote timeout

@@ -5,8 +5,8 @@
 //               ToolCallEvent*                         (once the turn is complete)
 //               ToolResultEvent*                       (as each call finishes)
 //               RoundFinishedEvent
-//   then:       FinalAnswerEvent                       (always last, also after an error or a cancel)
-//   ErrorEvent may come before the final answer when the model call failed.
+//   then:       FinalAnswerEvent                       (always last, also after an error or a
+//   cancel) ErrorEvent may come before the final answer when the model call failed.
 // All events of a run are delivered on the thread that called Agent::run().
 #pragma once
 
@@ -45,8 +45,8 @@ struct ThinkingDeltaEvent {
 
 struct ToolCallEvent {
   int round = 0;
-  ir::ToolCallPart call;   // id, wire name, raw arguments
-  bool remote = false;     // answered from outside through Agent::submit_result()
+  ir::ToolCallPart call;  // id, wire name, raw arguments
+  bool remote = false;    // answered from outside through Agent::submit_result()
 };
 
 struct ToolResultEvent {

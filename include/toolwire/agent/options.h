@@ -22,23 +22,23 @@ namespace toolwire::agent {
 
 // A tool executed outside this process (a phone, a browser, a gateway client).
 struct RemoteTool {
-  ir::ToolDefinition definition;  // what the model sees (wire name)
+  ir::ToolDefinition definition;                     // what the model sees (wire name)
   std::optional<std::chrono::milliseconds> timeout;  // else AgentOptions::remote_timeout
 };
 
 struct AgentOptions {
-  int max_rounds = 8;                                          // model calls per run
+  int max_rounds = 8;                                                  // model calls per run
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};    // per local call
   std::chrono::milliseconds remote_timeout{std::chrono::seconds(30)};  // per remote call
   // false: the model is asked for one call per turn and calls run in order
   bool parallel_tool_calls = true;
-  size_t max_concurrency = 4;        // local calls running at once
+  size_t max_concurrency = 4;  // local calls running at once
   // A tool whose call ends the run; its "answer" argument (or its raw
   // arguments) becomes the final answer. When the registry has no such tool,
   // the agent offers one taking {"answer": string}.
   std::string end_turn_tool;
-  size_t max_turns = 0;              // history window sent to the model; 0 = everything
-  bool stream = true;                // stream the model's answer (else generate)
+  size_t max_turns = 0;  // history window sent to the model; 0 = everything
+  bool stream = true;    // stream the model's answer (else generate)
   // Model, system prompt, sampling, tool_choice... messages and tools are
   // filled in by the loop.
   ir::Request base;
@@ -50,9 +50,9 @@ struct AgentOptions {
 
 struct RunResult {
   StopReason reason = StopReason::final_text;
-  std::string text;       // final answer (model text or end-turn answer)
-  int rounds = 0;         // model calls made
-  ir::Usage usage;        // summed over the rounds
+  std::string text;  // final answer (model text or end-turn answer)
+  int rounds = 0;    // model calls made
+  ir::Usage usage;   // summed over the rounds
   std::optional<Error> error;
 };
 

@@ -78,7 +78,8 @@ class Codec {
   virtual Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
                                              const EncodeOptions& options = {}) const = 0;
   virtual Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const = 0;
-  virtual Result<std::string> encode_response(const ir::Response& response, Warnings& warnings) const = 0;
+  virtual Result<std::string> encode_response(const ir::Response& response,
+                                              Warnings& warnings) const = 0;
   virtual std::unique_ptr<StreamDecoder> make_stream_decoder() const = 0;
   virtual std::unique_ptr<StreamEncoder> make_stream_encoder() const = 0;
 
@@ -92,7 +93,8 @@ class Codec {
 // A request body of `from`'s dialect as a request of `to`'s: decode, then
 // encode with raw_json_verified (the IR never leaves this call). An error is
 // the decoder's (bad input, with its JSON path) or the encoder's.
-Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body, Warnings& warnings);
+Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body,
+                                      Warnings& warnings);
 
 // The built-in codecs, registered explicitly in src/codecs/builtin.cc.
 const Codec* find_codec(std::string_view name);

@@ -50,7 +50,7 @@ class SseParser {
  private:
   Status process_line(std::string_view line, SseSink& sink);
 
-  std::string line_;      // the incomplete last line, if a chunk ended mid-line
+  std::string line_;  // the incomplete last line, if a chunk ended mid-line
   SseEvent current_;
   bool has_data_ = false;
   bool skip_lf_ = false;  // last chunk ended with CR: a leading LF belongs to it

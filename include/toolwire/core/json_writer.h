@@ -24,10 +24,24 @@ class JsonWriter {
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}
 
-  void begin_object() { value_prefix(); out_.push_back('{'); push(); }
-  void end_object() { pop(); out_.push_back('}'); }
-  void begin_array() { value_prefix(); out_.push_back('['); push(); }
-  void end_array() { pop(); out_.push_back(']'); }
+  void begin_object() {
+    value_prefix();
+    out_.push_back('{');
+    push();
+  }
+  void end_object() {
+    pop();
+    out_.push_back('}');
+  }
+  void begin_array() {
+    value_prefix();
+    out_.push_back('[');
+    push();
+  }
+  void end_array() {
+    pop();
+    out_.push_back(']');
+  }
 
   void key(std::string_view k) {
     comma();
@@ -44,10 +58,22 @@ class JsonWriter {
     literal_key(std::string_view(k, std::char_traits<char>::length(k)));
   }
 
-  void string(std::string_view s) { value_prefix(); append_escaped(out_, s); }
-  void raw(std::string_view json) { value_prefix(); out_.append(json); }  // caller guarantees valid JSON
-  void null() { value_prefix(); out_.append("null"); }
-  void boolean(bool b) { value_prefix(); out_.append(b ? "true" : "false"); }
+  void string(std::string_view s) {
+    value_prefix();
+    append_escaped(out_, s);
+  }
+  void raw(std::string_view json) {
+    value_prefix();
+    out_.append(json);
+  }  // caller guarantees valid JSON
+  void null() {
+    value_prefix();
+    out_.append("null");
+  }
+  void boolean(bool b) {
+    value_prefix();
+    out_.append(b ? "true" : "false");
+  }
   void number(int64_t n);
   void number(double d);
 
@@ -63,13 +89,34 @@ class JsonWriter {
     literal_key(std::string_view(k, std::char_traits<char>::length(k)));
     literal_string(std::string_view(v, std::char_traits<char>::length(v)));
   }
-  void field(std::string_view k, std::string_view s) { key(k); string(s); }
-  void field(std::string_view k, const char* s) { key(k); string(s); }
-  void field_raw(std::string_view k, std::string_view json) { key(k); raw(json); }
-  void field(std::string_view k, int64_t n) { key(k); number(n); }
-  void field(std::string_view k, int n) { key(k); number(static_cast<int64_t>(n)); }
-  void field(std::string_view k, bool b) { key(k); boolean(b); }
-  void field_null(std::string_view k) { key(k); null(); }
+  void field(std::string_view k, std::string_view s) {
+    key(k);
+    string(s);
+  }
+  void field(std::string_view k, const char* s) {
+    key(k);
+    string(s);
+  }
+  void field_raw(std::string_view k, std::string_view json) {
+    key(k);
+    raw(json);
+  }
+  void field(std::string_view k, int64_t n) {
+    key(k);
+    number(n);
+  }
+  void field(std::string_view k, int n) {
+    key(k);
+    number(static_cast<int64_t>(n));
+  }
+  void field(std::string_view k, bool b) {
+    key(k);
+    boolean(b);
+  }
+  void field_null(std::string_view k) {
+    key(k);
+    null();
+  }
 
   // Appends `s` as a quoted, escaped JSON string.
   static void append_escaped(std::string& out, std::string_view s);
@@ -113,17 +160,18 @@ class JsonWriter {
     const bool comma = take_comma();
     const size_t base = out_.size();
     const size_t total = base + comma + k.size() + 3;
-    out_.resize_and_overwrite(total, [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
-      char* o = buf + base;
-      *o = ',';
-      o += comma;
-      *o++ = '"';
-      std::memcpy(o, k.data(), k.size());
-      o += k.size();
-      o[0] = '"';
-      o[1] = ':';
-      return total;
-    });
+    out_.resize_and_overwrite(total,
+                              [&](char* buf, size_t) {  // (size argument: see append_quoted_plain)
+                                char* o = buf + base;
+                                *o = ',';
+                                o += comma;
+                                *o++ = '"';
+                                std::memcpy(o, k.data(), k.size());
+                                o += k.size();
+                                o[0] = '"';
+                                o[1] = ':';
+                                return total;
+                              });
     after_key_ = true;
   }
   // `"s"` as a value; `s` needs no escaping.
@@ -135,7 +183,10 @@ class JsonWriter {
   // Depth is bounded by the IR's shape (codecs never recurse on user data:
   // user JSON is spliced with raw()), so 64 levels of "first" flags suffice.
   static constexpr int kMaxDepth = 64;
-  void push() { ++depth_; if (depth_ < kMaxDepth) first_[depth_] = true; }
+  void push() {
+    ++depth_;
+    if (depth_ < kMaxDepth) first_[depth_] = true;
+  }
   void pop() { --depth_; }
   // Whether the next member or element needs a comma before it; marks the
   // current level as no longer empty.
@@ -149,7 +200,10 @@ class JsonWriter {
     if (take_comma()) out_.push_back(',');
   }
   void value_prefix() {
-    if (after_key_) { after_key_ = false; return; }
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
     if (depth_ > 0) comma();
   }
 

@@ -22,18 +22,18 @@
 namespace toolwire {
 
 enum class ErrorCode {
-  invalid_argument,    // malformed or semantically wrong input (HTTP 400)
-  parse_error,         // bytes that are not valid JSON / SSE / UTF-8 (HTTP 400)
-  not_found,           // unknown tool, route, model (HTTP 404)
-  permission_denied,   // sandbox refusals, auth (HTTP 403)
-  unauthenticated,     // missing or bad API key (HTTP 401)
-  resource_exhausted,  // rate limits, size caps (HTTP 429 / 413)
-  deadline_exceeded,   // timeouts (HTTP 504)
-  cancelled,           // cooperative cancellation
-  unavailable,         // upstream down, connection reset (HTTP 502/503)
-  failed_precondition, // state does not allow the operation
-  unimplemented,       // feature the target dialect cannot express
-  internal,            // a bug: broken invariant
+  invalid_argument,     // malformed or semantically wrong input (HTTP 400)
+  parse_error,          // bytes that are not valid JSON / SSE / UTF-8 (HTTP 400)
+  not_found,            // unknown tool, route, model (HTTP 404)
+  permission_denied,    // sandbox refusals, auth (HTTP 403)
+  unauthenticated,      // missing or bad API key (HTTP 401)
+  resource_exhausted,   // rate limits, size caps (HTTP 429 / 413)
+  deadline_exceeded,    // timeouts (HTTP 504)
+  cancelled,            // cooperative cancellation
+  unavailable,          // upstream down, connection reset (HTTP 502/503)
+  failed_precondition,  // state does not allow the operation
+  unimplemented,        // feature the target dialect cannot express
+  internal,             // a bug: broken invariant
 };
 
 std::string_view to_string(ErrorCode code);
@@ -47,9 +47,7 @@ struct Error {
   int http_status = 0;
 
   // "path: message" when a path is known, else the message.
-  std::string to_string() const {
-    return path.empty() ? message : path + ": " + message;
-  }
+  std::string to_string() const { return path.empty() ? message : path + ": " + message; }
 };
 
 inline Error make_error(ErrorCode code, std::string message, std::string path = {}) {
@@ -59,23 +57,39 @@ inline Error make_error(ErrorCode code, std::string message, std::string path = 
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}   // NOLINT: implicit by design
-  Result(Error error) : v_(std::in_place_index<1>, std::make_shared<Error>(std::move(error))) {}  // NOLINT
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(Error error)
+      : v_(std::in_place_index<1>, std::make_shared<Error>(std::move(error))) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<0>(v_); }
-  const T& value() const& { assert(ok()); return std::get<0>(v_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<0>(std::move(v_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const& { assert(!ok()); return *std::get<1>(v_); }
-  Error&& error() && { assert(!ok()); return std::move(*std::get<1>(v_)); }
+  const Error& error() const& {
+    assert(!ok());
+    return *std::get<1>(v_);
+  }
+  Error&& error() && {
+    assert(!ok());
+    return std::move(*std::get<1>(v_));
+  }
 
  private:
   // The error lives on the heap: a success (the hot path, returned by every
@@ -93,7 +107,10 @@ class [[nodiscard]] Status {
 
   bool ok() const { return error_ == nullptr; }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { assert(error_); return *error_; }
+  const Error& error() const {
+    assert(error_);
+    return *error_;
+  }
 
  private:
   std::shared_ptr<const Error> error_;  // null: success (see Result)
@@ -102,8 +119,8 @@ class [[nodiscard]] Status {
 }  // namespace toolwire
 
 // Propagate an error: TW_TRY(expr) returns its Error from the enclosing function.
-#define TW_TRY(expr)                                  \
-  do {                                                \
-    auto&& tw_try_status_ = (expr);                   \
+#define TW_TRY(expr)                                    \
+  do {                                                  \
+    auto&& tw_try_status_ = (expr);                     \
     if (!tw_try_status_) return tw_try_status_.error(); \
   } while (0)

@@ -79,8 +79,8 @@ struct BasicThinkingPart {
 };
 
 template <class S>
-using BasicPart = std::variant<BasicTextPart<S>, BasicImagePart<S>, BasicToolCallPart<S>, BasicToolResultPart<S>,
-                               BasicThinkingPart<S>, BasicUnknownPart<S>>;
+using BasicPart = std::variant<BasicTextPart<S>, BasicImagePart<S>, BasicToolCallPart<S>,
+                               BasicToolResultPart<S>, BasicThinkingPart<S>, BasicUnknownPart<S>>;
 
 using TextPart = BasicTextPart<Owning>;
 using ImagePart = BasicImagePart<Owning>;

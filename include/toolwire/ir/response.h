@@ -30,14 +30,16 @@ struct Usage {
   // The counts are estimates, not a tokenizer's (the scripted model: characters
   // / 4). No wire dialect carries this; `toolwire chat --json` shows it.
   bool estimated = false;
-  bool empty() const { return !input_tokens && !output_tokens && !cache_read_tokens && !cache_write_tokens; }
+  bool empty() const {
+    return !input_tokens && !output_tokens && !cache_read_tokens && !cache_write_tokens;
+  }
   bool operator==(const Usage&) const = default;
 };
 
 struct Response {
   std::string id;
   std::string model;
-  int64_t created = 0;  // unix seconds; 0 if unknown
+  int64_t created = 0;      // unix seconds; 0 if unknown
   std::vector<Part> parts;  // assistant content: text, thinking, tool calls
   FinishReason finish;
   Usage usage;

@@ -71,7 +71,7 @@ struct Finish {
 };
 
 struct ErrorEvent {
-  std::string type;     // e.g. "overloaded_error", "server_error"
+  std::string type;  // e.g. "overloaded_error", "server_error"
   std::string message;
   bool operator==(const ErrorEvent&) const = default;
 };

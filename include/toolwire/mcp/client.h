@@ -43,8 +43,8 @@
 #include <nlohmann/json.hpp>
 
 #include "toolwire/core/result.h"
-#include "toolwire/mcp/jsonrpc.h"
 #include "toolwire/mcp/http_transport.h"
+#include "toolwire/mcp/jsonrpc.h"
 #include "toolwire/mcp/stdio_transport.h"
 #include "toolwire/tools/tool.h"
 
@@ -73,7 +73,7 @@ struct ClientOptions {
 
 struct ServerInfo {
   std::string protocol_version;
-  nlohmann::json server_info;   // {name, version, ...}
+  nlohmann::json server_info;  // {name, version, ...}
   nlohmann::json capabilities;
   std::string instructions;
 };
@@ -97,8 +97,8 @@ struct CallResult {
 };
 
 struct RequestOptions {
-  std::optional<std::chrono::milliseconds> timeout;   // else the client's default
-  std::optional<tools::CancellationToken> cancel;     // cancel → notifications/cancelled
+  std::optional<std::chrono::milliseconds> timeout;  // else the client's default
+  std::optional<tools::CancellationToken> cancel;    // cancel → notifications/cancelled
   // notifications/progress params for this request (a progressToken is sent).
   std::function<void(const nlohmann::json& params)> on_progress;
 };

@@ -27,8 +27,8 @@
 namespace toolwire::mcp {
 
 struct HttpServerParams {
-  std::string url;                         // the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
-  transport::HttpHeaders headers;          // extra headers (Authorization ...); never logged
+  std::string url;                 // the MCP endpoint, e.g. http://127.0.0.1:3001/mcp
+  transport::HttpHeaders headers;  // extra headers (Authorization ...); never logged
   std::chrono::milliseconds connect_timeout{10000};
   size_t max_message_bytes = 16u << 20;
 };

@@ -49,10 +49,10 @@ struct Message {
   // Request / response id: a string or an integer; null for an error answering
   // a message whose id could not be read.
   nlohmann::json id;
-  std::string method;      // request, notification
-  nlohmann::json params;   // request, notification; null when absent
-  nlohmann::json result;   // response
-  RpcError error;          // error
+  std::string method;     // request, notification
+  nlohmann::json params;  // request, notification; null when absent
+  nlohmann::json result;  // response
+  RpcError error;         // error
 
   bool is_request() const { return kind == Kind::request; }
   bool is_notification() const { return kind == Kind::notification; }

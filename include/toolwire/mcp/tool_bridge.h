@@ -32,8 +32,8 @@
 namespace toolwire::mcp {
 
 struct ServerToolsOptions {
-  std::string prefix;               // "fs" → fs__read_file; empty: no prefix
-  std::vector<std::string> allow;   // empty: every tool
+  std::string prefix;              // "fs" → fs__read_file; empty: no prefix
+  std::vector<std::string> allow;  // empty: every tool
   std::vector<std::string> deny;
   std::optional<std::chrono::milliseconds> timeout;  // per call; else the executor's default
 };

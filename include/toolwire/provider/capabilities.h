@@ -27,18 +27,18 @@ namespace toolwire::provider {
 
 struct Capabilities {
   bool streaming = true;
-  bool tools = true;                 // accepts tool definitions at all
-  bool parallel_tool_calls = true;   // may return several calls in one turn
+  bool tools = true;                     // accepts tool definitions at all
+  bool parallel_tool_calls = true;       // may return several calls in one turn
   bool parallel_tool_calls_flag = true;  // accepts the `parallel_tool_calls` switch
   // Tool choice modes the upstream can express.
   bool tool_choice_auto = true;
   bool tool_choice_none = true;
   bool tool_choice_required = true;
   bool tool_choice_named = true;
-  bool images = true;                // image parts in user messages / tool results
-  bool thinking = false;             // returns (and takes back) reasoning blocks
-  bool requires_max_tokens = false;  // Anthropic: max_tokens is mandatory
-  int64_t default_max_tokens = 4096; // used when requires_max_tokens and none given
+  bool images = true;                 // image parts in user messages / tool results
+  bool thinking = false;              // returns (and takes back) reasoning blocks
+  bool requires_max_tokens = false;   // Anthropic: max_tokens is mandatory
+  int64_t default_max_tokens = 4096;  // used when requires_max_tokens and none given
 
   bool operator==(const Capabilities&) const = default;
 };

@@ -32,8 +32,8 @@ struct ProviderConfig {
   std::string base_url;            // overrides the profile's
   std::string model;               // overrides the profile's default model
   std::string api_key_env;         // overrides the profile's variable name
-  std::chrono::milliseconds deadline{std::chrono::minutes(10)};     // whole exchange
-  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)}; // no byte for this long
+  std::chrono::milliseconds deadline{std::chrono::minutes(10)};      // whole exchange
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};  // no byte for this long
   transport::RetryPolicy retry;
 };
 
@@ -45,6 +45,7 @@ Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const Prov
                                                      transport::HttpTransport& client);
 
 // resolve_profile() + make_http_provider().
-Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg, transport::HttpTransport& client);
+Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg,
+                                                transport::HttpTransport& client);
 
 }  // namespace toolwire::provider

@@ -10,10 +10,12 @@
 //
 //   std::unique_ptr<Provider> p = ...;            // see factory.h, scripted.h
 //   ProviderCall call = p->stream(request,
-//       [](const ir::StreamEvent& e) { if (auto* t = std::get_if<ir::TextDelta>(&e)) print(t->text); },
+//       [](const ir::StreamEvent& e) { if (auto* t = std::get_if<ir::TextDelta>(&e))
+//       print(t->text); },
 //       [](Result<Generation> r) {
 //         if (!r) return report(r.error());
-//         use(r->response, r->timing.time_to_first_token, r->limits.get("x-ratelimit-remaining-tokens"));
+//         use(r->response, r->timing.time_to_first_token,
+//         r->limits.get("x-ratelimit-remaining-tokens"));
 //       });
 //   call.cancel();                                // any thread; `done` then gets `cancelled`
 //

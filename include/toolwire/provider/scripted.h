@@ -17,7 +17,8 @@
 // dropped does not match (the next rule is tried).
 //
 //   {"rules": [
-//     {"user_pattern": "add '([^']+)' to my to-?do", "calls": [{"name": "add_todo", "arguments": {"text": "$1"}}]},
+//     {"user_pattern": "add '([^']+)' to my to-?do", "calls": [{"name": "add_todo", "arguments":
+//     {"text": "$1"}}]},
 //     {"after_tool": "add_todo", "reply": "Done: {{result}}"}
 //   ], "fallback": "I can only manage your to-do list."}
 //
@@ -46,7 +47,7 @@ struct ScriptRule {
   std::string after_tool;    // empty: the conversation must end with a user message
   std::string reply;         // text before the calls (may be empty when calls are given)
   std::vector<ScriptedCall> calls;
-  std::string error;         // non-empty: the "upstream" fails with this error type
+  std::string error;  // non-empty: the "upstream" fails with this error type
 };
 
 struct Script {
@@ -59,7 +60,7 @@ struct Script {
 Result<Script> parse_script(std::string_view json);
 
 struct ScriptedOptions {
-  size_t chunk_chars = 12;       // text is streamed in pieces of about this size
+  size_t chunk_chars = 12;  // text is streamed in pieces of about this size
   std::string model = "scripted-1";
 };
 

@@ -1,7 +1,8 @@
 // toolwire/server/config.h — the gateway's YAML configuration.
 //
 //   auto cfg = server::load_config_file("gateway.yaml");
-//   if (!cfg) die(cfg.error().message);   // "gateway.yaml:12:5: routes[0].upstreams[1]: unknown upstream 'backup'"
+//   if (!cfg) die(cfg.error().message);   // "gateway.yaml:12:5: routes[0].upstreams[1]: unknown
+//   upstream 'backup'"
 //
 // Every key is checked: an unknown one is an error (a typo must not pass
 // silently), and each error names the file, line, column and key path.
@@ -33,9 +34,9 @@ struct McpServerConfig {
   std::vector<std::string> argv;  // command, then args
   std::vector<std::string> env;   // "KEY=VALUE", added to the gateway's environment
   std::string cwd;
-  std::string url;                // instead of a command
-  std::string prefix;             // registry names are <prefix>__<tool>; default: the name
-  bool no_prefix = false;         // `prefix: ""`: the server's names as they are
+  std::string url;                 // instead of a command
+  std::string prefix;              // registry names are <prefix>__<tool>; default: the name
+  bool no_prefix = false;          // `prefix: ""`: the server's names as they are
   std::vector<std::string> allow;  // the server's tool names; `*` at the end: any rest
   std::vector<std::string> deny;
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};  // per tools/call
@@ -43,8 +44,10 @@ struct McpServerConfig {
 
 struct UpstreamConfig {
   std::string name;
-  std::string profile;      // openai | anthropic | openai_compatible | scripted | a built-in profile name
-  std::string base_url;     // as the provider's SDK takes it (OpenAI: ends in /v1; Anthropic: the root)
+  std::string
+      profile;  // openai | anthropic | openai_compatible | scripted | a built-in profile name
+  std::string
+      base_url;  // as the provider's SDK takes it (OpenAI: ends in /v1; Anthropic: the root)
   std::string api_key_env;  // variable holding the key ("" = the profile's)
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
@@ -96,17 +99,19 @@ struct GatewayConfig {
 };
 
 Result<GatewayConfig> load_config_file(const std::string& path);
-Result<GatewayConfig> load_config_string(std::string_view yaml, const std::string& name = "<config>");
+Result<GatewayConfig> load_config_string(std::string_view yaml,
+                                         const std::string& name = "<config>");
 
 // What a config becomes: providers (owned by the router), the router, keys.
 struct BuiltGateway {
   std::shared_ptr<ModelRouter> router;
   std::shared_ptr<KeyRing> keys;
-  std::vector<std::string> described;  // one line per route, for the start-up log
+  std::vector<std::string> described;                // one line per route, for the start-up log
   std::shared_ptr<const tools::Registry> mcp_tools;  // for /mcp; null: not configured
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // connected at build time
 };
-Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport);
+Result<BuiltGateway> build_gateway(const GatewayConfig& config,
+                                   transport::HttpTransport& transport);
 // The tools of each connected MCP server, by its name in `mcp_servers`.
 using McpToolSets = std::map<std::string, std::shared_ptr<const tools::Registry>>;
 

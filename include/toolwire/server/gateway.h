@@ -35,12 +35,12 @@ namespace toolwire::server {
 
 // Checked before any work is done on a request.
 struct Limits {
-  size_t max_header_bytes = 16 * 1024;         // request line + headers → 431
-  size_t max_body_bytes = 8 * 1024 * 1024;     // → 413
-  size_t max_messages = 10'000;                // → 400
-  size_t max_tools = 512;                      // → 400
-  size_t max_connections = 10'000;             // further connections are closed at accept
-  size_t max_pipelined = 16;                   // requests queued behind the one being answered
+  size_t max_header_bytes = 16 * 1024;      // request line + headers → 431
+  size_t max_body_bytes = 8 * 1024 * 1024;  // → 413
+  size_t max_messages = 10'000;             // → 400
+  size_t max_tools = 512;                   // → 400
+  size_t max_connections = 10'000;          // further connections are closed at accept
+  size_t max_pipelined = 16;                // requests queued behind the one being answered
   std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};  // whole header → 408
   std::chrono::milliseconds body_timeout{std::chrono::seconds(60)};    // whole body → 408
   std::chrono::milliseconds keepalive_idle{std::chrono::seconds(75)};  // between requests
@@ -65,10 +65,10 @@ struct RouteTools {
 
 // One upstream a model is routed to.
 struct RouteTarget {
-  provider::Provider* provider = nullptr;  // owned by the router
-  std::string upstream_model;              // empty: the caller's model name
-  std::string name;                        // for logs and metrics ("openai", "mock")
-  std::shared_ptr<const RouteTools> tools; // null: passthrough
+  provider::Provider* provider = nullptr;   // owned by the router
+  std::string upstream_model;               // empty: the caller's model name
+  std::string name;                         // for logs and metrics ("openai", "mock")
+  std::shared_ptr<const RouteTools> tools;  // null: passthrough
 };
 
 // Model name → ordered upstream targets (primary, then fallbacks tried on a
@@ -95,9 +95,9 @@ struct ConductorOptions {
   double frame_burst = 100;
   int flood_close_after = 50;
   std::chrono::milliseconds resume_grace{std::chrono::seconds(60)};
-  size_t replay_events = 256;               // per session, also capped at replay_bytes
+  size_t replay_events = 256;  // per session, also capped at replay_bytes
   size_t replay_bytes = 256 * 1024;
-  size_t max_queued_turns = 4;              // transcript.final queued behind a running turn
+  size_t max_queued_turns = 4;  // transcript.final queued behind a running turn
   size_t max_sessions = 100'000;
   // Defaults a session.start may override (options.*).
   int max_tool_rounds = 8;
@@ -119,14 +119,14 @@ struct McpEndpointOptions {
   std::vector<std::string> allowed_origins;
   size_t max_sessions = 1000;
   std::chrono::milliseconds session_idle{std::chrono::minutes(30)};  // then it may be evicted
-  size_t page_size = 100;  // tools per tools/list page
+  size_t page_size = 100;                                            // tools per tools/list page
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(60)};
 };
 
 struct GatewayOptions {
   std::string host = "127.0.0.1";
-  uint16_t port = 8080;    // 0: any free port (see Gateway::port())
-  int threads = 0;         // 0: one per core
+  uint16_t port = 8080;  // 0: any free port (see Gateway::port())
+  int threads = 0;       // 0: one per core
   Limits limits;
   // Threads that run server tools' handlers (blocking code never runs on the
   // server's own threads).

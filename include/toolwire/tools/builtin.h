@@ -62,7 +62,7 @@ struct BuiltinOptions {
   std::chrono::milliseconds shell_timeout{30000};
   std::chrono::milliseconds shell_max_timeout{300000};  // cap on the model's timeout_ms
   std::chrono::milliseconds kill_grace{2000};           // SIGTERM → SIGKILL
-  size_t shell_max_output = 64 * 1024;                   // per stream
+  size_t shell_max_output = 64 * 1024;                  // per stream
 
   // fetch: GET over http/https only.
   size_t fetch_max_bytes = 1 << 20;

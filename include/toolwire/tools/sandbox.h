@@ -18,10 +18,10 @@
 // See docs/security.md for every attack the tests try and its outcome.
 #pragma once
 
+#include <sys/stat.h>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <sys/stat.h>
 #include <utility>
 
 #include "toolwire/core/result.h"
@@ -35,7 +35,10 @@ class UniqueFd {
   explicit UniqueFd(int fd) : fd_(fd) {}
   UniqueFd(UniqueFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
   UniqueFd& operator=(UniqueFd&& o) noexcept {
-    if (this != &o) { reset(); fd_ = std::exchange(o.fd_, -1); }
+    if (this != &o) {
+      reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
     return *this;
   }
   UniqueFd(const UniqueFd&) = delete;
@@ -74,7 +77,7 @@ class Workspace {
   // Opens `root` (which must be an existing directory) as the workspace.
   static Result<Workspace> open(const std::string& root, WorkspaceOptions options = {});
 
-  const std::string& root() const { return root_; }   // canonical absolute path
+  const std::string& root() const { return root_; }  // canonical absolute path
   int root_fd() const { return root_fd_.get(); }
   const WorkspaceOptions& options() const { return options_; }
   Resolver resolver_in_use() const { return resolver_; }

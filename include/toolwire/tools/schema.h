@@ -44,8 +44,10 @@ struct Violation {
 
 class CompiledSchema {
  public:
-  static Result<CompiledSchema> compile(std::string_view schema_json, const SchemaOptions& opts = {});
-  static Result<CompiledSchema> compile(const nlohmann::json& schema, const SchemaOptions& opts = {});
+  static Result<CompiledSchema> compile(std::string_view schema_json,
+                                        const SchemaOptions& opts = {});
+  static Result<CompiledSchema> compile(const nlohmann::json& schema,
+                                        const SchemaOptions& opts = {});
 
   CompiledSchema(CompiledSchema&&) noexcept;
   CompiledSchema& operator=(CompiledSchema&&) noexcept;

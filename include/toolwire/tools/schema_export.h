@@ -33,7 +33,8 @@ std::string export_dialect_names();
 
 // Exports an IR definition (name used as given; pass wire names). An unknown
 // dialect is a not_found error.
-Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def, std::string_view dialect,
+Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def,
+                                                 std::string_view dialect,
                                                  const ExportOptions& opts = {});
 Result<nlohmann::ordered_json> export_tool(const Tool& tool, std::string_view dialect,
                                            const ExportOptions& opts = {});

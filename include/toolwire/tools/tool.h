@@ -115,7 +115,9 @@ struct ToolContext {
   bool cancelled() const { return cancel.cancelled(); }
   bool expired() const { return Clock::now() >= deadline; }
   template <class T>
-  T* session_data() const { return session ? std::any_cast<T>(session.get()) : nullptr; }
+  T* session_data() const {
+    return session ? std::any_cast<T>(session.get()) : nullptr;
+  }
 };
 
 // What a handler returns: content parts (text, images, raw blocks) and an error flag.
@@ -140,8 +142,10 @@ struct ToolOutput {
 using SyncHandler = std::function<ToolOutput(const nlohmann::json& args, ToolContext& ctx)>;
 using Completion = std::function<void(ToolOutput)>;
 // Must call `done` exactly once (later calls are ignored), from any thread.
-using CallbackHandler = std::function<void(const nlohmann::json& args, ToolContext ctx, Completion done)>;
-using FutureHandler = std::function<std::future<ToolOutput>(const nlohmann::json& args, ToolContext ctx)>;
+using CallbackHandler =
+    std::function<void(const nlohmann::json& args, ToolContext ctx, Completion done)>;
+using FutureHandler =
+    std::function<std::future<ToolOutput>(const nlohmann::json& args, ToolContext ctx)>;
 using Handler = std::variant<SyncHandler, CallbackHandler, FutureHandler>;
 
 // Everything needed to register a tool.

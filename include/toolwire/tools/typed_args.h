@@ -61,15 +61,42 @@ struct Field {
   bool optional_ = false;
   nlohmann::json constraints = nlohmann::json::object();  // merged into the value schema
 
-  Field&& optional() && { optional_ = true; return std::move(*this); }
-  Field&& one_of(std::vector<nlohmann::json> values) && { constraints["enum"] = std::move(values); return std::move(*this); }
-  Field&& minimum(double v) && { constraints["minimum"] = number(v); return std::move(*this); }
-  Field&& maximum(double v) && { constraints["maximum"] = number(v); return std::move(*this); }
-  Field&& min_length(size_t n) && { constraints["minLength"] = n; return std::move(*this); }
-  Field&& max_length(size_t n) && { constraints["maxLength"] = n; return std::move(*this); }
-  Field&& pattern(std::string re) && { constraints["pattern"] = std::move(re); return std::move(*this); }
-  Field&& min_items(size_t n) && { array_constraints["minItems"] = n; return std::move(*this); }
-  Field&& max_items(size_t n) && { array_constraints["maxItems"] = n; return std::move(*this); }
+  Field&& optional() && {
+    optional_ = true;
+    return std::move(*this);
+  }
+  Field&& one_of(std::vector<nlohmann::json> values) && {
+    constraints["enum"] = std::move(values);
+    return std::move(*this);
+  }
+  Field&& minimum(double v) && {
+    constraints["minimum"] = number(v);
+    return std::move(*this);
+  }
+  Field&& maximum(double v) && {
+    constraints["maximum"] = number(v);
+    return std::move(*this);
+  }
+  Field&& min_length(size_t n) && {
+    constraints["minLength"] = n;
+    return std::move(*this);
+  }
+  Field&& max_length(size_t n) && {
+    constraints["maxLength"] = n;
+    return std::move(*this);
+  }
+  Field&& pattern(std::string re) && {
+    constraints["pattern"] = std::move(re);
+    return std::move(*this);
+  }
+  Field&& min_items(size_t n) && {
+    array_constraints["minItems"] = n;
+    return std::move(*this);
+  }
+  Field&& max_items(size_t n) && {
+    array_constraints["maxItems"] = n;
+    return std::move(*this);
+  }
 
   nlohmann::json array_constraints = nlohmann::json::object();  // on the array itself
 
@@ -86,7 +113,9 @@ Field<S, M> field(const char* name, M S::*member, std::string description = {}) 
 }
 
 template <class... F>
-std::tuple<F...> fields(F&&... f) { return std::tuple<F...>(std::forward<F>(f)...); }
+std::tuple<F...> fields(F&&... f) {
+  return std::tuple<F...>(std::forward<F>(f)...);
+}
 
 namespace typed_detail {
 
@@ -95,15 +124,23 @@ struct has_fields : std::false_type {};
 template <class T>
 struct has_fields<T, std::void_t<decltype(T::tw_fields())>> : std::true_type {};
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
-template <class T> struct is_map : std::false_type {};
-template <class T, class C, class A> struct is_map<std::map<std::string, T, C, A>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_map : std::false_type {};
+template <class T, class C, class A>
+struct is_map<std::map<std::string, T, C, A>> : std::true_type {};
 
-template <class T> nlohmann::json schema(const nlohmann::json& constraints);
-template <class T> Status decode(const nlohmann::json& j, T& out, const std::string& path);
+template <class T>
+nlohmann::json schema(const nlohmann::json& constraints);
+template <class T>
+Status decode(const nlohmann::json& j, T& out, const std::string& path);
 
 inline void merge(nlohmann::json& into, const nlohmann::json& extra) {
   for (auto it = extra.begin(); it != extra.end(); ++it) into[it.key()] = it.value();
@@ -113,16 +150,20 @@ template <class S>
 nlohmann::json object_schema() {
   nlohmann::json props = nlohmann::json::object();
   nlohmann::json required = nlohmann::json::array();
-  std::apply([&](const auto&... f) {
-    ([&] {
-      using M = std::remove_cvref_t<decltype(std::declval<S&>().*(f.member))>;
-      nlohmann::json s = schema<M>(f.constraints);
-      if constexpr (is_vector<M>::value) merge(s, f.array_constraints);
-      if (!f.description.empty()) s["description"] = f.description;
-      props[f.name] = std::move(s);
-      if (!is_optional<M>::value && !f.optional_) required.push_back(f.name);
-    }(), ...);
-  }, S::tw_fields());
+  std::apply(
+      [&](const auto&... f) {
+        (
+            [&] {
+              using M = std::remove_cvref_t<decltype(std::declval<S&>().*(f.member))>;
+              nlohmann::json s = schema<M>(f.constraints);
+              if constexpr (is_vector<M>::value) merge(s, f.array_constraints);
+              if (!f.description.empty()) s["description"] = f.description;
+              props[f.name] = std::move(s);
+              if (!is_optional<M>::value && !f.optional_) required.push_back(f.name);
+            }(),
+            ...);
+      },
+      S::tw_fields());
   nlohmann::json out = {{"type", "object"}, {"properties", std::move(props)}};
   if (!required.empty()) out["required"] = std::move(required);
   out["additionalProperties"] = false;
@@ -137,7 +178,8 @@ nlohmann::json schema(const nlohmann::json& constraints) {
   } else if constexpr (is_vector<T>::value) {
     return {{"type", "array"}, {"items", schema<typename T::value_type>(constraints)}};
   } else if constexpr (is_map<T>::value) {
-    return {{"type", "object"}, {"additionalProperties", schema<typename T::mapped_type>(constraints)}};
+    return {{"type", "object"},
+            {"additionalProperties", schema<typename T::mapped_type>(constraints)}};
   } else if constexpr (has_fields<T>::value) {
     s = object_schema<T>();
   } else if constexpr (std::is_same_v<T, std::string>) {
@@ -165,27 +207,34 @@ template <class S>
 Status decode_object(const nlohmann::json& j, S& out, const std::string& path) {
   if (!j.is_object()) return type_error(path, "object");
   Status st;
-  std::apply([&](const auto&... f) {
-    ([&] {
-      if (!st) return;
-      using M = std::remove_cvref_t<decltype(out.*(f.member))>;
-      std::string sub = path + "." + f.name;
-      auto it = j.find(f.name);
-      if (it == j.end() || (it->is_null() && (is_optional<M>::value || f.optional_))) {
-        if (!is_optional<M>::value && !f.optional_)
-          st = make_error(ErrorCode::invalid_argument, "required property missing", sub);
-        return;
-      }
-      st = decode<M>(*it, out.*(f.member), sub);
-    }(), ...);
-  }, S::tw_fields());
+  std::apply(
+      [&](const auto&... f) {
+        (
+            [&] {
+              if (!st) return;
+              using M = std::remove_cvref_t<decltype(out.*(f.member))>;
+              std::string sub = path + "." + f.name;
+              auto it = j.find(f.name);
+              if (it == j.end() || (it->is_null() && (is_optional<M>::value || f.optional_))) {
+                if (!is_optional<M>::value && !f.optional_)
+                  st = make_error(ErrorCode::invalid_argument, "required property missing", sub);
+                return;
+              }
+              st = decode<M>(*it, out.*(f.member), sub);
+            }(),
+            ...);
+      },
+      S::tw_fields());
   return st;
 }
 
 template <class T>
 Status decode(const nlohmann::json& j, T& out, const std::string& path) {
   if constexpr (is_optional<T>::value) {
-    if (j.is_null()) { out.reset(); return {}; }
+    if (j.is_null()) {
+      out.reset();
+      return {};
+    }
     typename T::value_type v{};
     TW_TRY(decode(j, v, path));
     out = std::move(v);
@@ -223,12 +272,14 @@ Status decode(const nlohmann::json& j, T& out, const std::string& path) {
     if (j.is_number_integer()) {
       if (j.is_number_unsigned()) {
         auto u = j.get<uint64_t>();
-        if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) return type_error(path, "integer in range");
+        if (u > static_cast<uint64_t>(std::numeric_limits<T>::max()))
+          return type_error(path, "integer in range");
         out = static_cast<T>(u);
       } else {
         auto v = j.get<int64_t>();
         if (v < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
-            (v > 0 && static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
+            (v > 0 &&
+             static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
           return type_error(path, "integer in range");
         out = static_cast<T>(v);
       }
@@ -259,7 +310,9 @@ Status decode(const nlohmann::json& j, T& out, const std::string& path) {
 
 // The JSON Schema of an argument struct.
 template <class T>
-nlohmann::json schema_of() { return typed_detail::object_schema<T>(); }
+nlohmann::json schema_of() {
+  return typed_detail::object_schema<T>();
+}
 
 // Decodes arguments into T; errors carry the JSON path ("$.where.city").
 template <class T>
@@ -277,11 +330,12 @@ ToolSpec typed_tool(std::string name, std::string description, F fn) {
   spec.name = std::move(name);
   spec.description = std::move(description);
   spec.input_schema = schema_of<T>().dump();
-  spec.handler = SyncHandler([fn = std::move(fn)](const nlohmann::json& args, ToolContext& ctx) -> ToolOutput {
-    Result<T> a = decode_args<T>(args);
-    if (!a) return ToolOutput::error("invalid arguments: " + a.error().to_string());
-    return fn(*a, ctx);
-  });
+  spec.handler =
+      SyncHandler([fn = std::move(fn)](const nlohmann::json& args, ToolContext& ctx) -> ToolOutput {
+        Result<T> a = decode_args<T>(args);
+        if (!a) return ToolOutput::error("invalid arguments: " + a.error().to_string());
+        return fn(*a, ctx);
+      });
   return spec;
 }
 

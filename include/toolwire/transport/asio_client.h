@@ -33,12 +33,13 @@ class io_context;
 namespace toolwire::transport {
 
 struct AsioClientOptions {
-  std::string ca_file;                  // "" = system CA store
+  std::string ca_file;  // "" = system CA store
   std::string user_agent = "toolwire/0.1";
-  size_t max_idle_per_host = 1024;      // pooled keep-alive connections per scheme://host:port
-  std::chrono::milliseconds idle_keep{std::chrono::seconds(50)};  // a pooled connection unused this long is closed
-  size_t receive_buffer = 16384;        // bytes read per body read
-  uint64_t jitter_seed = 0;             // 0 = random
+  size_t max_idle_per_host = 1024;  // pooled keep-alive connections per scheme://host:port
+  std::chrono::milliseconds idle_keep{
+      std::chrono::seconds(50)};  // a pooled connection unused this long is closed
+  size_t receive_buffer = 16384;  // bytes read per body read
+  uint64_t jitter_seed = 0;       // 0 = random
 };
 
 // Calls started on this thread while a scope is alive run their I/O and

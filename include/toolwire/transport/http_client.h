@@ -48,16 +48,18 @@
 
 namespace toolwire::transport {
 
-namespace detail { class EventLoop; }
+namespace detail {
+class EventLoop;
+}
 
 struct HttpClientOptions {
-  std::string proxy;           // "" = from the environment (see above); "http://h:p" forces one
-  std::string ca_file;         // "" = system CA store
+  std::string proxy;    // "" = from the environment (see above); "http://h:p" forces one
+  std::string ca_file;  // "" = system CA store
   std::string user_agent = "toolwire/0.1";
-  long max_connections = 0;    // cap of the shared connection cache; 0 = libcurl's default
+  long max_connections = 0;       // cap of the shared connection cache; 0 = libcurl's default
   long max_host_connections = 0;  // per host; 0 = unlimited
-  long receive_buffer = 16384; // per-transfer receive buffer (libcurl CURLOPT_BUFFERSIZE)
-  uint64_t jitter_seed = 0;    // 0 = random; fixed for reproducible backoff in tests
+  long receive_buffer = 16384;    // per-transfer receive buffer (libcurl CURLOPT_BUFFERSIZE)
+  uint64_t jitter_seed = 0;       // 0 = random; fixed for reproducible backoff in tests
 };
 
 // A started call. Copyable; cancel() is safe from any thread, any number of

@@ -35,7 +35,9 @@ class HttpHeaders {
  public:
   using Entry = std::pair<std::string, std::string>;
 
-  void add(std::string name, std::string value) { entries_.emplace_back(std::move(name), std::move(value)); }
+  void add(std::string name, std::string value) {
+    entries_.emplace_back(std::move(name), std::move(value));
+  }
   // Replaces every field called `name` by one with `value`.
   void set(std::string_view name, std::string value);
   void remove(std::string_view name);
@@ -62,11 +64,12 @@ bool iequals(std::string_view a, std::string_view b);
 // nothing of the response: once on_head ran, a failure is reported, never
 // retried, so a streamed tool call can never arrive twice.
 struct RetryPolicy {
-  int max_attempts = 3;            // attempts in all, the first included; 1 = no retry
-  Millis initial_backoff{500};     // the cap of the first retry's random delay
-  Millis max_backoff{8000};        // the cap grows x2 per attempt up to this
-  Millis max_retry_after{60000};   // a longer retry-after is not waited for: the response is returned
-  bool honor_retry_after = true;   // use `retry-after-ms` / `retry-after` when present
+  int max_attempts = 3;         // attempts in all, the first included; 1 = no retry
+  Millis initial_backoff{500};  // the cap of the first retry's random delay
+  Millis max_backoff{8000};     // the cap grows x2 per attempt up to this
+  Millis max_retry_after{
+      60000};  // a longer retry-after is not waited for: the response is returned
+  bool honor_retry_after = true;  // use `retry-after-ms` / `retry-after` when present
 };
 
 struct HttpRequest {
@@ -74,8 +77,9 @@ struct HttpRequest {
   std::string url;
   HttpHeaders headers;
   std::string body;
-  Millis deadline{0};         // total time for the exchange, retries and their delays included; 0 = none
-  Millis idle_timeout{0};     // fail when no byte arrives for this long (waiting for the head included); 0 = none
+  Millis deadline{0};  // total time for the exchange, retries and their delays included; 0 = none
+  Millis idle_timeout{
+      0};  // fail when no byte arrives for this long (waiting for the head included); 0 = none
   Millis connect_timeout{10000};
   RetryPolicy retry;
 };
@@ -87,13 +91,14 @@ struct HttpResponseHead {
 };
 
 struct HttpStats {
-  int attempts = 0;                        // attempts started (1 when no retry happened)
-  int last_status = 0;                     // status of the last response received, 0 if none
-  std::chrono::microseconds time_to_head{0};        // from start() to the delivered head
-  std::chrono::microseconds time_to_first_byte{0};  // from start() to the first body byte handed over
-  std::chrono::microseconds total_time{0};          // from start() to completion
-  uint64_t body_bytes = 0;                 // body bytes handed to on_body
-  Millis retry_wait{0};                    // time spent waiting between attempts
+  int attempts = 0;                           // attempts started (1 when no retry happened)
+  int last_status = 0;                        // status of the last response received, 0 if none
+  std::chrono::microseconds time_to_head{0};  // from start() to the delivered head
+  std::chrono::microseconds time_to_first_byte{
+      0};                                   // from start() to the first body byte handed over
+  std::chrono::microseconds total_time{0};  // from start() to completion
+  uint64_t body_bytes = 0;                  // body bytes handed to on_body
+  Millis retry_wait{0};                     // time spent waiting between attempts
 };
 
 // What the blocking HttpClient::fetch returns. A non-2xx status is a result,

@@ -8,11 +8,16 @@ namespace toolwire::agent {
 
 std::string_view to_string(StopReason reason) {
   switch (reason) {
-    case StopReason::final_text: return "final_text";
-    case StopReason::end_turn_tool: return "end_turn_tool";
-    case StopReason::round_limit: return "round_limit";
-    case StopReason::cancelled: return "cancelled";
-    case StopReason::error: return "error";
+    case StopReason::final_text:
+      return "final_text";
+    case StopReason::end_turn_tool:
+      return "end_turn_tool";
+    case StopReason::round_limit:
+      return "round_limit";
+    case StopReason::cancelled:
+      return "cancelled";
+    case StopReason::error:
+      return "error";
   }
   return "error";
 }
@@ -67,8 +72,10 @@ struct Writer {
     w.field("id", e.call.id);
     w.field("name", e.call.name);
     // Valid arguments are spliced as JSON; broken ones stay a string.
-    if (e.call.arguments_valid && !e.call.arguments.empty()) w.field_raw("arguments", e.call.arguments);
-    else w.field("arguments", e.call.arguments);
+    if (e.call.arguments_valid && !e.call.arguments.empty())
+      w.field_raw("arguments", e.call.arguments);
+    else
+      w.field("arguments", e.call.arguments);
     w.field("remote", e.remote);
   }
   void operator()(const ToolResultEvent& e) {

@@ -9,7 +9,8 @@ namespace toolwire::agent {
 
 Status check_history(const std::vector<ir::Message>& messages, bool allow_open_calls) {
   if (!messages.empty() && messages.front().role == ir::Role::tool)
-    return make_error(ErrorCode::failed_precondition, "history starts with a tool result", "$.messages[0]");
+    return make_error(ErrorCode::failed_precondition, "history starts with a tool result",
+                      "$.messages[0]");
   // call id → answered?
   std::unordered_map<std::string, bool> calls;
   size_t last_assistant = messages.size();
@@ -20,15 +21,19 @@ Status check_history(const std::vector<ir::Message>& messages, bool allow_open_c
       std::string path = "$.messages[" + std::to_string(m) + "].parts[" + std::to_string(p) + "]";
       if (auto* c = std::get_if<ir::ToolCallPart>(&msg.parts[p])) {
         if (msg.role != ir::Role::assistant)
-          return make_error(ErrorCode::failed_precondition, "tool call outside an assistant message", path);
+          return make_error(ErrorCode::failed_precondition,
+                            "tool call outside an assistant message", path);
         if (!calls.emplace(c->id, false).second)
-          return make_error(ErrorCode::failed_precondition, "duplicate tool call id '" + c->id + "'", path);
+          return make_error(ErrorCode::failed_precondition,
+                            "duplicate tool call id '" + c->id + "'", path);
       } else if (auto* r = std::get_if<ir::ToolResultPart>(&msg.parts[p])) {
         auto it = calls.find(r->call_id);
         if (it == calls.end())
-          return make_error(ErrorCode::failed_precondition, "tool result for unknown call '" + r->call_id + "'", path);
+          return make_error(ErrorCode::failed_precondition,
+                            "tool result for unknown call '" + r->call_id + "'", path);
         if (it->second)
-          return make_error(ErrorCode::failed_precondition, "second result for call '" + r->call_id + "'", path);
+          return make_error(ErrorCode::failed_precondition,
+                            "second result for call '" + r->call_id + "'", path);
         it->second = true;
       }
     }

@@ -18,7 +18,8 @@ class AnthropicMessagesCodec final : public Codec {
   Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const override {
     return anthropic_messages::decode_response(json, warnings);
   }
-  Result<std::string> encode_response(const ir::Response& response, Warnings& warnings) const override {
+  Result<std::string> encode_response(const ir::Response& response,
+                                      Warnings& warnings) const override {
     return anthropic_messages::encode_response(response, warnings);
   }
   std::unique_ptr<StreamDecoder> make_stream_decoder() const override {
@@ -27,7 +28,9 @@ class AnthropicMessagesCodec final : public Codec {
   std::unique_ptr<StreamEncoder> make_stream_encoder() const override {
     return anthropic_messages::make_stream_encoder();
   }
-  WireError encode_error(const Error& error) const override { return anthropic_messages::encode_error(error); }
+  WireError encode_error(const Error& error) const override {
+    return anthropic_messages::encode_error(error);
+  }
   Error decode_error(int http_status, std::string_view body) const override {
     return anthropic_messages::decode_error(http_status, body);
   }

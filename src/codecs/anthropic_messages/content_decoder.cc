@@ -30,7 +30,8 @@ Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
 }
 
 template <class S, class Parts>
-Status decode_assistant_block(json::element block, const Path& path, Parts& parts, SeenCallIds* seen) {
+Status decode_assistant_block(json::element block, const Path& path, Parts& parts,
+                              SeenCallIds* seen) {
   using T = IrText<S>;
   TWA_ASSIGN(json::object obj, json::as_object(block, path));
   const BlockFields f = pick_block(obj);
@@ -93,29 +94,38 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     return Status::Ok();
   }
   if (type == "tool_result" || type == "image")
-    return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in assistant content");
+    return json::invalid(type_path,
+                         "'" + std::string(type) + "' blocks are not allowed in assistant content");
   // server_tool_use, web_search_tool_result, document, ...: kept verbatim.
-  parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
+  parts.push_back(
+      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
   return Status::Ok();
 }
 
 template void decode_tool_input<ir::Owning>(json::element, ir::ToolCallPart&);
 template void decode_tool_input<Borrowed>(json::element, ir::BasicToolCallPart<Borrowed>&);
-template Status decode_assistant_block<ir::Owning>(json::element, const Path&, ir::Owning::Vector<ir::Part>&,
-                                                   SeenCallIds*);
+template Status decode_assistant_block<ir::Owning>(json::element, const Path&,
+                                                   ir::Owning::Vector<ir::Part>&, SeenCallIds*);
 template Status decode_assistant_block<Borrowed>(json::element, const Path&,
-                                                 Borrowed::Vector<ir::BasicPart<Borrowed>>&, SeenCallIds*);
+                                                 Borrowed::Vector<ir::BasicPart<Borrowed>>&,
+                                                 SeenCallIds*);
 
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
   using Kind = ir::FinishReason::Kind;
   ir::FinishReason r;
   r.raw.assign(raw);
-  if (raw == "end_turn" || raw == "stop_sequence") r.kind = Kind::stop;
-  else if (raw == "max_tokens" || raw == "model_context_window_exceeded") r.kind = Kind::length;
-  else if (raw == "tool_use") r.kind = Kind::tool_calls;
-  else if (raw == "refusal") r.kind = Kind::content_filter;
-  else if (raw.empty()) r.kind = Kind::stop;
-  else r.kind = Kind::other;  // pause_turn and reasons added later
+  if (raw == "end_turn" || raw == "stop_sequence")
+    r.kind = Kind::stop;
+  else if (raw == "max_tokens" || raw == "model_context_window_exceeded")
+    r.kind = Kind::length;
+  else if (raw == "tool_use")
+    r.kind = Kind::tool_calls;
+  else if (raw == "refusal")
+    r.kind = Kind::content_filter;
+  else if (raw.empty())
+    r.kind = Kind::stop;
+  else
+    r.kind = Kind::other;  // pause_turn and reasons added later
   if (has_tool_calls) r.kind = Kind::tool_calls;
   return r;
 }
@@ -125,14 +135,20 @@ std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_too
   if (has_tool_calls) return "tool_use";
   // The raw value is ours when it means the same here (e.g. "stop_sequence",
   // "pause_turn"); an OpenAI "stop" or "length" does not, and is rewritten.
-  if (!reason.raw.empty() && decode_stop_reason(reason.raw, false).kind == reason.kind) return reason.raw;
+  if (!reason.raw.empty() && decode_stop_reason(reason.raw, false).kind == reason.kind)
+    return reason.raw;
   switch (reason.kind) {
-    case Kind::stop: return "end_turn";
-    case Kind::length: return "max_tokens";
-    case Kind::tool_calls: return "tool_use";
-    case Kind::content_filter: return "refusal";
+    case Kind::stop:
+      return "end_turn";
+    case Kind::length:
+      return "max_tokens";
+    case Kind::tool_calls:
+      return "tool_use";
+    case Kind::content_filter:
+      return "refusal";
     case Kind::error:
-    case Kind::other: return "end_turn";
+    case Kind::other:
+      return "end_turn";
   }
   return "end_turn";
 }
@@ -142,10 +158,14 @@ Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
   std::optional<int64_t> input;
   for (auto field : obj) {
     std::optional<int64_t>* target = nullptr;
-    if (field.key == "input_tokens") target = &input;
-    else if (field.key == "output_tokens") target = &out.output_tokens;
-    else if (field.key == "cache_read_input_tokens") target = &out.cache_read_tokens;
-    else if (field.key == "cache_creation_input_tokens") target = &out.cache_write_tokens;
+    if (field.key == "input_tokens")
+      target = &input;
+    else if (field.key == "output_tokens")
+      target = &out.output_tokens;
+    else if (field.key == "cache_read_input_tokens")
+      target = &out.cache_read_tokens;
+    else if (field.key == "cache_creation_input_tokens")
+      target = &out.cache_write_tokens;
     if (!target || field.value.is_null()) continue;  // server_tool_use, service_tier, ...: dropped
     const Path field_path(path, field.key);
     TWA_ASSIGN(*target, json::as_int64(field.value, field_path));

@@ -34,7 +34,8 @@ bool split_data_url(std::string_view url, std::string_view& media, std::string_v
 }  // namespace
 
 template <class S>
-void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w, Warnings& warnings) {
+void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
+                  Warnings& warnings) {
   std::string_view media = image.media_type, data = image.data;
   w.begin_object();
   w.field("type", "image");
@@ -55,8 +56,8 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
 }
 
 template <class S>
-void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, const json::Path& path, JsonWriter& w,
-                       Warnings& warnings) {
+void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
+                       const json::Path& path, JsonWriter& w, Warnings& warnings) {
   std::string_view args = trim(call.arguments);
   if (call.arguments_valid && args.empty()) {
     w.raw("{}");
@@ -72,22 +73,23 @@ void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, 
   w.field(kInvalidArgumentsKey, call.arguments);
   w.end_object();
   warn(warnings, "invalid_arguments_wrapped", path,
-       "tool call arguments are not a JSON object; sent as {\"" + std::string(kInvalidArgumentsKey) +
-           "\": <text>}");
+       "tool call arguments are not a JSON object; sent as {\"" +
+           std::string(kInvalidArgumentsKey) + "\": <text>}");
 }
 
 template <class S>
 bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
   if (std::holds_alternative<ir::BasicToolCallPart<S>>(part)) return true;
-  if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) return t->redacted || !in_request || !t->signature.empty();
+  if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part))
+    return t->redacted || !in_request || !t->signature.empty();
   if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
   return false;
 }
 
 template <class S>
-void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified, const json::Path& path,
-                           JsonWriter& w, Warnings& warnings) {
+void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
+                           const json::Path& path, JsonWriter& w, Warnings& warnings) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;  // Anthropic rejects empty text blocks
     w.begin_object();
@@ -111,7 +113,8 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
       w.end_object();
     } else if (in_request && t->signature.empty()) {
       warn(warnings, "dropped_unsigned_thinking", path,
-           "Anthropic requires the signature of thinking sent back; reasoning without one was dropped");
+           "Anthropic requires the signature of thinking sent back; reasoning without one was "
+           "dropped");
     } else {
       w.begin_object();
       w.field("type", "thinking");
@@ -124,23 +127,26 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
       w.raw(u->raw_json);
     } else {
       warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) + " has no Anthropic equivalent");
+           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
+               " has no Anthropic equivalent");
     }
   } else if (std::holds_alternative<ir::BasicImagePart<S>>(part)) {
-    warn(warnings, "dropped_assistant_image", path, "Anthropic assistant messages cannot hold images");
+    warn(warnings, "dropped_assistant_image", path,
+         "Anthropic assistant messages cannot hold images");
   } else {
     warn(warnings, "dropped_misplaced_part", path, "this part cannot appear in assistant content");
   }
 }
 
 // Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
-#define TOOLWIRE_INSTANTIATE(S)                                                                                 \
-  template void encode_image<S>(const ir::BasicImagePart<S>&, const json::Path&, JsonWriter&, Warnings&);        \
-  template void encode_tool_input<S>(const ir::BasicToolCallPart<S>&, bool, const json::Path&, JsonWriter&,      \
-                                     Warnings&);                                                                \
-  template bool assistant_part_emits<S>(const ir::BasicPart<S>&, bool);                                         \
-  template void encode_assistant_part<S>(const ir::BasicPart<S>&, bool, bool, const json::Path&, JsonWriter&, \
-                                         Warnings&);
+#define TOOLWIRE_INSTANTIATE(S)                                                                  \
+  template void encode_image<S>(const ir::BasicImagePart<S>&, const json::Path&, JsonWriter&,    \
+                                Warnings&);                                                      \
+  template void encode_tool_input<S>(const ir::BasicToolCallPart<S>&, bool, const json::Path&,   \
+                                     JsonWriter&, Warnings&);                                    \
+  template bool assistant_part_emits<S>(const ir::BasicPart<S>&, bool);                          \
+  template void encode_assistant_part<S>(const ir::BasicPart<S>&, bool, bool, const json::Path&, \
+                                         JsonWriter&, Warnings&);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)
 #undef TOOLWIRE_INSTANTIATE

@@ -15,15 +15,24 @@ Mapping mapping_for(ErrorCode code) {
     case ErrorCode::invalid_argument:
     case ErrorCode::parse_error:
     case ErrorCode::failed_precondition:
-    case ErrorCode::unimplemented: return {"invalid_request_error", 400};
-    case ErrorCode::unauthenticated: return {"authentication_error", 401};
-    case ErrorCode::permission_denied: return {"permission_error", 403};
-    case ErrorCode::not_found: return {"not_found_error", 404};
-    case ErrorCode::resource_exhausted: return {"rate_limit_error", 429};
-    case ErrorCode::unavailable: return {"overloaded_error", 529};
-    case ErrorCode::deadline_exceeded: return {"api_error", 504};
-    case ErrorCode::cancelled: return {"api_error", 499};
-    case ErrorCode::internal: return {"api_error", 500};
+    case ErrorCode::unimplemented:
+      return {"invalid_request_error", 400};
+    case ErrorCode::unauthenticated:
+      return {"authentication_error", 401};
+    case ErrorCode::permission_denied:
+      return {"permission_error", 403};
+    case ErrorCode::not_found:
+      return {"not_found_error", 404};
+    case ErrorCode::resource_exhausted:
+      return {"rate_limit_error", 429};
+    case ErrorCode::unavailable:
+      return {"overloaded_error", 529};
+    case ErrorCode::deadline_exceeded:
+      return {"api_error", 504};
+    case ErrorCode::cancelled:
+      return {"api_error", 499};
+    case ErrorCode::internal:
+      return {"api_error", 500};
   }
   return {"api_error", 500};
 }
@@ -33,7 +42,8 @@ ErrorCode code_for_type(std::string_view type) {
   if (type == "authentication_error") return ErrorCode::unauthenticated;
   if (type == "permission_error") return ErrorCode::permission_denied;
   if (type == "not_found_error") return ErrorCode::not_found;
-  if (type == "request_too_large" || type == "rate_limit_error") return ErrorCode::resource_exhausted;
+  if (type == "request_too_large" || type == "rate_limit_error")
+    return ErrorCode::resource_exhausted;
   if (type == "overloaded_error") return ErrorCode::unavailable;
   if (type == "timeout_error") return ErrorCode::deadline_exceeded;
   return ErrorCode::internal;
@@ -42,15 +52,29 @@ ErrorCode code_for_type(std::string_view type) {
 // The type Anthropic documents for a status, when the status is given exactly.
 std::string_view type_for_status(int status, std::string_view fallback) {
   switch (status) {
-    case 400: case 405: case 408: case 415: case 422: case 431: return "invalid_request_error";
-    case 401: return "authentication_error";
-    case 403: return "permission_error";
-    case 404: return "not_found_error";
-    case 413: return "request_too_large";
-    case 429: return "rate_limit_error";
-    case 504: return "timeout_error";
-    case 529: return "overloaded_error";
-    default: return status >= 500 ? std::string_view("api_error") : fallback;
+    case 400:
+    case 405:
+    case 408:
+    case 415:
+    case 422:
+    case 431:
+      return "invalid_request_error";
+    case 401:
+      return "authentication_error";
+    case 403:
+      return "permission_error";
+    case 404:
+      return "not_found_error";
+    case 413:
+      return "request_too_large";
+    case 429:
+      return "rate_limit_error";
+    case 504:
+      return "timeout_error";
+    case 529:
+      return "overloaded_error";
+    default:
+      return status >= 500 ? std::string_view("api_error") : fallback;
   }
 }
 
@@ -105,7 +129,8 @@ Error decode_error(int http_status, std::string_view body) {
     }
   }
   out.message.assign(body.substr(0, 4096));  // not Anthropic's shape: the text as is
-  if (out.message.empty()) out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
+  if (out.message.empty())
+    out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
   return out;
 }
 

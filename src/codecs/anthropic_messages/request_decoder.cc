@@ -48,8 +48,8 @@ Result<bool> decode_image(const BlockFields& f, const Path& path, ir::BasicImage
 // Text, image or a verbatim unknown block: what user messages and tool
 // results share. Returns false for other known block types.
 template <class S, class Contents>
-Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::string_view type, const Path& path,
-                                Contents& out) {
+Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::string_view type,
+                                const Path& path, Contents& out) {
   using T = IrText<S>;
   if (type == "text") {
     const Path text_path(path, "text");
@@ -65,10 +65,12 @@ Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::
       out.push_back(std::move(image));
       return true;
     }
-  } else if (type == "tool_use" || type == "tool_result" || type == "thinking" || type == "redacted_thinking") {
+  } else if (type == "tool_use" || type == "tool_result" || type == "thinking" ||
+             type == "redacted_thinking") {
     return false;
   }
-  out.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
+  out.push_back(
+      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
   return true;
 }
 
@@ -80,7 +82,8 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
   TWA_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
   TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
   if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
-  if (!seen.contains(id)) return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
+  if (!seen.contains(id))
+    return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
   std::string scratch;
   const std::string_view native = call_id::from_anthropic(id, scratch);
   out.call_id = native.data() == id.data() ? T::keep(id) : T::made(std::move(scratch));
@@ -101,7 +104,8 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
         TWA_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
         if (!ok) {
           const Path type_path(inner_path, "type");
-          return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in tool_result content");
+          return json::invalid(type_path, "'" + std::string(type) +
+                                              "' blocks are not allowed in tool_result content");
         }
       }
     }
@@ -137,14 +141,15 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
       ir::BasicToolResultPart<S> result;
       TW_TRY(decode_tool_result<S>(f, path, seen, result));
       if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
-      tool.parts.push_back(std::move(result));                   // messages hold one kind only
+      tool.parts.push_back(std::move(result));                    // messages hold one kind only
       continue;
     }
     if (user.parts.empty()) user.parts.reserve(blocks.size());
     TWA_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");
-      return json::invalid(type_path, "'" + std::string(type) + "' blocks are not allowed in user content");
+      return json::invalid(type_path,
+                           "'" + std::string(type) + "' blocks are not allowed in user content");
     }
   }
   const bool has_results = !tool.parts.empty();
@@ -154,7 +159,8 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
 }
 
 template <class S>
-Status decode_messages(json::element value, const Path& path, typename S::template Vector<ir::BasicMessage<S>>& out) {
+Status decode_messages(json::element value, const Path& path,
+                       typename S::template Vector<ir::BasicMessage<S>>& out) {
   TWA_ASSIGN(json::array messages, json::as_array(value, path));
   SeenCallIds seen;
   out.reserve(messages.size());
@@ -186,14 +192,16 @@ Status decode_messages(json::element value, const Path& path, typename S::templa
       }
       out.push_back(std::move(msg));
     } else {
-      return json::invalid(role_path, "unknown role '" + std::string(role) + "' (expected user or assistant)");
+      return json::invalid(role_path,
+                           "unknown role '" + std::string(role) + "' (expected user or assistant)");
     }
   }
   return Status::Ok();
 }
 
 template <class S>
-Status decode_system(json::element value, const Path& path, typename S::template Vector<ir::BasicSystemPart<S>>& out) {
+Status decode_system(json::element value, const Path& path,
+                     typename S::template Vector<ir::BasicSystemPart<S>>& out) {
   if (value.is_string()) {
     std::string_view text = value.get_string().value_unsafe();
     if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
@@ -208,7 +216,8 @@ Status decode_system(json::element value, const Path& path, typename S::template
     TWA_ASSIGN(std::string_view type, block_type(f, bpath));
     if (type != "text") {
       const Path type_path(bpath, "type");
-      return json::invalid(type_path, "system blocks must be 'text', got '" + std::string(type) + "'");
+      return json::invalid(type_path,
+                           "system blocks must be 'text', got '" + std::string(type) + "'");
     }
     const Path text_path(bpath, "text");
     TWA_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
@@ -226,7 +235,8 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
   for (json::element t : tools) {
     const Path tpath(path, i++);
     TWA_ASSIGN(json::object obj, json::as_object(t, tpath));
-    static constexpr std::string_view kKeys[] = {"type", "name", "description", "input_schema", "strict"};
+    static constexpr std::string_view kKeys[] = {"type", "name", "description", "input_schema",
+                                                 "strict"};
     const auto f = json::pick(obj, kKeys);
     if (f.has[0]) {
       const Path type_path(tpath, "type");
@@ -297,9 +307,9 @@ Status decode_tool_choice(json::element value, const Path& path, ir::BasicReques
 }
 
 bool is_known_field(std::string_view key) {
-  return key == "model" || key == "system" || key == "tools" || key == "tool_choice" || key == "max_tokens" ||
-         key == "temperature" || key == "top_p" || key == "stop_sequences" || key == "stream" ||
-         key == "metadata";
+  return key == "model" || key == "system" || key == "tools" || key == "tool_choice" ||
+         key == "max_tokens" || key == "temperature" || key == "top_p" || key == "stop_sequences" ||
+         key == "stream" || key == "metadata";
 }
 
 // `key` is given again: its last value wins, as in the providers' parsers.
@@ -398,7 +408,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 }
 
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
-template Status decode_request_into<Borrowed>(std::string_view, Warnings&, ir::BasicRequest<Borrowed>&);
+template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
+                                              ir::BasicRequest<Borrowed>&);
 
 Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
   ir::Request req;

@@ -9,8 +9,8 @@
 namespace toolwire::codec::anthropic_messages {
 namespace {
 
-using json::Path;
 using ir::Role;
+using json::Path;
 
 const Path kRoot;
 
@@ -21,7 +21,8 @@ template <class S>
 bool user_part_emits(const ir::BasicPart<S>& part) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
   if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
-  return std::holds_alternative<ir::BasicImagePart<S>>(part) || std::holds_alternative<ir::BasicToolResultPart<S>>(part);
+  return std::holds_alternative<ir::BasicImagePart<S>>(part) ||
+         std::holds_alternative<ir::BasicToolResultPart<S>>(part);
 }
 
 template <class S>
@@ -32,7 +33,8 @@ bool result_content_emits(const ir::BasicResultContent<S>& c) {
 }
 
 template <class S>
-void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, JsonWriter& w, Warnings& warnings) {
+void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, JsonWriter& w,
+                        Warnings& warnings) {
   w.begin_object();
   w.field("type", "tool_result");
   std::string scratch;
@@ -76,7 +78,8 @@ void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, J
 }
 
 template <class S>
-void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w, Warnings& warnings) {
+void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w,
+                      Warnings& warnings) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;
     w.begin_object();
@@ -86,12 +89,15 @@ void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter
   } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
     encode_image(*img, path, w, warnings);
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-    if (u->dialect == kDialect) w.raw(u->raw_json);
+    if (u->dialect == kDialect)
+      w.raw(u->raw_json);
     else
       warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) + " has no Anthropic equivalent");
+           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
+               " has no Anthropic equivalent");
   } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
-    warn(warnings, "dropped_misplaced_part", path, "tool calls and thinking cannot appear in user content");
+    warn(warnings, "dropped_misplaced_part", path,
+         "tool calls and thinking cannot appear in user content");
   }
 }
 
@@ -115,11 +121,14 @@ bool message_emits(const ir::BasicMessage<S>& m) {
 // system messages (moved to the top level) and dropped empty messages of the
 // other side, which contribute nothing.
 template <class S>
-bool in_group(const ir::BasicMessage<S>& m, bool user) { return m.role != Role::system && user_side(m.role) == user; }
+bool in_group(const ir::BasicMessage<S>& m, bool user) {
+  return m.role != Role::system && user_side(m.role) == user;
+}
 
 // The group's only block when that is one text part (written as a string).
 template <class S>
-const ir::BasicTextPart<S>* single_text(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j, bool user) {
+const ir::BasicTextPart<S>* single_text(
+    const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j, bool user) {
   const ir::BasicTextPart<S>* found = nullptr;
   for (size_t k = i; k < j; ++k) {
     if (!in_group(msgs[k], user)) continue;
@@ -136,22 +145,25 @@ const ir::BasicTextPart<S>* single_text(const typename S::template Vector<ir::Ba
 // Writes messages[i, j) — consecutive IR messages mapping to one Anthropic
 // role — as one message; tool_result blocks first, as Anthropic requires.
 template <class S>
-void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j, const Path& msgs_path,
-                  bool raw_verified, JsonWriter& w, Warnings& warnings) {
+void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j,
+                  const Path& msgs_path, bool raw_verified, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
   const ir::BasicTextPart<S>* only = single_text<S>(msgs, i, j, user);
-  if (only) w.string(only->text);  // Anthropic's shorthand for one text block
-  else w.begin_array();
+  if (only)
+    w.string(only->text);  // Anthropic's shorthand for one text block
+  else
+    w.begin_array();
   for (int pass = user ? 0 : 1; pass < 2; ++pass) {
     for (size_t k = i; k < j; ++k) {
       const ir::BasicMessage<S>& m = msgs[k];
       if (!in_group(m, user)) continue;
       const Path mpath(msgs_path, k);
       if (pass == (user ? 0 : 1) && !m.name.empty())
-        warn(warnings, "dropped_message_name", mpath, "Anthropic messages have no participant name");
+        warn(warnings, "dropped_message_name", mpath,
+             "Anthropic messages have no participant name");
       const Path parts_path(mpath, "content");
       for (size_t n = 0; n < m.parts.size(); ++n) {
         const ir::BasicPart<S>& part = m.parts[n];
@@ -159,9 +171,12 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
         if (only && part_emits(part, user)) continue;
         const Path ppath(parts_path, n);
         const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&part);
-        if (!user) encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
-        else if (pass == 0 && result) encode_tool_result(*result, ppath, w, warnings);
-        else if (pass == 1 && !result) encode_user_part(part, ppath, w, warnings);
+        if (!user)
+          encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
+        else if (pass == 0 && result)
+          encode_tool_result(*result, ppath, w, warnings);
+        else if (pass == 1 && !result)
+          encode_user_part(part, ppath, w, warnings);
       }
     }
   }
@@ -170,7 +185,8 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
 }
 
 template <class S>
-void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
+                     Warnings& warnings) {
   const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
   w.key("messages");
@@ -182,7 +198,8 @@ void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWrit
       continue;
     }
     if (!message_emits(msgs[i])) {
-      warn(warnings, "dropped_empty_message", Path(path, i), "a message with no content Anthropic accepts was dropped");
+      warn(warnings, "dropped_empty_message", Path(path, i),
+           "a message with no content Anthropic accepts was dropped");
       ++i;
       continue;
     }
@@ -195,7 +212,8 @@ void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWrit
       const ir::BasicMessage<S>& m = msgs[j];
       if (m.role == Role::system || user_side(m.role) == user) continue;
       if (message_emits(m)) break;
-      warn(warnings, "dropped_empty_message", Path(path, j), "a message with no content Anthropic accepts was dropped");
+      warn(warnings, "dropped_empty_message", Path(path, j),
+           "a message with no content Anthropic accepts was dropped");
     }
     encode_group<S>(msgs, i, j, path, raw_verified, w, warnings);
     i = j;
@@ -215,9 +233,11 @@ void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warn
     if (m.role != Role::system) continue;
     const Path mpath(msgs_path, i);
     warn(warnings, "moved_system_message", mpath,
-         "Anthropic has no mid-conversation system messages; its text was appended to the top-level system");
+         "Anthropic has no mid-conversation system messages; its text was appended to the "
+         "top-level system");
     for (const auto& p : m.parts)
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) texts.push_back(t->text);
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
+        texts.push_back(t->text);
   }
   if (texts.empty()) return;
   w.key("system");
@@ -236,7 +256,8 @@ void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warn
 }
 
 template <class S>
-Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
+                    Warnings& warnings) {
   size_t unsupported = 0;
   for (const auto& e : req.extra)
     if (e.key == "x-unsupported-tool" && same) ++unsupported;
@@ -263,7 +284,8 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
       w.field("strict", *t.strict);
     } else if (t.strict.value_or(false) && !warned_strict) {
       warned_strict = true;
-      warn(warnings, "dropped_tool_strict", tpath, "the 'strict' tool flag is not sent to Anthropic");
+      warn(warnings, "dropped_tool_strict", tpath,
+           "the 'strict' tool flag is not sent to Anthropic");
     }
     w.end_object();
   }
@@ -292,9 +314,15 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
   w.key("tool_choice");
   w.begin_object();
   switch (c.kind) {
-    case Kind::auto_: w.field("type", "auto"); break;
-    case Kind::required: w.field("type", "any"); break;
-    case Kind::none: w.field("type", "none"); break;
+    case Kind::auto_:
+      w.field("type", "auto");
+      break;
+    case Kind::required:
+      w.field("type", "any");
+      break;
+    case Kind::none:
+      w.field("type", "none");
+      break;
     case Kind::tool:
       w.field("type", "tool");
       w.field("name", c.name);
@@ -307,7 +335,8 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
 }  // namespace
 
 template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings, const EncodeOptions& options) {
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
+                                        const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
   out.reserve(estimate_request_json_size(req));
@@ -331,8 +360,14 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     for (const auto& s : req.stop) w.string(s);
     w.end_array();
   }
-  if (req.temperature) { w.key("temperature"); w.number(*req.temperature); }
-  if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
+  if (req.temperature) {
+    w.key("temperature");
+    w.number(*req.temperature);
+  }
+  if (req.top_p) {
+    w.key("top_p");
+    w.number(*req.top_p);
+  }
   if (req.stream) w.field("stream", true);
   if (!req.metadata.empty()) {
     if (req.metadata.front() != '{' || (!options.raw_json_verified && !is_valid_json(req.metadata)))
@@ -343,10 +378,12 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (e.key == "x-unsupported-tool") {
       if (!same)
         warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
-             "a " + std::string(req.source_dialect) + " tool of a kind Anthropic does not have was dropped");
+             "a " + std::string(req.source_dialect) +
+                 " tool of a kind Anthropic does not have was dropped");
       continue;
     }
-    if (same) w.field_raw(e.key, e.raw_json);
+    if (same)
+      w.field_raw(e.key, e.raw_json);
     else
       warn(warnings, "dropped_unknown_field", Path(kRoot, e.key),
            "field '" + std::string(e.key) + "' has no Anthropic equivalent");
@@ -355,11 +392,13 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   return out;
 }
 
-template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&, const EncodeOptions&);
-template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&, Warnings&,
-                                                           const EncodeOptions&);
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
+                                                             const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
+                                                           Warnings&, const EncodeOptions&);
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
+                                   const EncodeOptions& options) {
   return encode_request_from(req, warnings, options);
 }
 

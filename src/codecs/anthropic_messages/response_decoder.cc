@@ -27,10 +27,12 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     } else if (key == "type") {
       TWA_ASSIGN(std::string_view type, json::as_string(value, fpath));
       if (type == "error") return decode_error(0, body);  // code from the error type
-      if (type != "message") return json::invalid(fpath, "expected 'message', got '" + std::string(type) + "'");
+      if (type != "message")
+        return json::invalid(fpath, "expected 'message', got '" + std::string(type) + "'");
     } else if (key == "role") {
       TWA_ASSIGN(std::string_view role, json::as_string(value, fpath));
-      if (role != "assistant") return json::invalid(fpath, "expected 'assistant', got '" + std::string(role) + "'");
+      if (role != "assistant")
+        return json::invalid(fpath, "expected 'assistant', got '" + std::string(role) + "'");
     } else if (key == "content") {
       has_content = true;
       TWA_ASSIGN(json::array blocks, json::as_array(value, fpath));

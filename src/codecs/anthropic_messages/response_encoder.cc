@@ -33,7 +33,8 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   const Path content_path(root, "content");
   for (size_t i = 0; i < resp.parts.size(); ++i) {
     const Path ppath(content_path, i);
-    encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w, warnings);
+    encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w,
+                          warnings);
   }
   w.end_array();
   w.field("stop_reason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
@@ -41,18 +42,23 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   if (same)
     for (const auto& e : resp.extra)
       if (e.key == "stop_sequence") stop_sequence = &e;
-  if (stop_sequence) w.field_raw("stop_sequence", stop_sequence->raw_json);
-  else w.field_null("stop_sequence");
+  if (stop_sequence)
+    w.field_raw("stop_sequence", stop_sequence->raw_json);
+  else
+    w.field_null("stop_sequence");
   w.key("usage");
   w.begin_object();
   w.field("input_tokens", anthropic_input_tokens(resp.usage));
-  if (resp.usage.cache_write_tokens) w.field("cache_creation_input_tokens", *resp.usage.cache_write_tokens);
-  if (resp.usage.cache_read_tokens) w.field("cache_read_input_tokens", *resp.usage.cache_read_tokens);
+  if (resp.usage.cache_write_tokens)
+    w.field("cache_creation_input_tokens", *resp.usage.cache_write_tokens);
+  if (resp.usage.cache_read_tokens)
+    w.field("cache_read_input_tokens", *resp.usage.cache_read_tokens);
   w.field("output_tokens", resp.usage.output_tokens.value_or(0));
   w.end_object();
   for (const auto& e : resp.extra) {
     if (&e == stop_sequence) continue;
-    if (same) w.field_raw(e.key, e.raw_json);
+    if (same)
+      w.field_raw(e.key, e.raw_json);
     else
       warn(warnings, "dropped_unknown_field", Path(root, e.key),
            "field '" + e.key + "' has no Anthropic equivalent");

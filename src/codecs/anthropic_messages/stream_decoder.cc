@@ -28,9 +28,9 @@ class Decoder final : public StreamDecoder, private SseSink {
     if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
     if (done_) return Status::Ok();
     failed_ = true;
-    return make_error(ErrorCode::parse_error, sse_.has_partial_event()
-                                                  ? "stream ended inside an event, before message_stop"
-                                                  : "stream ended before message_stop");
+    return make_error(ErrorCode::parse_error,
+                      sse_.has_partial_event() ? "stream ended inside an event, before message_stop"
+                                               : "stream ended before message_stop");
   }
 
  private:
@@ -78,7 +78,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     json::element root;
     if (parser_.parse(ev.data.data(), ev.data.size(), false).get(root)) {
       Error e = json::parse(parser_, ev.data).error();
-      e.message = "in '" + (ev.event.empty() ? std::string("message") : ev.event) + "' event: " + e.message;
+      e.message =
+          "in '" + (ev.event.empty() ? std::string("message") : ev.event) + "' event: " + e.message;
       return e;
     }
     const Path path;
@@ -140,14 +141,21 @@ class Decoder final : public StreamDecoder, private SseSink {
     if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;
     switch (form->kind) {
-      case Kind::text: out.push_back(ir::TextDelta{std::string(text)}); break;
-      case Kind::tool: out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)}); break;
-      default: out.push_back(ir::ThinkingDelta{std::string(text), {}, false}); break;
+      case Kind::text:
+        out.push_back(ir::TextDelta{std::string(text)});
+        break;
+      case Kind::tool:
+        out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)});
+        break;
+      default:
+        out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
+        break;
     }
     return true;
   }
 
-  Status dispatch(std::string_view type, json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+  Status dispatch(std::string_view type, json::object obj, const Path& path,
+                  std::vector<ir::StreamEvent>& out) {
     if (type == "content_block_delta") return on_delta(obj, path, out);
     if (type == "content_block_start") return on_block_start(obj, path, out);
     if (type == "content_block_stop") return on_block_stop(obj, path, out);
@@ -274,7 +282,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     };
     auto expect = [&](Kind kind) -> Status {
       if (block.kind == kind) return Status::Ok();
-      return json::invalid(tpath, "'" + std::string(type) + "' does not fit the block it is sent to");
+      return json::invalid(tpath,
+                           "'" + std::string(type) + "' does not fit the block it is sent to");
     };
     if (type == "text_delta") {
       TW_TRY(expect(Kind::text));
@@ -283,7 +292,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     } else if (type == "input_json_delta") {
       TW_TRY(expect(Kind::tool));
       TWA_ASSIGN(std::string_view fragment, text_field("partial_json"));
-      if (!fragment.empty()) out.push_back(ir::ToolCallDelta{block.tool_index, std::string(fragment)});
+      if (!fragment.empty())
+        out.push_back(ir::ToolCallDelta{block.tool_index, std::string(fragment)});
     } else if (type == "thinking_delta") {
       TW_TRY(expect(Kind::thinking));
       TWA_ASSIGN(std::string_view text, text_field("thinking"));

@@ -67,7 +67,8 @@ class Encoder final : public StreamEncoder {
 
   void ensure_started(std::string& out) {
     if (started_) return;
-    if (!pending_start_) note("synthesized_message_start", "the stream had no MessageStart; one was generated");
+    if (!pending_start_)
+      note("synthesized_message_start", "the stream had no MessageStart; one was generated");
     if (id_.empty()) id_ = synthesize_message_id();
     started_ = true;
     start_usage_ = usage_;
@@ -86,7 +87,8 @@ class Encoder final : public StreamEncoder {
       w.key("usage");
       w.begin_object();
       w.field("input_tokens", anthropic_input_tokens(usage_));
-      if (usage_.cache_write_tokens) w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
+      if (usage_.cache_write_tokens)
+        w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
       if (usage_.cache_read_tokens) w.field("cache_read_input_tokens", *usage_.cache_read_tokens);
       w.field("output_tokens", usage_.output_tokens.value_or(0));
       w.end_object();
@@ -119,7 +121,8 @@ class Encoder final : public StreamEncoder {
   // as literal pieces around one escaped value (byte for byte what emit()
   // and JsonWriter would write, without their bookkeeping).
   //   `type` is the delta type, `key` the field holding the fragment.
-  void delta(int index, std::string_view type, std::string_view key, std::string_view value, std::string& out) {
+  void delta(int index, std::string_view type, std::string_view key, std::string_view value,
+             std::string& out) {
     out.append("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":");
     char digits[16];
     auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
@@ -159,10 +162,8 @@ class Encoder final : public StreamEncoder {
         w.field("thinking", "");
         w.field("signature", "");
       });
-    if (!e.text.empty())
-      delta(open_index_, "thinking_delta", "thinking", e.text, out);
-    if (!e.signature.empty())
-      delta(open_index_, "signature_delta", "signature", e.signature, out);
+    if (!e.text.empty()) delta(open_index_, "thinking_delta", "thinking", e.text, out);
+    if (!e.signature.empty()) delta(open_index_, "signature_delta", "signature", e.signature, out);
   }
 
   void start_tool(int index, const std::string& id, const std::string& name, std::string& out) {
@@ -182,7 +183,8 @@ class Encoder final : public StreamEncoder {
   void on(const ir::ToolCallStart& e, std::string& out) {
     ensure_started(out);
     if (tool_blocks_.count(e.index)) {
-      note("duplicate_tool_call_start", "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
+      note("duplicate_tool_call_start",
+           "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
       return;
     }
     start_tool(e.index, e.id, e.name, out);
@@ -197,8 +199,8 @@ class Encoder final : public StreamEncoder {
     } else if (auto it = tool_blocks_.find(e.index); it != tool_blocks_.end()) {
       block = it->second;  // interleaved parallel calls: that call's own block
     } else {
-      note("synthesized_tool_call_start",
-           "arguments for tool call " + std::to_string(e.index) + " came before its start; a start was generated");
+      note("synthesized_tool_call_start", "arguments for tool call " + std::to_string(e.index) +
+                                              " came before its start; a start was generated");
       start_tool(e.index, "toolu_toolwire_" + std::to_string(e.index), "", out);
       block = open_index_;
     }
@@ -229,10 +231,12 @@ class Encoder final : public StreamEncoder {
       w.begin_object();
       // Input counts learnt after message_start (e.g. from OpenAI's final
       // usage chunk) go here, where Anthropic's SDKs also read them.
-      if (usage_.input_tokens != start_usage_.input_tokens || usage_.cache_read_tokens != start_usage_.cache_read_tokens ||
+      if (usage_.input_tokens != start_usage_.input_tokens ||
+          usage_.cache_read_tokens != start_usage_.cache_read_tokens ||
           usage_.cache_write_tokens != start_usage_.cache_write_tokens) {
         w.field("input_tokens", anthropic_input_tokens(usage_));
-        if (usage_.cache_write_tokens) w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
+        if (usage_.cache_write_tokens)
+          w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
         if (usage_.cache_read_tokens) w.field("cache_read_input_tokens", *usage_.cache_read_tokens);
       }
       w.field("output_tokens", usage_.output_tokens.value_or(0));

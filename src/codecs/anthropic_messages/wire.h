@@ -28,9 +28,9 @@ namespace toolwire::codec::anthropic_messages {
 #define TWA_CAT2(a, b) a##b
 #define TWA_CAT(a, b) TWA_CAT2(a, b)
 #define TWA_ASSIGN(decl, expr) TWA_ASSIGN_IMPL(TWA_CAT(twa_result_, __LINE__), decl, expr)
-#define TWA_ASSIGN_IMPL(tmp, decl, expr)        \
-  auto tmp = (expr);                            \
-  if (!tmp) return std::move(tmp).error();      \
+#define TWA_ASSIGN_IMPL(tmp, decl, expr)   \
+  auto tmp = (expr);                       \
+  if (!tmp) return std::move(tmp).error(); \
   decl = std::move(*tmp)
 
 inline constexpr std::string_view kDialect = "anthropic_messages";
@@ -45,7 +45,8 @@ inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arg
 inline constexpr int64_t kDefaultMaxTokens = 4096;
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                   const EncodeOptions& options);
 // The request codec over either IR policy (ir::Owning, Borrowed); the two
 // above are the owning instantiations. Instantiated in the .cc files.
 template <class S>
@@ -71,12 +72,23 @@ using SeenCallIds = SeenIds;
 // The fields any content block may carry, read in one pass over the block
 // (codecs/common/fields.h) instead of one scan per field.
 enum BlockField {
-  kType, kText, kId, kName, kInput, kThinking, kSignature, kData, kToolUseId, kContent, kIsError, kSource,
+  kType,
+  kText,
+  kId,
+  kName,
+  kInput,
+  kThinking,
+  kSignature,
+  kData,
+  kToolUseId,
+  kContent,
+  kIsError,
+  kSource,
   kBlockFields
 };
 inline constexpr std::string_view kBlockKeys[kBlockFields] = {
-    "type", "text", "id", "name", "input", "thinking", "signature", "data", "tool_use_id", "content", "is_error",
-    "source"};
+    "type",      "text", "id",          "name",    "input",    "thinking",
+    "signature", "data", "tool_use_id", "content", "is_error", "source"};
 using BlockFields = json::Fields<kBlockFields>;
 inline BlockFields pick_block(json::object obj) { return json::pick(obj, kBlockKeys); }
 // The block's required "type" string.
@@ -86,7 +98,8 @@ Result<std::string_view> block_type(const BlockFields& f, const json::Path& path
 // tool_use; anything else as UnknownPart) to `parts`.
 // (Both IR policies; `Parts` is the parts vector of a BasicMessage<S>.)
 template <class S, class Parts>
-Status decode_assistant_block(json::element block, const json::Path& path, Parts& parts, SeenCallIds* seen);
+Status decode_assistant_block(json::element block, const json::Path& path, Parts& parts,
+                              SeenCallIds* seen);
 
 // Decodes a tool_use `input` value into raw arguments text, undoing the
 // invalid-arguments wrapping.
@@ -114,17 +127,18 @@ bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request);
 // parts Anthropic cannot take). `path` names the part for warnings;
 // `raw_verified`: see encode_tool_input.
 template <class S>
-void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified, const json::Path& path,
-                           JsonWriter& w, Warnings& warnings);
+void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
+                           const json::Path& path, JsonWriter& w, Warnings& warnings);
 // "msg_toolwire_<n>" for output that needs an id the IR did not carry.
 std::string synthesize_message_id();
 void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message);
 // Writes a tool_use block's `input` value (wrapping invalid arguments). With
 // `raw_verified` (EncodeOptions) arguments flagged valid are not parsed again.
 template <class S>
-void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified, const json::Path& path, JsonWriter& w,
-                       Warnings& warnings);
+void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
+                       const json::Path& path, JsonWriter& w, Warnings& warnings);
 template <class S>
-void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w, Warnings& warnings);
+void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
+                  Warnings& warnings);
 
 }  // namespace toolwire::codec::anthropic_messages

@@ -8,7 +8,9 @@ constexpr std::string_view kPrefix = "tw-";
 // Bytes of ^[a-zA-Z0-9_-]+$: 1 for word characters, 2 for '-'. A table,
 // because every call id of a translated request is checked.
 constexpr auto kIdByte = [] {
-  struct T { unsigned char v[256]; } t{};
+  struct T {
+    unsigned char v[256];
+  } t{};
   for (int c = 0; c < 256; ++c)
     t.v[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   t.v[static_cast<unsigned char>('-')] = 2;
@@ -28,7 +30,8 @@ int hex_value(char c) {
 bool is_anthropic_valid(std::string_view id) {
   if (id.empty()) return false;
   bool ok = true;
-  for (unsigned char c : id) ok &= kIdByte.v[c] != 0;  // no early exit: ids are short and usually valid
+  for (unsigned char c : id)
+    ok &= kIdByte.v[c] != 0;  // no early exit: ids are short and usually valid
   return ok;
 }
 

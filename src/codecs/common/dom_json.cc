@@ -37,7 +37,8 @@ void append_dom(std::string& out, simdjson::dom::element e) {
     case element_type::OBJECT: {
       out.push_back('{');
       bool first = true;
-      const simdjson::dom::object obj = e.get_object().value_unsafe();  // a local: the result is a temporary
+      const simdjson::dom::object obj =
+          e.get_object().value_unsafe();  // a local: the result is a temporary
       for (auto field : obj) {
         if (!first) out.push_back(',');
         first = false;
@@ -60,12 +61,24 @@ void append_dom(std::string& out, simdjson::dom::element e) {
       out.push_back(']');
       return;
     }
-    case element_type::STRING: JsonWriter::append_escaped(out, e.get_string().value_unsafe()); return;
-    case element_type::INT64: append_number(out, e.get_int64().value_unsafe()); return;
-    case element_type::UINT64: append_number(out, e.get_uint64().value_unsafe()); return;
-    case element_type::DOUBLE: append_double(out, e.get_double().value_unsafe()); return;
-    case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return;
-    case element_type::NULL_VALUE: out.append("null"); return;
+    case element_type::STRING:
+      JsonWriter::append_escaped(out, e.get_string().value_unsafe());
+      return;
+    case element_type::INT64:
+      append_number(out, e.get_int64().value_unsafe());
+      return;
+    case element_type::UINT64:
+      append_number(out, e.get_uint64().value_unsafe());
+      return;
+    case element_type::DOUBLE:
+      append_double(out, e.get_double().value_unsafe());
+      return;
+    case element_type::BOOL:
+      out.append(e.get_bool().value_unsafe() ? "true" : "false");
+      return;
+    case element_type::NULL_VALUE:
+      out.append("null");
+      return;
   }
 }
 

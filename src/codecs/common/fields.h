@@ -33,8 +33,16 @@ struct Fields {
 // a == b for two strings of the same length n, without a memcmp call for
 // the short keys objects have: two overlapping loads that stay in bounds.
 inline bool same_bytes(const char* a, const char* b, size_t n) {
-  auto load4 = [](const char* p) { uint32_t v; std::memcpy(&v, p, 4); return v; };
-  auto load8 = [](const char* p) { uint64_t v; std::memcpy(&v, p, 8); return v; };
+  auto load4 = [](const char* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  auto load8 = [](const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
   if (n >= 8 && n <= 16) return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
   if (n >= 4 && n < 8) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
   if (n < 4) {
@@ -52,7 +60,8 @@ Fields<N> pick(object obj, const std::string_view (&keys)[N]) {
     if (key.empty()) continue;
     for (size_t i = 0; i < N; ++i) {
       // Length and first byte first: most candidates differ there.
-      if (key.size() == keys[i].size() && key[0] == keys[i][0] && same_bytes(key.data(), keys[i].data(), key.size())) {
+      if (key.size() == keys[i].size() && key[0] == keys[i][0] &&
+          same_bytes(key.data(), keys[i].data(), key.size())) {
         f.e[i] = value;
         f.present[i] = true;
         f.has[i] = !value.is_null();

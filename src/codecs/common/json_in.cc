@@ -81,20 +81,27 @@ Error invalid(const Path& path, std::string message) {
 
 std::string_view type_name(element_type type) {
   switch (type) {
-    case element_type::ARRAY: return "array";
-    case element_type::OBJECT: return "object";
+    case element_type::ARRAY:
+      return "array";
+    case element_type::OBJECT:
+      return "object";
     case element_type::INT64:
     case element_type::UINT64:
-    case element_type::DOUBLE: return "number";
-    case element_type::STRING: return "string";
-    case element_type::BOOL: return "boolean";
-    case element_type::NULL_VALUE: return "null";
+    case element_type::DOUBLE:
+      return "number";
+    case element_type::STRING:
+      return "string";
+    case element_type::BOOL:
+      return "boolean";
+    case element_type::NULL_VALUE:
+      return "null";
   }
   return "unknown";
 }
 
 Error wrong_type(element e, const Path& path, std::string_view expected) {
-  return invalid(path, "expected " + std::string(expected) + ", got " + std::string(type_name(e.type())));
+  return invalid(path,
+                 "expected " + std::string(expected) + ", got " + std::string(type_name(e.type())));
 }
 
 Result<int64_t> as_int64(element e, const Path& path) {

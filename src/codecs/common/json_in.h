@@ -48,15 +48,18 @@ std::string_view type_name(element_type type);
 // (The success paths are inline: decoders call these for every field.)
 Error wrong_type(element e, const Path& path, std::string_view expected);
 inline Result<object> as_object(element e, const Path& path) {
-  if (e.is_object()) [[likely]] return e.get_object().value_unsafe();
+  if (e.is_object()) [[likely]]
+    return e.get_object().value_unsafe();
   return wrong_type(e, path, "object");
 }
 inline Result<array> as_array(element e, const Path& path) {
-  if (e.is_array()) [[likely]] return e.get_array().value_unsafe();
+  if (e.is_array()) [[likely]]
+    return e.get_array().value_unsafe();
   return wrong_type(e, path, "array");
 }
 inline Result<std::string_view> as_string(element e, const Path& path) {
-  if (e.is_string()) [[likely]] return e.get_string().value_unsafe();
+  if (e.is_string()) [[likely]]
+    return e.get_string().value_unsafe();
   return wrong_type(e, path, "string");
 }
 Result<int64_t> as_int64(element e, const Path& path);

@@ -26,7 +26,8 @@ inline bool plain_string_body(std::string_view body) {
 inline bool small_index(std::string_view s, size_t& i, size_t max_digits, int64_t& value) {
   const size_t first = i;
   value = 0;
-  while (i < s.size() && i - first < max_digits && s[i] >= '0' && s[i] <= '9') value = value * 10 + (s[i++] - '0');
+  while (i < s.size() && i - first < max_digits && s[i] >= '0' && s[i] <= '9')
+    value = value * 10 + (s[i++] - '0');
   return i != first && !(s[first] == '0' && i - first > 1);
 }
 

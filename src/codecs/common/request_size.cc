@@ -13,7 +13,8 @@ size_t text_bytes(size_t n) { return n + n / 4 + 32; }
 template <class S>
 size_t estimate_request_json_size(const ir::BasicRequest<S>& req) {
   size_t n = 256 + req.model.size() + req.metadata.size();
-  for (const auto& t : req.tools) n += t.name.size() + text_bytes(t.description.size()) + t.input_schema.size() + 96;
+  for (const auto& t : req.tools)
+    n += t.name.size() + text_bytes(t.description.size()) + t.input_schema.size() + 96;
   for (const auto& s : req.system) n += text_bytes(s.text.size());
   for (const auto& m : req.messages) {
     n += 48;
@@ -25,7 +26,9 @@ size_t estimate_request_json_size(const ir::BasicRequest<S>& req) {
       } else if (auto* r = std::get_if<ir::BasicToolResultPart<S>>(&p)) {
         n += 96 + r->call_id.size();
         for (const auto& rc : r->content)
-          n += std::holds_alternative<ir::BasicTextPart<S>>(rc) ? text_bytes(std::get<ir::BasicTextPart<S>>(rc).text.size()) : 128;
+          n += std::holds_alternative<ir::BasicTextPart<S>>(rc)
+                   ? text_bytes(std::get<ir::BasicTextPart<S>>(rc).text.size())
+                   : 128;
       } else {
         n += 128;
       }

@@ -24,7 +24,9 @@ constexpr uint64_t kPayload = 0x00FFFFFFFFFFFFFFull;
 
 // Tape words a structural character starts (see SourceIndex::build).
 constexpr auto kStep = [] {
-  struct T { unsigned char v[256]; } t{};
+  struct T {
+    unsigned char v[256];
+  } t{};
   for (auto& v : t.v) v = 1;
   t.v[static_cast<unsigned char>(',')] = 0;
   t.v[static_cast<unsigned char>(':')] = 0;
@@ -36,7 +38,8 @@ constexpr auto kStep = [] {
 thread_local SourceIndex tls_remembered;
 
 void append_without_line_breaks(std::string& out, std::string_view slice) {
-  if (!std::memchr(slice.data(), '\n', slice.size()) && !std::memchr(slice.data(), '\r', slice.size())) {
+  if (!std::memchr(slice.data(), '\n', slice.size()) &&
+      !std::memchr(slice.data(), '\r', slice.size())) {
     out.append(slice);
     return;
   }
@@ -73,7 +76,8 @@ void SourceIndex::build() {
   if (!idx || !tape || n == 0) return;
   // Stage 1's offsets rise: checking the last one bounds them all.
   if (idx[n - 1] >= text_.size()) return;
-  const size_t root_end = (tape[0] & kPayload) - 1;  // the closing root word (tape[0] points past it)
+  const size_t root_end =
+      (tape[0] & kPayload) - 1;  // the closing root word (tape[0] points past it)
   // Every structural moves t by at most 2, so 2n + 2 slots hold any walk and
   // the loop needs no bounds check; a walk that does not end on the root's
   // closing word means the layout was not the expected one.
@@ -115,16 +119,21 @@ bool SourceIndex::range(simdjson::dom::element e, size_t& begin, size_t& end) {
   if (close >= offset_.size() || close <= t) return false;
   const uint32_t first = offset_[t], last = offset_[close];
   const char close_char = type == '{' ? '}' : ']';
-  if (last < first || last >= text_.size() || text_[first] != static_cast<char>(type) || text_[last] != close_char)
+  if (last < first || last >= text_.size() || text_[first] != static_cast<char>(type) ||
+      text_[last] != close_char)
     return false;
   begin = first;
   end = size_t{last} + 1;
   return true;
 }
 
-void remember_source(const simdjson::dom::parser& parser, std::string_view text) { tls_remembered.reset(parser, text); }
+void remember_source(const simdjson::dom::parser& parser, std::string_view text) {
+  tls_remembered.reset(parser, text);
+}
 
-bool source_range(simdjson::dom::element e, size_t& begin, size_t& end) { return tls_remembered.range(e, begin, end); }
+bool source_range(simdjson::dom::element e, size_t& begin, size_t& end) {
+  return tls_remembered.range(e, begin, end);
+}
 
 bool append_source(std::string& out, simdjson::dom::element e) {
   size_t begin, end;
@@ -141,7 +150,9 @@ bool source_slice(simdjson::dom::element e, std::string_view& out) {
   size_t begin, end;
   if (!source_range(e, begin, end)) return false;
   std::string_view slice = tls_remembered.text().substr(begin, end - begin);
-  if (std::memchr(slice.data(), '\n', slice.size()) || std::memchr(slice.data(), '\r', slice.size())) return false;
+  if (std::memchr(slice.data(), '\n', slice.size()) ||
+      std::memchr(slice.data(), '\r', slice.size()))
+    return false;
   out = slice;
   return true;
 }

@@ -19,12 +19,19 @@ class OpenAiChatCodec final : public Codec {
   Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const override {
     return openai_chat::decode_response(json, warnings);
   }
-  Result<std::string> encode_response(const ir::Response& response, Warnings& warnings) const override {
+  Result<std::string> encode_response(const ir::Response& response,
+                                      Warnings& warnings) const override {
     return openai_chat::encode_response(response, warnings);
   }
-  std::unique_ptr<StreamDecoder> make_stream_decoder() const override { return openai_chat::make_stream_decoder(); }
-  std::unique_ptr<StreamEncoder> make_stream_encoder() const override { return openai_chat::make_stream_encoder(); }
-  WireError encode_error(const Error& error) const override { return openai_chat::encode_error(error); }
+  std::unique_ptr<StreamDecoder> make_stream_decoder() const override {
+    return openai_chat::make_stream_decoder();
+  }
+  std::unique_ptr<StreamEncoder> make_stream_encoder() const override {
+    return openai_chat::make_stream_encoder();
+  }
+  WireError encode_error(const Error& error) const override {
+    return openai_chat::encode_error(error);
+  }
   Error decode_error(int http_status, std::string_view body) const override {
     return openai_chat::decode_error(http_status, body);
   }

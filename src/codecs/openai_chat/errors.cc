@@ -7,13 +7,20 @@ namespace {
 
 std::string_view type_for_status(int status) {
   switch (status) {
-    case 400: return "invalid_request_error";
-    case 401: return "authentication_error";
-    case 403: return "permission_error";
-    case 404: return "not_found_error";
-    case 429: return "rate_limit_error";
-    case 503: return "service_unavailable";
-    default: return status >= 500 ? "server_error" : "invalid_request_error";
+    case 400:
+      return "invalid_request_error";
+    case 401:
+      return "authentication_error";
+    case 403:
+      return "permission_error";
+    case 404:
+      return "not_found_error";
+    case 429:
+      return "rate_limit_error";
+    case 503:
+      return "service_unavailable";
+    default:
+      return status >= 500 ? "server_error" : "invalid_request_error";
   }
 }
 
@@ -28,10 +35,14 @@ WireError encode_error(const Error& error) {
   w.begin_object();
   w.field("message", error.to_string());
   w.field("type", type_for_status(out.http_status));
-  if (error.path.empty()) w.field_null("param");
-  else w.field("param", error.path);
-  if (out.http_status == 401) w.field("code", "invalid_api_key");
-  else w.field_null("code");
+  if (error.path.empty())
+    w.field_null("param");
+  else
+    w.field("param", error.path);
+  if (out.http_status == 401)
+    w.field("code", "invalid_api_key");
+  else
+    w.field_null("code");
   w.end_object();
   w.end_object();
   return out;
@@ -62,13 +73,14 @@ Error decode_error(int http_status, std::string_view body) {
       json::element m, p;
       auto obj = e.get_object().value_unsafe();
       if (json::get(obj, "message", m) && m.is_string()) message = m.get_string().value_unsafe();
-      if (json::get(obj, "param", p) && p.is_string()) err.path = std::string(p.get_string().value_unsafe());
+      if (json::get(obj, "param", p) && p.is_string())
+        err.path = std::string(p.get_string().value_unsafe());
     }
   }
   if (message.empty()) message = body.substr(0, 4096);  // not our shape: the text itself
   // Our own encode_error puts "path: " before the message; keep it once.
-  if (!err.path.empty() && message.size() > err.path.size() + 2 && message.substr(0, err.path.size()) == err.path &&
-      message.substr(err.path.size(), 2) == ": ")
+  if (!err.path.empty() && message.size() > err.path.size() + 2 &&
+      message.substr(0, err.path.size()) == err.path && message.substr(err.path.size(), 2) == ": ")
     message.remove_prefix(err.path.size() + 2);
   err.message = std::string(message);
   if (err.message.empty()) err.message = "HTTP " + std::to_string(http_status);

@@ -10,8 +10,8 @@
 #include "codecs/common/duplicate_keys.h"
 #include "codecs/common/seen_ids.h"
 #include "codecs/common/tool_schema.h"
-#include "toolwire/codec/tool_rules.h"
 #include "codecs/openai_chat/wire.h"
+#include "toolwire/codec/tool_rules.h"
 
 namespace toolwire::codec::openai_chat {
 namespace {
@@ -20,7 +20,7 @@ using json::Path;
 
 struct Ctx {
   Warnings& warnings;
-  SeenIds calls;            // ids of the tool calls so far
+  SeenIds calls;               // ids of the tool calls so far
   size_t last_turn_calls = 0;  // calls in the latest assistant message: room for their results
 };
 
@@ -45,7 +45,9 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
     if (!text->empty()) out.push_back(ir::BasicTextPart<S>{T::keep(*text)});
     return Status::Ok();
   }
-  if (text_only) return json::invalid(Path(path, "type"), "expected a text part, got '" + std::string(*type) + "'");
+  if (text_only)
+    return json::invalid(Path(path, "type"),
+                         "expected a text part, got '" + std::string(*type) + "'");
   if (*type == "image_url") {
     Path ip(path, "image_url");
     if (!f.has[2]) return json::invalid(ip, "missing image_url");
@@ -69,7 +71,8 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
     out.push_back(image_from_url<S>(*url, detail));
     return Status::Ok();
   }
-  out.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(*type), T::raw_json(e)});
+  out.push_back(
+      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(*type), T::raw_json(e)});
   return Status::Ok();
 }
 
@@ -81,7 +84,9 @@ Status decode_content(json::element e, const Path& path, bool text_only, Parts& 
     if (!s.empty()) out.push_back(ir::BasicTextPart<S>{IrText<S>::keep(s)});
     return Status::Ok();
   }
-  if (!e.is_array()) return json::invalid(path, "expected string or array, got " + std::string(json::type_name(e.type())));
+  if (!e.is_array())
+    return json::invalid(path,
+                         "expected string or array, got " + std::string(json::type_name(e.type())));
   json::array arr = e.get_array().value_unsafe();
   size_t i = 0;
   for (json::element part : arr) {
@@ -92,9 +97,20 @@ Status decode_content(json::element e, const Path& path, bool text_only, Parts& 
 }
 
 // The fields a message may carry, read in one pass.
-enum MsgField { kRole, kContent, kName, kToolCalls, kToolCallId, kReasoning, kRefusal, kFunctionCall, kMsgFields };
-constexpr std::string_view kMsgKeys[kMsgFields] = {"role",      "content",           "name",    "tool_calls",
-                                                   "tool_call_id", "reasoning_content", "refusal", "function_call"};
+enum MsgField {
+  kRole,
+  kContent,
+  kName,
+  kToolCalls,
+  kToolCallId,
+  kReasoning,
+  kRefusal,
+  kFunctionCall,
+  kMsgFields
+};
+constexpr std::string_view kMsgKeys[kMsgFields] = {
+    "role",         "content",           "name",    "tool_calls",
+    "tool_call_id", "reasoning_content", "refusal", "function_call"};
 using MsgFields = Fields<kMsgFields>;
 
 template <class S>
@@ -102,14 +118,16 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
   using T = IrText<S>;
   // Room for every part up front: reasoning, text, refusal, then the calls.
   size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal];
-  if (f.has[kToolCalls] && f.e[kToolCalls].is_array()) parts += f.e[kToolCalls].get_array().value_unsafe().size();
+  if (f.has[kToolCalls] && f.e[kToolCalls].is_array())
+    parts += f.e[kToolCalls].get_array().value_unsafe().size();
   m.parts.reserve(parts);
   if (f.has[kReasoning]) {
     auto r = json::as_string(f.e[kReasoning], Path(path, "reasoning_content"));
     if (!r) return r.error();
     if (!r->empty()) m.parts.push_back(ir::BasicThinkingPart<S>{T::keep(*r), {}, false, {}});
   }
-  if (f.has[kContent]) TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
+  if (f.has[kContent])
+    TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
   if (f.has[kRefusal]) {
     auto r = json::as_string(f.e[kRefusal], Path(path, "refusal"));
     if (!r) return r.error();
@@ -119,7 +137,8 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
     w.field("type", "refusal");
     w.field("refusal", *r);
     w.end_object();
-    m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal", T::made(std::move(raw))});
+    m.parts.push_back(
+        ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal", T::made(std::move(raw))});
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
@@ -142,14 +161,16 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
 }
 
 template <class S>
-Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
+Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicRequest<S>& req,
+                           Ctx& ctx) {
   Path idp(path, "tool_call_id");
   if (!f.has[kToolCallId]) return json::invalid(idp, "missing tool_call_id");
   auto id = json::as_string(f.e[kToolCallId], idp);
   if (!id) return id.error();
   if (id->empty()) return json::invalid(idp, "empty tool_call_id");
   if (!ctx.calls.contains(*id))
-    return json::invalid(idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
+    return json::invalid(
+        idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
   ir::BasicToolResultPart<S> result;
   result.call_id = IrText<S>::keep(*id);
   Path cp(path, "content");
@@ -197,13 +218,17 @@ Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& re
     m.role = ir::Role::system;
     TW_TRY(decode_content<S>(f.e[kContent], cp, true, m.parts));
     if (req.messages.empty()) {  // leading system prompt
-      if (!m.name.empty()) warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(), "a system message name is not kept");
+      if (!m.name.empty())
+        warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(),
+             "a system message name is not kept");
       for (auto& p : m.parts)
-        req.system.push_back(ir::BasicSystemPart<S>{std::move(std::get<ir::BasicTextPart<S>>(p).text), *role == "developer"});
+        req.system.push_back(ir::BasicSystemPart<S>{
+            std::move(std::get<ir::BasicTextPart<S>>(p).text), *role == "developer"});
       return Status::Ok();
     }
     if (*role == "developer")
-      warn(ctx.warnings, "developer_as_system", rp.str(), "a mid-conversation developer message becomes a system message");
+      warn(ctx.warnings, "developer_as_system", rp.str(),
+           "a mid-conversation developer message becomes a system message");
   } else if (*role == "user") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::user;
@@ -226,7 +251,8 @@ Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) 
   static constexpr std::string_view kKeys[] = {"type", "function"};
   auto tf = pick(*obj, kKeys);
   if (tf.has[0] && !(tf.e[0].is_string() && tf.e[0].get_string().value_unsafe() == "function")) {
-    req.extra.push_back(ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(e)});
+    req.extra.push_back(
+        ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(e)});
     return Status::Ok();
   }
   Path fp(path, "function");
@@ -267,18 +293,23 @@ Status decode_tool_choice(json::element e, const Path& path, ir::BasicRequest<S>
   if (e.is_string()) {
     std::string_view s = e.get_string().value_unsafe();
     ir::BasicToolChoice<S> c;
-    if (s == "auto") c.kind = ir::ToolChoice::Kind::auto_;
-    else if (s == "none") c.kind = ir::ToolChoice::Kind::none;
-    else if (s == "required") c.kind = ir::ToolChoice::Kind::required;
-    else return json::invalid(path, "unknown tool_choice '" + std::string(s) + "'");
+    if (s == "auto")
+      c.kind = ir::ToolChoice::Kind::auto_;
+    else if (s == "none")
+      c.kind = ir::ToolChoice::Kind::none;
+    else if (s == "required")
+      c.kind = ir::ToolChoice::Kind::required;
+    else
+      return json::invalid(path, "unknown tool_choice '" + std::string(s) + "'");
     req.tool_choice = c;
     return Status::Ok();
   }
   auto obj = json::as_object(e, path);
   if (!obj) return obj.error();
   json::element type, fn, name;
-  if (json::get(*obj, "type", type) && type.is_string() && type.get_string().value_unsafe() == "function" &&
-      json::get(*obj, "function", fn) && fn.is_object() && json::get(fn.get_object().value_unsafe(), "name", name)) {
+  if (json::get(*obj, "type", type) && type.is_string() &&
+      type.get_string().value_unsafe() == "function" && json::get(*obj, "function", fn) &&
+      fn.is_object() && json::get(fn.get_object().value_unsafe(), "name", name)) {
     auto n = json::as_string(name, Path(Path(path, "function"), "name"));
     if (!n) return n.error();
     req.tool_choice = ir::BasicToolChoice<S>{ir::ToolChoiceKind::tool, IrText<S>::keep(*n)};
@@ -394,7 +425,9 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       if (!b) return b.error();
       req.stream = *b;
     } else if (key == "metadata") {
-      if (!value.is_object()) return json::invalid(kp, "expected object, got " + std::string(json::type_name(value.type())));
+      if (!value.is_object())
+        return json::invalid(kp,
+                             "expected object, got " + std::string(json::type_name(value.type())));
       req.metadata = T::raw_json(value);
     } else if (key == kUnsupportedToolKey) {  // reserved: our own extra key for non-function tools
       warn(warnings, "dropped_reserved_field", kp.str(), "this field name is reserved by toolwire");
@@ -414,7 +447,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 }
 
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
-template Status decode_request_into<Borrowed>(std::string_view, Warnings&, ir::BasicRequest<Borrowed>&);
+template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
+                                              ir::BasicRequest<Borrowed>&);
 
 Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
   ir::Request req;

@@ -18,7 +18,8 @@ struct Enc {
   std::string path() const { return "$.messages[" + std::to_string(index) + "]"; }
 
   void drop_part(std::string_view what) {
-    warn(warnings, "dropped_part", path(), "a " + std::string(what) + " cannot be expressed in this OpenAI message");
+    warn(warnings, "dropped_part", path(),
+         "a " + std::string(what) + " cannot be expressed in this OpenAI message");
   }
 
   // An UnknownPart: written raw for our own dialect, else dropped.
@@ -40,8 +41,10 @@ struct Enc {
   void user_like(const ir::BasicMessage<S>& m, std::string_view role) {
     size_t texts = 0, others = 0;
     for (const auto& p : m.parts) {
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) texts += !t->text.empty();
-      else ++others;
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
+        texts += !t->text.empty();
+      else
+        ++others;
     }
     w.begin_object();
     w.field("role", role);
@@ -78,18 +81,24 @@ struct Enc {
     std::string reasoning;
     size_t texts = 0, unknown_content = 0, calls = 0;
     for (const auto& p : m.parts) {
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) texts += !t->text.empty();
-      else if (std::holds_alternative<ir::BasicToolCallPart<S>>(p)) ++calls;
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
+        texts += !t->text.empty();
+      else if (std::holds_alternative<ir::BasicToolCallPart<S>>(p))
+        ++calls;
       else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
-        if (u->type == kUnknownToolCallType && u->dialect == kDialect) ++calls;
-        else if (unknown_ok(*u)) ++unknown_content;
+        if (u->type == kUnknownToolCallType && u->dialect == kDialect)
+          ++calls;
+        else if (unknown_ok(*u))
+          ++unknown_content;
       } else if (auto* th = std::get_if<ir::BasicThinkingPart<S>>(&p)) {
         if (th->redacted) {
-          warn(warnings, "dropped_redacted_thinking", path(), "redacted thinking cannot be expressed in OpenAI Chat");
+          warn(warnings, "dropped_redacted_thinking", path(),
+               "redacted thinking cannot be expressed in OpenAI Chat");
           continue;
         }
         if (!th->signature.empty())
-          warn(warnings, "dropped_thinking_signature", path(), "reasoning_content carries no signature");
+          warn(warnings, "dropped_thinking_signature", path(),
+               "reasoning_content carries no signature");
         reasoning += th->text;
       } else {
         drop_part("non-assistant part");
@@ -102,9 +111,12 @@ struct Enc {
       const typename S::String* text = nullptr;
       for (const auto& p : m.parts)
         if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = &t->text;
-      if (text) w.string(*text);
-      else if (calls) w.null();
-      else w.string("");
+      if (text)
+        w.string(*text);
+      else if (calls)
+        w.null();
+      else
+        w.string("");
     } else {
       w.begin_array();
       for (const auto& p : m.parts) {
@@ -125,8 +137,10 @@ struct Enc {
       w.key("tool_calls");
       w.begin_array();
       for (const auto& p : m.parts) {
-        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p)) write_tool_call(w, *c);
-        else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p); u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p))
+          write_tool_call(w, *c);
+        else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p);
+                 u && u->dialect == kDialect && u->type == kUnknownToolCallType)
           w.raw(u->raw_json);
       }
       w.end_array();
@@ -190,7 +204,8 @@ struct Enc {
             first = false;
           }
         for (const auto& c : r->content)  // (their warnings were given in the first pass)
-          if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); u && u->dialect == kDialect) w.raw(u->raw_json);
+          if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); u && u->dialect == kDialect)
+            w.raw(u->raw_json);
         w.end_array();
       }
       w.end_object();
@@ -222,7 +237,8 @@ bool is_json_object(std::string_view raw, bool verified) {
 }
 
 template <class S>
-Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect, bool raw_verified) {
+Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect,
+                   bool raw_verified) {
   bool unsupported = false;
   for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
   if (req.tools.empty() && !(unsupported && same_dialect)) return Status::Ok();
@@ -247,8 +263,9 @@ Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dial
     w.begin_object();
     w.field("name", t.name);
     if (!t.description.empty()) w.field("description", t.description);
-    w.field_raw("parameters", t.input_schema.empty() ? std::string_view(R"({"type":"object","properties":{}})")
-                                                     : std::string_view(t.input_schema));
+    w.field_raw("parameters", t.input_schema.empty()
+                                  ? std::string_view(R"({"type":"object","properties":{}})")
+                                  : std::string_view(t.input_schema));
     if (t.strict) w.field("strict", *t.strict);
     w.end_object();
     w.end_object();
@@ -264,9 +281,15 @@ template <class S>
 void write_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c) {
   w.key("tool_choice");
   switch (c.kind) {
-    case ir::ToolChoiceKind::auto_: w.string("auto"); return;
-    case ir::ToolChoiceKind::none: w.string("none"); return;
-    case ir::ToolChoiceKind::required: w.string("required"); return;
+    case ir::ToolChoiceKind::auto_:
+      w.string("auto");
+      return;
+    case ir::ToolChoiceKind::none:
+      w.string("none");
+      return;
+    case ir::ToolChoiceKind::required:
+      w.string("required");
+      return;
     case ir::ToolChoiceKind::tool:
       w.begin_object();
       w.field("type", "function");
@@ -282,7 +305,8 @@ void write_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c) {
 }  // namespace
 
 template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings, const EncodeOptions& options) {
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
+                                        const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
   std::string out;
   out.reserve(estimate_request_json_size(req));
@@ -295,10 +319,18 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   for (const auto& s : req.system) enc.system_message(s.developer ? "developer" : "system", s.text);
   for (const auto& m : req.messages) {
     switch (m.role) {
-      case ir::Role::system: enc.user_like(m, "system"); break;
-      case ir::Role::user: enc.user_like(m, "user"); break;
-      case ir::Role::assistant: enc.assistant(m); break;
-      case ir::Role::tool: enc.tool(m); break;
+      case ir::Role::system:
+        enc.user_like(m, "system");
+        break;
+      case ir::Role::user:
+        enc.user_like(m, "user");
+        break;
+      case ir::Role::assistant:
+        enc.assistant(m);
+        break;
+      case ir::Role::tool:
+        enc.tool(m);
+        break;
     }
     ++enc.index;
   }
@@ -307,8 +339,14 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
   if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
   if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
-  if (req.temperature) { w.key("temperature"); w.number(*req.temperature); }
-  if (req.top_p) { w.key("top_p"); w.number(*req.top_p); }
+  if (req.temperature) {
+    w.key("temperature");
+    w.number(*req.temperature);
+  }
+  if (req.top_p) {
+    w.key("top_p");
+    w.number(*req.top_p);
+  }
   if (!req.stop.empty()) {
     w.key("stop");
     w.begin_array();
@@ -318,12 +356,15 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   if (req.stream) w.field("stream", true);
   if (!req.metadata.empty()) {
     const json::Path root, path(root, "metadata");
-    if (!is_json_object(req.metadata, options.raw_json_verified)) return json::invalid(path, "metadata is not a JSON object");
+    if (!is_json_object(req.metadata, options.raw_json_verified))
+      return json::invalid(path, "metadata is not a JSON object");
     w.field_raw("metadata", req.metadata);
   }
   for (const auto& x : req.extra) {
     if (x.key == kUnsupportedToolKey) {
-      if (!same) warn(warnings, "dropped_unsupported_tool", "$.tools", "a tool of another dialect has no OpenAI form");
+      if (!same)
+        warn(warnings, "dropped_unsupported_tool", "$.tools",
+             "a tool of another dialect has no OpenAI form");
       continue;
     }
     if (same) {
@@ -338,11 +379,13 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   return out;
 }
 
-template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&, const EncodeOptions&);
-template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&, Warnings&,
-                                                           const EncodeOptions&);
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
+                                                             const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
+                                                           Warnings&, const EncodeOptions&);
 
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings, const EncodeOptions& options) {
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
+                                   const EncodeOptions& options) {
   return encode_request_from(req, warnings, options);
 }
 

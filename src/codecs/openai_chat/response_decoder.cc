@@ -90,7 +90,8 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     } else if (key == "object") {
       auto s = json::as_string(value, kp);
       if (!s) return s.error();
-      if (*s != "chat.completion") return json::invalid(kp, "expected 'chat.completion', got '" + std::string(*s) + "'");
+      if (*s != "chat.completion")
+        return json::invalid(kp, "expected 'chat.completion', got '" + std::string(*s) + "'");
     } else if (key == "created") {
       auto n = json::as_int64(value, kp);
       if (!n) return n.error();
@@ -105,7 +106,8 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       auto choice = json::as_object(arr->at(0).value_unsafe(), cp);
       if (!choice) return choice.error();
       json::element message, reason;
-      if (!json::get(*choice, "message", message)) return json::invalid(Path(cp, "message"), "missing message");
+      if (!json::get(*choice, "message", message))
+        return json::invalid(Path(cp, "message"), "missing message");
       TW_TRY(decode_message(message, Path(cp, "message"), resp));
       if (json::get(*choice, "finish_reason", reason)) {
         auto r = json::as_string(reason, Path(cp, "finish_reason"));

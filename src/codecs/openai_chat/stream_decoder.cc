@@ -52,7 +52,8 @@ class Decoder final : public StreamDecoder, private SseSink {
 
   // ---- the fast path ----
   // Every chunk of a stream repeats one envelope around its delta:
-  //   {"id":..,"object":..,"created":..,"model":..,"choices":[{"index":0,"delta":  DELTA  ,"logprobs":null,"finish_reason":null}]}
+  //   {"id":..,"object":..,"created":..,"model":..,"choices":[{"index":0,"delta":  DELTA
+  //   ,"logprobs":null,"finish_reason":null}]}
   // (in any key order).
   // Once a chunk decoded by the full path shows that shape (learn_envelope),
   // its bytes before and after DELTA are kept. A later chunk with exactly
@@ -62,7 +63,8 @@ class Decoder final : public StreamDecoder, private SseSink {
   // replacing one JSON value by another keeps the document valid. Anything
   // else takes the full path.
   bool fast_chunk(std::string_view d, std::vector<ir::StreamEvent>& out) {
-    if (head_.empty() || d.size() <= head_.size() + tail_.size() || !d.starts_with(head_) || !d.ends_with(tail_))
+    if (head_.empty() || d.size() <= head_.size() + tail_.size() || !d.starts_with(head_) ||
+        !d.ends_with(tail_))
       return false;
     const std::string_view delta = d.substr(head_.size(), d.size() - head_.size() - tail_.size());
     std::string_view text;
@@ -79,16 +81,20 @@ class Decoder final : public StreamDecoder, private SseSink {
     size_t i = kCallHead.size();
     int64_t index;
     if (!json::small_index(delta, i, 4, index)) return false;
-    if (index >= static_cast<int64_t>(calls_.size()) || !calls_[index]) return false;  // a start: full path
-    if (!match_string_field(delta.substr(i), R"(,"function":{"arguments":")", "\"}}]}", text)) return false;  // OpenAI's order
+    if (index >= static_cast<int64_t>(calls_.size()) || !calls_[index])
+      return false;  // a start: full path
+    if (!match_string_field(delta.substr(i), R"(,"function":{"arguments":")", "\"}}]}", text))
+      return false;  // OpenAI's order
     last_index_ = index;
     if (!text.empty()) out.push_back(ir::ToolCallDelta{static_cast<int>(index), std::string(text)});
     return true;
   }
 
   // `s` is head + a JSON string body without escapes + tail; the body goes to `text`.
-  static bool match_string_field(std::string_view s, std::string_view head, std::string_view tail, std::string_view& text) {
-    if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail)) return false;
+  static bool match_string_field(std::string_view s, std::string_view head, std::string_view tail,
+                                 std::string_view& text) {
+    if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail))
+      return false;
     text = s.substr(head.size(), s.size() - head.size() - tail.size());
     return json::plain_string_body(text);
   }
@@ -97,8 +103,8 @@ class Decoder final : public StreamDecoder, private SseSink {
   // bytes around choices[0].delta when the chunk has the plain shape above.
   void learn_envelope(json::object root, std::string_view data) {
     if (!head_.empty()) return;
-    static constexpr std::string_view kEnvelopeKeys[] = {"id", "object", "created", "model", "system_fingerprint",
-                                                         "service_tier"};
+    static constexpr std::string_view kEnvelopeKeys[] = {
+        "id", "object", "created", "model", "system_fingerprint", "service_tier"};
     // Key order does not matter; each key at most once, nothing the full
     // path would act on besides choices[0].delta.
     json::element choices;
@@ -120,13 +126,19 @@ class Decoder final : public StreamDecoder, private SseSink {
     if (!choice.is_object()) return;
     json::element delta;
     int seen_index = 0, seen_delta = 0, seen_logprobs = 0, seen_finish = 0;
-    const json::object choice_obj = choice.get_object().value_unsafe();  // a local: the result is a temporary
+    const json::object choice_obj =
+        choice.get_object().value_unsafe();  // a local: the result is a temporary
     for (auto [key, value] : choice_obj) {
-      if (key == "index" && value.is_int64() && value.get_int64().value_unsafe() == 0) ++seen_index;
-      else if (key == "delta" && value.is_object()) delta = value, ++seen_delta;
-      else if (key == "logprobs" && value.is_null()) ++seen_logprobs;
-      else if (key == "finish_reason" && value.is_null()) ++seen_finish;
-      else return;
+      if (key == "index" && value.is_int64() && value.get_int64().value_unsafe() == 0)
+        ++seen_index;
+      else if (key == "delta" && value.is_object())
+        delta = value, ++seen_delta;
+      else if (key == "logprobs" && value.is_null())
+        ++seen_logprobs;
+      else if (key == "finish_reason" && value.is_null())
+        ++seen_finish;
+      else
+        return;
     }
     if (seen_delta != 1 || seen_index > 1 || seen_logprobs > 1 || seen_finish > 1) return;
     size_t begin, end;
@@ -153,9 +165,11 @@ class Decoder final : public StreamDecoder, private SseSink {
     auto obj = json::as_object(*root, path);
     if (!obj) return obj.error();
     enum { kError, kId, kModel, kCreated, kChoices, kUsage };
-    static constexpr std::string_view kKeys[] = {"error", "id", "model", "created", "choices", "usage"};
+    static constexpr std::string_view kKeys[] = {"error",   "id",      "model",
+                                                 "created", "choices", "usage"};
     const auto f = pick(*obj, kKeys);
-    if (f.has[kError] || ev.event == "error") return on_error(f.e[kError], f.has[kError], *root, out);
+    if (f.has[kError] || ev.event == "error")
+      return on_error(f.e[kError], f.has[kError], *root, out);
     if (!started_) {
       ir::MessageStart start;
       if (f.has[kId]) {
@@ -192,15 +206,18 @@ class Decoder final : public StreamDecoder, private SseSink {
     return Status::Ok();
   }
 
-  Status on_error(json::element err, bool has_err, json::element root, std::vector<ir::StreamEvent>& out) {
+  Status on_error(json::element err, bool has_err, json::element root,
+                  std::vector<ir::StreamEvent>& out) {
     ir::ErrorEvent ev;
     json::element e;
     if (!has_err) {
       ev.message = raw_json(root);  // an `event: error` of another shape
     } else if (err.is_object()) {
       auto obj = err.get_object().value_unsafe();
-      if (json::get(obj, "type", e) && e.is_string()) ev.type = std::string(e.get_string().value_unsafe());
-      if (json::get(obj, "message", e) && e.is_string()) ev.message = std::string(e.get_string().value_unsafe());
+      if (json::get(obj, "type", e) && e.is_string())
+        ev.type = std::string(e.get_string().value_unsafe());
+      if (json::get(obj, "message", e) && e.is_string())
+        ev.message = std::string(e.get_string().value_unsafe());
     } else if (err.is_string()) {
       ev.message = std::string(err.get_string().value_unsafe());
     } else {
@@ -226,7 +243,8 @@ class Decoder final : public StreamDecoder, private SseSink {
       Path dp(path, "delta");
       auto delta = json::as_object(f.e[1], dp);
       if (!delta) return delta.error();
-      static constexpr std::string_view kDeltaKeys[] = {"reasoning_content", "content", "tool_calls"};
+      static constexpr std::string_view kDeltaKeys[] = {"reasoning_content", "content",
+                                                        "tool_calls"};
       const auto d = pick(*delta, kDeltaKeys);
       if (d.has[0]) {
         auto s = json::as_string(d.e[0], Path(dp, "reasoning_content"));
@@ -286,7 +304,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     if (f.has[0]) {
       auto n = json::as_int64(f.e[0], Path(path, "index"));
       if (!n) return n.error();
-      if (*n < 0 || *n >= kMaxToolCalls) return json::invalid(Path(path, "index"), "tool call index out of range");
+      if (*n < 0 || *n >= kMaxToolCalls)
+        return json::invalid(Path(path, "index"), "tool call index out of range");
       index = *n;
     } else if (!id.empty()) {  // servers that omit `index`: a new id is the next call
       index = started_calls_;
@@ -297,7 +316,9 @@ class Decoder final : public StreamDecoder, private SseSink {
     }
     if (static_cast<size_t>(index) >= calls_.size()) calls_.resize(index + 1, 0);
     if (!calls_[index]) {
-      if (id.empty()) return json::invalid(Path(path, "id"), "tool call " + std::to_string(index) + " starts without an id");
+      if (id.empty())
+        return json::invalid(Path(path, "id"),
+                             "tool call " + std::to_string(index) + " starts without an id");
       out.push_back(ir::ToolCallStart{static_cast<int>(index), std::string(id), std::string(name)});
       calls_[index] = 1;
       ++started_calls_;

@@ -41,7 +41,8 @@ class Encoder final : public StreamEncoder {
       return;
     }
     if (!started_) {  // out-of-order IR: make up the start the client expects
-      warn(warnings_, "synthesized_message_start", {}, "stream had no MessageStart; an id was generated");
+      warn(warnings_, "synthesized_message_start", {},
+           "stream had no MessageStart; an id was generated");
       id_ = next_id();
       write_role_chunk(out);
     }
@@ -49,7 +50,9 @@ class Encoder final : public StreamEncoder {
   }
 
  private:
-  static std::string next_id() { return "chatcmpl-toolwire-" + std::to_string(++g_synthesized_ids); }
+  static std::string next_id() {
+    return "chatcmpl-toolwire-" + std::to_string(++g_synthesized_ids);
+  }
 
   void on(const ir::MessageStart&, std::string&) {}
   void on(const ir::ErrorEvent&, std::string&) {}
@@ -67,7 +70,8 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
     if (e.redacted) {
-      warn(warnings_, "dropped_redacted_thinking", {}, "redacted thinking cannot be expressed in OpenAI Chat");
+      warn(warnings_, "dropped_redacted_thinking", {},
+           "redacted thinking cannot be expressed in OpenAI Chat");
       return;
     }
     if (!e.signature.empty() && !signature_warned_) {
@@ -122,8 +126,10 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ToolCallDelta& e, std::string& out) {
     if (e.fragment.empty()) return;
-    if (e.index < 0 || static_cast<size_t>(e.index) >= started_calls_.size() || !started_calls_[e.index]) {
-      warn(warnings_, "synthesized_tool_call_start", {}, "arguments arrived for a tool call that never started");
+    if (e.index < 0 || static_cast<size_t>(e.index) >= started_calls_.size() ||
+        !started_calls_[e.index]) {
+      warn(warnings_, "synthesized_tool_call_start", {},
+           "arguments arrived for a tool call that never started");
       start_call(e.index, {}, {}, out);
     }
     // The hot path of a tool-call stream: literal pieces around one escaped
@@ -148,7 +154,8 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::Finish& e, std::string& out) {
     flush_role(out);
-    chunk(out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));
+    chunk(
+        out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));
     if (!usage_.empty()) {  // the stream_options.include_usage chunk
       out.append("data: ");
       JsonWriter w(out);

@@ -16,11 +16,16 @@ void warn(Warnings& warnings, std::string code, std::string path, std::string me
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
   FinishReason r;
   r.raw = std::string(raw);
-  if (raw == "stop" || raw.empty()) r.kind = FinishReason::Kind::stop;
-  else if (raw == "length") r.kind = FinishReason::Kind::length;
-  else if (raw == "tool_calls" || raw == "function_call") r.kind = FinishReason::Kind::tool_calls;
-  else if (raw == "content_filter") r.kind = FinishReason::Kind::content_filter;
-  else r.kind = FinishReason::Kind::other;
+  if (raw == "stop" || raw.empty())
+    r.kind = FinishReason::Kind::stop;
+  else if (raw == "length")
+    r.kind = FinishReason::Kind::length;
+  else if (raw == "tool_calls" || raw == "function_call")
+    r.kind = FinishReason::Kind::tool_calls;
+  else if (raw == "content_filter")
+    r.kind = FinishReason::Kind::content_filter;
+  else
+    r.kind = FinishReason::Kind::other;
   if (has_calls) r.kind = FinishReason::Kind::tool_calls;
   return r;
 }
@@ -28,12 +33,17 @@ ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
   if (has_calls) return "tool_calls";
   switch (reason.kind) {
-    case FinishReason::Kind::stop: return "stop";
-    case FinishReason::Kind::length: return "length";
-    case FinishReason::Kind::tool_calls: return "tool_calls";
-    case FinishReason::Kind::content_filter: return "content_filter";
+    case FinishReason::Kind::stop:
+      return "stop";
+    case FinishReason::Kind::length:
+      return "length";
+    case FinishReason::Kind::tool_calls:
+      return "tool_calls";
+    case FinishReason::Kind::content_filter:
+      return "content_filter";
     case FinishReason::Kind::error:
-    case FinishReason::Kind::other: break;
+    case FinishReason::Kind::other:
+      break;
   }
   // A raw value that means the same kind here (an OpenAI value we do not
   // know decodes to `other` too) passes through; anything else is "stop".
@@ -115,7 +125,8 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   w.field("prompt_tokens", in);
   w.field("completion_tokens", out);
   int64_t total;
-  if (__builtin_add_overflow(in, out, &total)) total = INT64_MAX;  // hostile counts must not overflow
+  if (__builtin_add_overflow(in, out, &total))
+    total = INT64_MAX;  // hostile counts must not overflow
   w.field("total_tokens", total);
   if (usage.cache_read_tokens) {
     w.key("prompt_tokens_details");
@@ -127,7 +138,8 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
 }
 
 template <class S>
-Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id) {
+Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path,
+                                          std::string_view& id) {
   using T = IrText<S>;
   auto obj = json::as_object(entry, path);
   if (!obj) return obj.error();
@@ -137,7 +149,8 @@ Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path&
   if (f.has[0] && f.e[0].is_string()) id = f.e[0].get_string().value_unsafe();
   if (f.has[1] && !(f.e[1].is_string() && f.e[1].get_string().value_unsafe() == "function"))
     return ir::BasicPart<S>(ir::BasicUnknownPart<S>{typename S::String(kDialect),
-                                                    typename S::String(kUnknownToolCallType), T::raw_json(entry)});
+                                                    typename S::String(kUnknownToolCallType),
+                                                    T::raw_json(entry)});
   ir::BasicToolCallPart<S> part;
   json::Path ipath(path, "id");
   if (!f.has[0]) return json::invalid(ipath, "missing tool call id");
@@ -179,10 +192,11 @@ void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call) {
 }
 
 // Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
-#define TOOLWIRE_INSTANTIATE(S)                                                                             \
-  template ir::BasicImagePart<S> image_from_url<S>(std::string_view, std::string_view);                    \
-  template void write_image_part<S>(JsonWriter&, const ir::BasicImagePart<S>&);                            \
-  template Result<ir::BasicPart<S>> decode_tool_call<S>(json::element, const json::Path&, std::string_view&); \
+#define TOOLWIRE_INSTANTIATE(S)                                                           \
+  template ir::BasicImagePart<S> image_from_url<S>(std::string_view, std::string_view);   \
+  template void write_image_part<S>(JsonWriter&, const ir::BasicImagePart<S>&);           \
+  template Result<ir::BasicPart<S>> decode_tool_call<S>(json::element, const json::Path&, \
+                                                        std::string_view&);               \
   template void write_tool_call<S>(JsonWriter&, const ir::BasicToolCallPart<S>&);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)

@@ -32,7 +32,8 @@ inline constexpr std::string_view kUnsupportedToolKey = "x-unsupported-tool";
 inline constexpr std::string_view kUnknownToolCallType = "tool_call";
 
 Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings, const EncodeOptions& options);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                   const EncodeOptions& options);
 // The request codec over either IR policy (ir::Owning, Borrowed); the two
 // above are the owning instantiations. Instantiated in the .cc files.
 template <class S>
@@ -85,7 +86,8 @@ using json::pick;
 // arguments}} becomes a ToolCallPart, another type an UnknownPart kept raw.
 // `id` receives the entry's id (a view into the DOM) when it has one.
 template <class S = ir::Owning>
-Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path, std::string_view& id);
+Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path,
+                                          std::string_view& id);
 // Writes one tool_calls entry.
 template <class S>
 void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call);

@@ -24,9 +24,12 @@ namespace {
 
 Error rpc_to_error(const std::string& who, const std::string& method, const RpcError& e) {
   ErrorCode code = ErrorCode::unavailable;
-  if (e.code == rpc_error::method_not_found) code = ErrorCode::unimplemented;
-  else if (e.code == rpc_error::invalid_params) code = ErrorCode::invalid_argument;
-  else if (e.code == rpc_error::internal_error) code = ErrorCode::internal;
+  if (e.code == rpc_error::method_not_found)
+    code = ErrorCode::unimplemented;
+  else if (e.code == rpc_error::invalid_params)
+    code = ErrorCode::invalid_argument;
+  else if (e.code == rpc_error::internal_error)
+    code = ErrorCode::internal;
   return make_error(code, who + ": " + method + " failed: " + e.message + " (JSON-RPC error " +
                               std::to_string(e.code) + ")");
 }
@@ -106,8 +109,9 @@ Status Client::ensure_started(Clock::time_point deadline) {
     }
   }
   if (not_before > deadline)
-    return make_error(ErrorCode::unavailable, who() + " " + last_exit +
-                                                  "; restarting it is backed off past this call's deadline");
+    return make_error(
+        ErrorCode::unavailable,
+        who() + " " + last_exit + "; restarting it is backed off past this call's deadline");
   if (not_before > Clock::now()) std::this_thread::sleep_until(not_before);
   return start_locked(deadline);
 }
@@ -182,9 +186,9 @@ Status Client::start_locked(Clock::time_point deadline) {
   bool known = false;
   for (const auto& v : opts_.protocol_versions) known = known || v == version;
   if (!known)
-    return fail(make_error(ErrorCode::failed_precondition,
-                           who() + " answered protocol version '" + version +
-                               "', which toolwire does not speak"));
+    return fail(make_error(
+        ErrorCode::failed_precondition,
+        who() + " answered protocol version '" + version + "', which toolwire does not speak"));
   {
     std::lock_guard<std::mutex> lock(mu_);
     info_.protocol_version = version;
@@ -193,7 +197,8 @@ Status Client::start_locked(Clock::time_point deadline) {
     info_.instructions = res.value("instructions", "");
     if (transport_) transport_->set_protocol_version(version);
   }
-  if (Status st = send(Message::notification("notifications/initialized")); !st) return fail(st.error());
+  if (Status st = send(Message::notification("notifications/initialized")); !st)
+    return fail(st.error());
   std::lock_guard<std::mutex> lock(mu_);
   initialized_ = true;
   return {};
@@ -303,8 +308,8 @@ void Client::settle(int64_t id, Result<json> r, bool send_cancel, const std::str
   if (p.cancel && p.cancel_hook) p.cancel->remove_on_cancel(p.cancel_hook);
   // The spec forbids cancelling initialize.
   if (send_cancel && p.method != "initialize")
-    (void)send(Message::notification("notifications/cancelled",
-                                      {{"requestId", id}, {"reason", reason}}));
+    (void)send(
+        Message::notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
   if (p.done) p.done(std::move(r));
 }
 
@@ -324,8 +329,8 @@ void Client::on_tick() {
       if (p.deadline <= now) expired.emplace_back(id, p.method);
   }
   for (auto& [id, method] : expired)
-    settle(id, make_error(ErrorCode::deadline_exceeded, who() + ": " + method + " timed out"),
-           true, "timed out");
+    settle(id, make_error(ErrorCode::deadline_exceeded, who() + ": " + method + " timed out"), true,
+           "timed out");
 }
 
 void Client::on_exit(uint64_t incarnation, std::string reason) {
@@ -374,15 +379,18 @@ void Client::handle(Message m) {
       if (it == pending_.end()) return;  // late answer to a timed-out or cancelled request
       method = it->second.method;
     }
-    if (m.kind == Message::Kind::error) settle(id, rpc_to_error(who(), method, m.error), false, "");
-    else settle(id, std::move(m.result), false, "");
+    if (m.kind == Message::Kind::error)
+      settle(id, rpc_to_error(who(), method, m.error), false, "");
+    else
+      settle(id, std::move(m.result), false, "");
     return;
   }
   if (m.is_request()) {
-    if (m.method == "ping") (void)send(Message::response(m.id, json::object()));
+    if (m.method == "ping")
+      (void)send(Message::response(m.id, json::object()));
     else
-      (void)send(Message::failure(m.id, rpc_error::method_not_found,
-                                  "Method not found: " + m.method));
+      (void)send(
+          Message::failure(m.id, rpc_error::method_not_found, "Method not found: " + m.method));
     return;
   }
   // Notifications.
@@ -445,7 +453,8 @@ Result<std::vector<McpTool>> Client::list_tools() {
     auto r = request("tools/list", std::move(params));
     if (!r) return r.error();
     auto tools = parse_page(*r, &cursor);
-    if (!tools) return make_error(ErrorCode::invalid_argument, who() + ": " + tools.error().message);
+    if (!tools)
+      return make_error(ErrorCode::invalid_argument, who() + ": " + tools.error().message);
     for (auto& t : *tools) all.push_back(std::move(t));
     if (cursor.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -515,7 +524,8 @@ Result<CallResult> to_call_result(Result<json> r) {
   if (!r) return std::move(r).error();
   CallResult c;
   c.raw = *r;
-  if (!r->is_object()) return make_error(ErrorCode::invalid_argument, "tools/call result is not an object");
+  if (!r->is_object())
+    return make_error(ErrorCode::invalid_argument, "tools/call result is not an object");
   if (auto it = r->find("content"); it != r->end() && it->is_array()) c.content = *it;
   if (auto it = r->find("structuredContent"); it != r->end()) c.structured_content = *it;
   if (auto it = r->find("isError"); it != r->end() && it->is_boolean()) c.is_error = *it;
@@ -526,8 +536,7 @@ Result<CallResult> to_call_result(Result<json> r) {
 
 Result<CallResult> Client::call_tool(const std::string& name, const json& arguments,
                                      const RequestOptions& opts) {
-  return to_call_result(
-      request("tools/call", {{"name", name}, {"arguments", arguments}}, opts));
+  return to_call_result(request("tools/call", {{"name", name}, {"arguments", arguments}}, opts));
 }
 
 void Client::call_tool_async(const std::string& name, const json& arguments,

@@ -82,15 +82,18 @@ json to_mcp_content(const std::vector<ir::ResultContent>& content) {
       arr.push_back({{"type", "text"}, {"text", t->text}});
     } else if (auto* i = std::get_if<ir::ImagePart>(&c)) {
       if (!i->data.empty())
-        arr.push_back({{"type", "image"},
-                       {"data", i->data},
-                       {"mimeType", i->media_type.empty() ? "application/octet-stream" : i->media_type}});
+        arr.push_back(
+            {{"type", "image"},
+             {"data", i->data},
+             {"mimeType", i->media_type.empty() ? "application/octet-stream" : i->media_type}});
       else
         arr.push_back({{"type", "text"}, {"text", "image: " + i->url}});
     } else if (auto* u = std::get_if<ir::UnknownPart>(&c)) {
       json raw = json::parse(u->raw_json, nullptr, false);
-      if (u->dialect == "mcp" && raw.is_object() && raw.contains("type")) arr.push_back(raw);
-      else arr.push_back({{"type", "text"}, {"text", u->raw_json}});
+      if (u->dialect == "mcp" && raw.is_object() && raw.contains("type"))
+        arr.push_back(raw);
+      else
+        arr.push_back({{"type", "text"}, {"text", u->raw_json}});
     }
   }
   return arr;

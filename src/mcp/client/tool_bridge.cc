@@ -33,19 +33,18 @@ tools::ToolSpec make_tool_spec(std::shared_ptr<Client> client, const McpTool& to
     if (auto s = tools::CompiledSchema::compile(*tool.output_schema); s)
       out_schema = std::make_shared<tools::CompiledSchema>(std::move(*s));
   std::string mcp_name = tool.name;
-  spec.handler = tools::CallbackHandler(
-      [client, mcp_name, out_schema](const json& args, tools::ToolContext ctx,
-                                     tools::Completion done) {
+  spec.handler =
+      tools::CallbackHandler([client, mcp_name, out_schema](
+                                 const json& args, tools::ToolContext ctx, tools::Completion done) {
         RequestOptions ro;
         ro.cancel = ctx.cancel;
         if (ctx.deadline != tools::Clock::time_point::max())
-          ro.timeout = std::max(Ms(1), std::chrono::duration_cast<Ms>(ctx.deadline -
-                                                                      tools::Clock::now()));
-        client->call_tool_async(mcp_name, args, ro,
-                                [done, out_schema](Result<CallResult> r) {
-                                  if (!r) return done(tools::ToolOutput::error(r.error().message));
-                                  done(to_tool_output(*r, out_schema.get()));
-                                });
+          ro.timeout =
+              std::max(Ms(1), std::chrono::duration_cast<Ms>(ctx.deadline - tools::Clock::now()));
+        client->call_tool_async(mcp_name, args, ro, [done, out_schema](Result<CallResult> r) {
+          if (!r) return done(tools::ToolOutput::error(r.error().message));
+          done(to_tool_output(*r, out_schema.get()));
+        });
       });
   return spec;
 }
@@ -77,8 +76,10 @@ Result<SyncReport> ServerTools::sync(tools::Registry& registry, bool relist) {
   std::vector<std::string> keep;
   for (const std::string& name : registered_) {
     registry.remove(name);
-    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) rep.removed.push_back(name);
-    else keep.push_back(name);
+    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end())
+      rep.removed.push_back(name);
+    else
+      keep.push_back(name);
   }
   registered_.clear();
   for (const McpTool& t : tools) {

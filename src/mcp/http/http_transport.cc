@@ -88,8 +88,10 @@ void HttpTransport::timer_loop() {
     auto next = cb_.next_deadline ? cb_.next_deadline() : Clock::time_point::max();
     lock.lock();
     if (stopping_) break;
-    if (next == Clock::time_point::max()) cv_.wait(lock, [&] { return stopping_ || woken_; });
-    else cv_.wait_until(lock, next, [&] { return stopping_ || woken_; });
+    if (next == Clock::time_point::max())
+      cv_.wait(lock, [&] { return stopping_ || woken_; });
+    else
+      cv_.wait_until(lock, next, [&] { return stopping_ || woken_; });
     woken_ = false;
     if (stopping_) break;
     lock.unlock();

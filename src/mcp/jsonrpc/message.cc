@@ -48,12 +48,16 @@ bool deeper_than(std::string_view s, size_t max_depth) {
   bool in_string = false, escaped = false;
   for (char c : s) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
       if (++depth > max_depth) return true;
     } else if ((c == ']' || c == '}') && depth > 0) {
@@ -147,8 +151,10 @@ ParsedFrame parse_frame(std::string_view text, size_t max_depth) {
   }
   auto one = [&f](const json& item) {
     Message err;
-    if (auto m = from_json(item, &err)) f.messages.push_back(std::move(*m));
-    else f.errors.push_back(std::move(err));
+    if (auto m = from_json(item, &err))
+      f.messages.push_back(std::move(*m));
+    else
+      f.errors.push_back(std::move(err));
   };
   if (v.is_array()) {
     f.batch = true;

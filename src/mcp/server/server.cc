@@ -64,8 +64,9 @@ void Server::reply(const Message& m) {
 }
 
 void Server::handle_oversized(size_t limit) {
-  reply(Message::failure(nullptr, rpc_error::invalid_request,
-                         "Invalid Request: message larger than " + std::to_string(limit) + " bytes"));
+  reply(
+      Message::failure(nullptr, rpc_error::invalid_request,
+                       "Invalid Request: message larger than " + std::to_string(limit) + " bytes"));
 }
 
 void Server::handle_frame(std::string_view frame) {

@@ -147,7 +147,8 @@ StdioTransport::~StdioTransport() {
 
 Status StdioTransport::send(std::string_view frame) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (stdin_fd_ < 0 || !alive_) return make_error(ErrorCode::unavailable, "MCP server is not running");
+  if (stdin_fd_ < 0 || !alive_)
+    return make_error(ErrorCode::unavailable, "MCP server is not running");
   std::string buf;
   buf.reserve(frame.size() + 1);
   buf.append(frame);
@@ -157,7 +158,8 @@ Status StdioTransport::send(std::string_view frame) {
     ssize_t n = ::write(stdin_fd_, buf.data() + off, buf.size() - off);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0)
-      return make_error(ErrorCode::unavailable, std::string("MCP server stdin: ") + strerror(errno));
+      return make_error(ErrorCode::unavailable,
+                        std::string("MCP server stdin: ") + strerror(errno));
     off += static_cast<size_t>(n);
   }
   return {};
@@ -219,7 +221,8 @@ void StdioTransport::reader_loop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       stderr_tail_.append(p, n);
-      if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+      if (stderr_tail_.size() > kStderrTail)
+        stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
     }
     for (size_t i = 0; i < n; ++i) {
       if (p[i] != '\n') {
@@ -240,7 +243,8 @@ void StdioTransport::reader_loop() {
       timeout = next <= now ? 0
                             : static_cast<int>(std::min<long long>(
                                   std::chrono::duration_cast<Ms>(next - now).count() + 1, 60000));
-    pollfd fds[3] = {{stdout_fd_, POLLIN, 0}, {wake_r_, POLLIN, 0}, {err_open ? stderr_fd_ : -1, POLLIN, 0}};
+    pollfd fds[3] = {
+        {stdout_fd_, POLLIN, 0}, {wake_r_, POLLIN, 0}, {err_open ? stderr_fd_ : -1, POLLIN, 0}};
     int pr = poll(fds, 3, timeout);
     if (pr < 0 && errno != EINTR) break;
     if (fds[1].revents & POLLIN)
@@ -249,8 +253,10 @@ void StdioTransport::reader_loop() {
     if (err_open && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) {
       for (;;) {
         ssize_t n = ::read(stderr_fd_, buf, sizeof buf);
-        if (n > 0) take_stderr(buf, static_cast<size_t>(n));
-        else if (n < 0 && errno == EINTR) continue;
+        if (n > 0)
+          take_stderr(buf, static_cast<size_t>(n));
+        else if (n < 0 && errno == EINTR)
+          continue;
         else {
           if (n == 0 || errno != EAGAIN) err_open = false;
           break;
@@ -281,8 +287,10 @@ void StdioTransport::reader_loop() {
     pollfd p{stderr_fd_, POLLIN, 0};
     if (poll(&p, 1, 50) <= 0) continue;
     ssize_t n = ::read(stderr_fd_, buf, sizeof buf);
-    if (n > 0) take_stderr(buf, static_cast<size_t>(n));
-    else if (n == 0 || errno != EAGAIN) err_open = false;
+    if (n > 0)
+      take_stderr(buf, static_cast<size_t>(n));
+    else if (n == 0 || errno != EAGAIN)
+      err_open = false;
   }
   if (!err_line.empty() && cb_.on_stderr) cb_.on_stderr(err_line);
   std::string reason = reap(stopping_ ? Ms(0) : Ms(500));
@@ -340,8 +348,10 @@ void StdioTransport::shutdown() {
       }
       wake();
     }
-    if (reader_.get_id() != std::this_thread::get_id()) reader_.join();
-    else reader_.detach();
+    if (reader_.get_id() != std::this_thread::get_id())
+      reader_.join();
+    else
+      reader_.detach();
   }
 }
 
@@ -353,8 +363,10 @@ Result<std::vector<std::string>> split_command(std::string_view line) {
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
     if (quote == '\'') {
-      if (c == '\'') quote = 0;
-      else cur.push_back(c);
+      if (c == '\'')
+        quote = 0;
+      else
+        cur.push_back(c);
       continue;
     }
     if (c == '\\' && i + 1 < line.size()) {
@@ -363,8 +375,10 @@ Result<std::vector<std::string>> split_command(std::string_view line) {
       continue;
     }
     if (quote == '"') {
-      if (c == '"') quote = 0;
-      else cur.push_back(c);
+      if (c == '"')
+        quote = 0;
+      else
+        cur.push_back(c);
       continue;
     }
     if (c == '\'' || c == '"') {

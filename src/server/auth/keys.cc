@@ -48,7 +48,8 @@ std::string sha256_hex(std::string_view text) {
 
 std::string_view presented_key(std::string_view authorization, std::string_view x_api_key) {
   if (!x_api_key.empty()) return x_api_key;
-  if (authorization.size() > 7 && (authorization.substr(0, 7) == "Bearer " || authorization.substr(0, 7) == "bearer "))
+  if (authorization.size() > 7 &&
+      (authorization.substr(0, 7) == "Bearer " || authorization.substr(0, 7) == "bearer "))
     return authorization.substr(7);
   return {};
 }
@@ -96,8 +97,9 @@ Status KeyRing::add(KeyConfig c) {
   if (hex.starts_with("sha256:")) hex = hex.substr(7);
   std::array<unsigned char, 32> h{};
   if (!parse_hex(hex, h))
-    return make_error(ErrorCode::invalid_argument,
-                      "key '" + c.name + "': expected sha256:<64 hex digits> (toolwire serve --hash-key)");
+    return make_error(
+        ErrorCode::invalid_argument,
+        "key '" + c.name + "': expected sha256:<64 hex digits> (toolwire serve --hash-key)");
   c.sha256_hex = hex;
   keys_.push_back(std::make_unique<GatewayKey>(std::move(c)));
   hashes_.push_back(h);

@@ -9,11 +9,13 @@
 namespace toolwire::server {
 namespace {
 
-Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u, transport::HttpTransport& t) {
+Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u,
+                                                          transport::HttpTransport& t) {
   if (u.profile == "scripted") {
     auto script = provider::parse_script(demo::demo_script_json());
     if (!script) return std::move(script).error();
-    return std::unique_ptr<provider::Provider>(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
+    return std::unique_ptr<provider::Provider>(
+        std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
   provider::ProviderConfig cfg;
   cfg.profile = u.profile;
@@ -74,7 +76,8 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c,
   return t;
 }
 
-Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport) {
+Result<BuiltGateway> build_gateway(const GatewayConfig& config,
+                                   transport::HttpTransport& transport) {
   BuiltGateway out;
   auto router = std::make_shared<PatternRouter>();
   std::map<std::string, provider::Provider*> providers;

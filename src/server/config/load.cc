@@ -24,7 +24,8 @@ struct Reader {
     return make_error(ErrorCode::invalid_argument, where + ": " + path + ": " + msg);
   }
 
-  Status keys(const YAML::Node& n, const std::string& path, std::initializer_list<const char*> allowed) const {
+  Status keys(const YAML::Node& n, const std::string& path,
+              std::initializer_list<const char*> allowed) const {
     if (!n.IsMap()) return error(n, path, "expected a mapping");
     std::set<std::string> ok(allowed.begin(), allowed.end());
     for (const auto& kv : n) {
@@ -32,15 +33,19 @@ struct Reader {
       if (!ok.count(k)) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        return error(kv.first, path.empty() ? k : path + "." + k, "unknown key (expected one of: " + list + ")");
+        return error(kv.first, path.empty() ? k : path + "." + k,
+                     "unknown key (expected one of: " + list + ")");
       }
     }
     return Status::Ok();
   }
 
-  static std::string join(const std::string& path, const std::string& k) { return path.empty() ? k : path + "." + k; }
+  static std::string join(const std::string& path, const std::string& k) {
+    return path.empty() ? k : path + "." + k;
+  }
 
-  Status str(const YAML::Node& parent, const std::string& path, const char* key, std::string& out) const {
+  Status str(const YAML::Node& parent, const std::string& path, const char* key,
+             std::string& out) const {
     YAML::Node n = parent[key];
     if (!n) return Status::Ok();
     if (!n.IsScalar()) return error(n, join(path, key), "expected a string");
@@ -48,39 +53,42 @@ struct Reader {
     return Status::Ok();
   }
 
-  Status integer(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
-                 long& out) const {
+  Status integer(const YAML::Node& parent, const std::string& path, const char* key, long lo,
+                 long hi, long& out) const {
     YAML::Node n = parent[key];
     if (!n) return Status::Ok();
     if (!n.IsScalar()) return error(n, join(path, key), "expected an integer");
     const std::string& s = n.Scalar();
     char* end = nullptr;
     long v = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0') return error(n, join(path, key), "expected an integer, got '" + s + "'");
+    if (s.empty() || *end != '\0')
+      return error(n, join(path, key), "expected an integer, got '" + s + "'");
     if (v < lo || v > hi)
-      return error(n, join(path, key), "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+      return error(n, join(path, key),
+                   "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
     out = v;
     return Status::Ok();
   }
 
   template <class Int>
-  Status integer_as(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
-                    Int& out) const {
+  Status integer_as(const YAML::Node& parent, const std::string& path, const char* key, long lo,
+                    long hi, Int& out) const {
     long v = static_cast<long>(out);
     TW_TRY(integer(parent, path, key, lo, hi, v));
     out = static_cast<Int>(v);
     return Status::Ok();
   }
 
-  Status millis(const YAML::Node& parent, const std::string& path, const char* key, long lo, long hi,
-                std::chrono::milliseconds& out) const {
+  Status millis(const YAML::Node& parent, const std::string& path, const char* key, long lo,
+                long hi, std::chrono::milliseconds& out) const {
     long v = static_cast<long>(out.count());
     TW_TRY(integer(parent, path, key, lo, hi, v));
     out = std::chrono::milliseconds(v);
     return Status::Ok();
   }
 
-  Status boolean(const YAML::Node& parent, const std::string& path, const char* key, bool& out) const {
+  Status boolean(const YAML::Node& parent, const std::string& path, const char* key,
+                 bool& out) const {
     YAML::Node n = parent[key];
     if (!n) return Status::Ok();
     if (!n.IsScalar() || (n.Scalar() != "true" && n.Scalar() != "false"))
@@ -96,7 +104,8 @@ struct Reader {
     if (!n.IsSequence()) return error(n, join(path, key), "expected a list of strings");
     out.clear();
     for (size_t i = 0; i < n.size(); ++i) {
-      if (!n[i].IsScalar()) return error(n[i], join(path, key) + "[" + std::to_string(i) + "]", "expected a string");
+      if (!n[i].IsScalar())
+        return error(n[i], join(path, key) + "[" + std::to_string(i) + "]", "expected a string");
       out.push_back(n[i].Scalar());
     }
     return Status::Ok();
@@ -106,14 +115,17 @@ struct Reader {
 bool valid_env_name(const std::string& s) {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (char c : s)
-    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return false;
   return true;
 }
 
 Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
   const std::string p = "limits";
-  TW_TRY(r.keys(n, p, {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools", "max_connections",
-                       "max_pipelined", "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
+  TW_TRY(
+      r.keys(n, p,
+             {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools", "max_connections",
+              "max_pipelined", "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
   TW_TRY(r.integer_as(n, p, "max_body_bytes", 1024, 1L << 30, l.max_body_bytes));
   TW_TRY(r.integer_as(n, p, "max_header_bytes", 1024, 1L << 20, l.max_header_bytes));
   TW_TRY(r.integer_as(n, p, "max_messages", 1, 1'000'000, l.max_messages));
@@ -127,18 +139,25 @@ Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
 }
 
 Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, RouteToolsConfig& t) {
-  TW_TRY(r.keys(n, p, {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
-                       "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools",
-                       "mcp"}));
+  TW_TRY(
+      r.keys(n, p,
+             {"mode", "workspace", "builtins", "shell_allow", "demo_todo", "data_dir", "max_rounds",
+              "tool_timeout_ms", "tool_prefix", "builtin_when_client_has_no_tools", "mcp"}));
   std::string mode = "passthrough";
   TW_TRY(r.str(n, p, "mode", mode));
-  if (mode == "passthrough") t.mode = ToolMode::passthrough;
-  else if (mode == "server") t.mode = ToolMode::server;
-  else if (mode == "mixed") t.mode = ToolMode::mixed;
-  else return r.error(n["mode"], p + ".mode", "expected passthrough, server or mixed, got '" + mode + "'");
+  if (mode == "passthrough")
+    t.mode = ToolMode::passthrough;
+  else if (mode == "server")
+    t.mode = ToolMode::server;
+  else if (mode == "mixed")
+    t.mode = ToolMode::mixed;
+  else
+    return r.error(n["mode"], p + ".mode",
+                   "expected passthrough, server or mixed, got '" + mode + "'");
   TW_TRY(r.str(n, p, "workspace", t.workspace));
   TW_TRY(r.strings(n, p, "builtins", t.builtins));
-  static const std::set<std::string> known = {"read", "write", "edit", "list", "glob", "grep", "shell", "fetch"};
+  static const std::set<std::string> known = {"read", "write", "edit",  "list",
+                                              "glob", "grep",  "shell", "fetch"};
   for (size_t i = 0; i < t.builtins.size(); ++i)
     if (!known.count(t.builtins[i]))
       return r.error(n["builtins"][i], p + ".builtins[" + std::to_string(i) + "]",
@@ -146,7 +165,8 @@ Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, Ro
   TW_TRY(r.strings(n, p, "shell_allow", t.shell_allow));
   bool wants_shell = std::find(t.builtins.begin(), t.builtins.end(), "shell") != t.builtins.end();
   if (wants_shell && t.shell_allow.empty())
-    return r.error(n["builtins"], p + ".builtins", "shell needs an allow-list (shell_allow: [ls, git, ...])");
+    return r.error(n["builtins"], p + ".builtins",
+                   "shell needs an allow-list (shell_allow: [ls, git, ...])");
   TW_TRY(r.boolean(n, p, "demo_todo", t.demo_todo));
   TW_TRY(r.str(n, p, "data_dir", t.data_dir));
   long rounds = t.max_rounds;
@@ -154,8 +174,11 @@ Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, Ro
   t.max_rounds = static_cast<int>(rounds);
   TW_TRY(r.millis(n, p, "tool_timeout_ms", 1, 3'600'000, t.tool_timeout));
   TW_TRY(r.str(n, p, "tool_prefix", t.tool_prefix));
-  auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; };
-  if (t.tool_prefix.size() > 32 || !std::all_of(t.tool_prefix.begin(), t.tool_prefix.end(), name_char))
+  auto name_char = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+  };
+  if (t.tool_prefix.size() > 32 ||
+      !std::all_of(t.tool_prefix.begin(), t.tool_prefix.end(), name_char))
     return r.error(n["tool_prefix"], p + ".tool_prefix",
                    "expected up to 32 of [a-zA-Z0-9_-], got '" + t.tool_prefix + "'");
   TW_TRY(r.boolean(n, p, "builtin_when_client_has_no_tools", t.builtin_when_client_has_no_tools));
@@ -171,8 +194,8 @@ Status read_mcp_servers(const Reader& r, const YAML::Node& n, std::vector<McpSer
     m.name = kv.first.as<std::string>();
     std::string p = "mcp_servers." + m.name;
     const YAML::Node& s = kv.second;
-    TW_TRY(r.keys(s, p, {"command", "args", "env", "cwd", "url", "prefix", "allow", "deny",
-                         "timeout_ms"}));
+    TW_TRY(r.keys(
+        s, p, {"command", "args", "env", "cwd", "url", "prefix", "allow", "deny", "timeout_ms"}));
     auto name_char = [](char ch) {
       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
     };
@@ -222,8 +245,9 @@ Status read_mcp_servers(const Reader& r, const YAML::Node& n, std::vector<McpSer
 // tool_timeout_ms, tools: {workspace, builtins, ..., mcp: [NAME]}}
 Status read_mcp_endpoint(const Reader& r, const YAML::Node& n, GatewayConfig& c) {
   const std::string p = "mcp_endpoint";
-  TW_TRY(r.keys(n, p, {"enabled", "allowed_origins", "max_sessions", "session_idle_ms",
-                       "page_size", "tool_timeout_ms", "tools"}));
+  TW_TRY(r.keys(n, p,
+                {"enabled", "allowed_origins", "max_sessions", "session_idle_ms", "page_size",
+                 "tool_timeout_ms", "tools"}));
   McpEndpointOptions& o = c.options.mcp;
   TW_TRY(r.boolean(n, p, "enabled", o.enabled));
   TW_TRY(r.strings(n, p, "allowed_origins", o.allowed_origins));
@@ -255,9 +279,10 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
-  TW_TRY(r.keys(root, "", {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
-                           "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers",
-                           "mcp_endpoint"}));
+  TW_TRY(r.keys(
+      root, "",
+      {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
+       "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers", "mcp_endpoint"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -282,11 +307,13 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     for (size_t i = 0; i < ks.size(); ++i) {
       std::string p = "keys[" + std::to_string(i) + "]";
       const YAML::Node& k = ks[i];
-      TW_TRY(r.keys(k, p, {"name", "sha256", "models", "requests_per_minute", "max_concurrent_streams"}));
+      TW_TRY(r.keys(k, p,
+                    {"name", "sha256", "models", "requests_per_minute", "max_concurrent_streams"}));
       KeyConfig kc;
       TW_TRY(r.str(k, p, "name", kc.name));
       TW_TRY(r.str(k, p, "sha256", kc.sha256_hex));
-      if (kc.sha256_hex.empty()) return r.error(k, p + ".sha256", "required (toolwire serve --hash-key makes one)");
+      if (kc.sha256_hex.empty())
+        return r.error(k, p + ".sha256", "required (toolwire serve --hash-key makes one)");
       KeyRing probe;
       if (auto s = probe.add(kc); !s) return r.error(k["sha256"], p + ".sha256", s.error().message);
       TW_TRY(r.strings(k, p, "models", kc.models));
@@ -305,21 +332,27 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     u.name = kv.first.as<std::string>();
     std::string p = "upstreams." + u.name;
     const YAML::Node& n = kv.second;
-    TW_TRY(r.keys(n, p, {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms", "max_attempts"}));
+    TW_TRY(r.keys(
+        n, p,
+        {"profile", "base_url", "api_key_env", "timeout_ms", "idle_timeout_ms", "max_attempts"}));
     TW_TRY(r.str(n, p, "profile", u.profile));
-    if (u.profile.empty()) return r.error(n, p + ".profile", "required (openai, anthropic, openai_compatible, scripted)");
+    if (u.profile.empty())
+      return r.error(n, p + ".profile",
+                     "required (openai, anthropic, openai_compatible, scripted)");
     TW_TRY(r.str(n, p, "base_url", u.base_url));
     if (!u.base_url.empty()) {
       if (!u.base_url.starts_with("http://") && !u.base_url.starts_with("https://"))
         return r.error(n["base_url"], p + ".base_url", "expected an http:// or https:// URL");
       if (u.base_url.find('@') != std::string::npos)
-        return r.error(n["base_url"], p + ".base_url", "credentials in a URL are not accepted (use api_key_env)");
+        return r.error(n["base_url"], p + ".base_url",
+                       "credentials in a URL are not accepted (use api_key_env)");
       std::string b = u.base_url;
       while (!b.empty() && b.back() == '/') b.pop_back();
       if ((u.profile == "openai" || u.profile == "openai_compatible") && !b.ends_with("/v1") &&
           b.find("/v1/") == std::string::npos)
-        return r.error(n["base_url"], p + ".base_url",
-                       "an OpenAI-style base URL ends in /v1, as the OpenAI SDK takes it (e.g. " + b + "/v1)");
+        return r.error(
+            n["base_url"], p + ".base_url",
+            "an OpenAI-style base URL ends in /v1, as the OpenAI SDK takes it (e.g. " + b + "/v1)");
     } else if (u.profile == "openai_compatible") {
       return r.error(n, p + ".base_url", "required for openai_compatible");
     }
@@ -352,11 +385,13 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
-    if (rc.model.empty()) return r.error(n, p + ".model", "required (a model name or a glob such as gpt-*)");
+    if (rc.model.empty())
+      return r.error(n, p + ".model", "required (a model name or a glob such as gpt-*)");
     TW_TRY(r.strings(n, p, "aliases", rc.aliases));
     YAML::Node ts = n["upstreams"];
     if (!ts || !ts.IsSequence() || ts.size() == 0)
-      return r.error(ts ? ts : n, p + ".upstreams", "required: a list of upstream names (primary first)");
+      return r.error(ts ? ts : n, p + ".upstreams",
+                     "required: a list of upstream names (primary first)");
     for (size_t j = 0; j < ts.size(); ++j) {
       std::string tp = p + ".upstreams[" + std::to_string(j) + "]";
       RouteTargetConfig t;
@@ -390,7 +425,8 @@ Result<GatewayConfig> load_config_string(std::string_view yaml, const std::strin
     return read(r, root);
   } catch (const YAML::Exception& e) {
     std::string where = name;
-    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    if (e.mark.line >= 0)
+      where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
     return make_error(ErrorCode::invalid_argument, where + ": " + e.msg);
   }
 }

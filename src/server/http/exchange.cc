@@ -34,8 +34,10 @@ void Exchange::head(std::string& out, int status, std::string_view content_type,
     out += "\r\ncontent-length: ";
     out += std::to_string(content_length);
   }
-  if (!keep_alive_) out += "\r\nconnection: close";
-  else if (version_ == 10) out += "\r\nconnection: keep-alive";
+  if (!keep_alive_)
+    out += "\r\nconnection: close";
+  else if (version_ == 10)
+    out += "\r\nconnection: keep-alive";
   out += "\r\n\r\n";
 }
 

@@ -64,12 +64,11 @@ void Session::read_next() {
 void Session::wait_for_bytes() {
   if (buffer_.size() > 0) return read_header();
   arm(!current_ && pending_.empty() ? Deadline::idle : Deadline::none);
-  socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                     [self = shared_from_this()](error_code ec) {
-                       if (self->closed_) return;
-                       if (ec) return self->on_read_error(ec);
-                       self->read_header();
-                     });
+  socket_.async_wait(asio::ip::tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
+    if (self->closed_) return;
+    if (ec) return self->on_read_error(ec);
+    self->read_header();
+  });
 }
 
 void Session::read_header() {
@@ -128,11 +127,13 @@ void Session::on_read_error(error_code ec) {
     return fail_request(408, "the request did not arrive within the server's read timeout", target);
   }
   if (ec == bhttp::error::header_limit)
-    return fail_request(431, "request headers exceed " + std::to_string(ctx_->limits.max_header_bytes) +
-                                 " bytes", target);
+    return fail_request(
+        431, "request headers exceed " + std::to_string(ctx_->limits.max_header_bytes) + " bytes",
+        target);
   if (ec == bhttp::error::body_limit)
-    return fail_request(413, "request body exceeds " + std::to_string(ctx_->limits.max_body_bytes) +
-                                 " bytes", target);
+    return fail_request(
+        413, "request body exceeds " + std::to_string(ctx_->limits.max_body_bytes) + " bytes",
+        target);
   if (ec == bhttp::error::end_of_stream || ec == asio::error::eof ||
       ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
       ec == bhttp::error::partial_message || ec == asio::error::broken_pipe) {
@@ -185,7 +186,7 @@ void Session::arm(Deadline d) {
     return;
   }
   auto& l = ctx_->limits;
-  timer_.expires_after(d == Deadline::idle ? l.keepalive_idle
+  timer_.expires_after(d == Deadline::idle     ? l.keepalive_idle
                        : d == Deadline::header ? l.header_timeout
                                                : l.body_timeout);
   timer_.async_wait([self = shared_from_this(), d](error_code ec) {

@@ -31,7 +31,6 @@ namespace toolwire::server::http {
 using ProtocolErrorWriter =
     std::function<void(Exchange&, int status, std::string_view path, std::string_view message)>;
 
-
 struct SessionContext {
   Limits limits;
   Handler handler;
@@ -90,14 +89,14 @@ class Session : public std::enable_shared_from_this<Session> {
   std::deque<Request> pending_;
   std::shared_ptr<Exchange> current_;
   bool reading_ = false;
-  bool read_closed_ = false;   // no more requests will be read
+  bool read_closed_ = false;  // no more requests will be read
   bool draining_ = false;
-  bool closing_ = false;       // close once the output is written
+  bool closing_ = false;  // close once the output is written
   bool closed_ = false;
 
   std::deque<std::string> out_;
   size_t out_bytes_ = 0;
-  size_t writing_ = 0;         // entries of out_ in the write in flight
+  size_t writing_ = 0;  // entries of out_ in the write in flight
   bool flush_posted_ = false;
 };
 

@@ -53,7 +53,8 @@ void Metrics::request(std::string_view route, std::string_view model, int status
 void Metrics::upstream_attempt(std::string_view upstream, std::string_view error_kind) {
   std::lock_guard lock(mu_);
   ++upstream_[labels({{"upstream", upstream}})];
-  if (!error_kind.empty()) ++upstream_errors_[labels({{"upstream", upstream}, {"kind", error_kind}})];
+  if (!error_kind.empty())
+    ++upstream_errors_[labels({{"upstream", upstream}, {"kind", error_kind}})];
 }
 
 void Metrics::tool_call(std::string_view name, std::string_view outcome) {
@@ -68,8 +69,9 @@ std::string Metrics::text() const {
   std::string out;
   out.reserve(4096);
   std::lock_guard lock(mu_);
-  out += "# HELP toolwire_request_duration_seconds From a whole request to the end of its answer.\n"
-         "# TYPE toolwire_request_duration_seconds histogram\n";
+  out +=
+      "# HELP toolwire_request_duration_seconds From a whole request to the end of its answer.\n"
+      "# TYPE toolwire_request_duration_seconds histogram\n";
   for (const auto& [key, h] : requests_) {
     // key is "{...}": bucket lines add le= inside it.
     std::string inner = key.substr(1, key.size() - 2);
@@ -81,38 +83,43 @@ std::string Metrics::text() const {
     out += "toolwire_request_duration_seconds_sum" + key + " " + number(h.sum) + "\n";
     out += "toolwire_request_duration_seconds_count" + key + " " + std::to_string(h.count) + "\n";
   }
-  out += "# HELP toolwire_requests_total Requests answered, by route, model and HTTP status.\n"
-         "# TYPE toolwire_requests_total counter\n";
+  out +=
+      "# HELP toolwire_requests_total Requests answered, by route, model and HTTP status.\n"
+      "# TYPE toolwire_requests_total counter\n";
   for (const auto& [key, h] : requests_)
     out += "toolwire_requests_total" + key + " " + std::to_string(h.count) + "\n";
-  out += "# HELP toolwire_upstream_attempts_total Requests sent to an upstream.\n"
-         "# TYPE toolwire_upstream_attempts_total counter\n";
+  out +=
+      "# HELP toolwire_upstream_attempts_total Requests sent to an upstream.\n"
+      "# TYPE toolwire_upstream_attempts_total counter\n";
   for (const auto& [key, n] : upstream_)
     out += "toolwire_upstream_attempts_total" + key + " " + std::to_string(n) + "\n";
-  out += "# HELP toolwire_upstream_errors_total Failed upstream attempts, by kind.\n"
-         "# TYPE toolwire_upstream_errors_total counter\n";
+  out +=
+      "# HELP toolwire_upstream_errors_total Failed upstream attempts, by kind.\n"
+      "# TYPE toolwire_upstream_errors_total counter\n";
   for (const auto& [key, n] : upstream_errors_)
     out += "toolwire_upstream_errors_total" + key + " " + std::to_string(n) + "\n";
-  out += "# HELP toolwire_tool_calls_total Tool calls seen by the gateway, by name and outcome.\n"
-         "# TYPE toolwire_tool_calls_total counter\n";
+  out +=
+      "# HELP toolwire_tool_calls_total Tool calls seen by the gateway, by name and outcome.\n"
+      "# TYPE toolwire_tool_calls_total counter\n";
   for (const auto& [key, n] : tools_)
     out += "toolwire_tool_calls_total" + key + " " + std::to_string(n) + "\n";
-  out += "# HELP toolwire_active_streams Streamed answers in progress.\n"
-         "# TYPE toolwire_active_streams gauge\n"
-         "toolwire_active_streams " +
-         std::to_string(active_streams_.load()) +
-         "\n# HELP toolwire_open_connections Client connections open.\n"
-         "# TYPE toolwire_open_connections gauge\n"
-         "toolwire_open_connections " +
-         std::to_string(connections_.load()) +
-         "\n# HELP toolwire_bytes_received_total Request bytes read from clients.\n"
-         "# TYPE toolwire_bytes_received_total counter\n"
-         "toolwire_bytes_received_total " +
-         std::to_string(bytes_in_.load()) +
-         "\n# HELP toolwire_bytes_sent_total Response bytes queued to clients.\n"
-         "# TYPE toolwire_bytes_sent_total counter\n"
-         "toolwire_bytes_sent_total " +
-         std::to_string(bytes_out_.load()) + "\n";
+  out +=
+      "# HELP toolwire_active_streams Streamed answers in progress.\n"
+      "# TYPE toolwire_active_streams gauge\n"
+      "toolwire_active_streams " +
+      std::to_string(active_streams_.load()) +
+      "\n# HELP toolwire_open_connections Client connections open.\n"
+      "# TYPE toolwire_open_connections gauge\n"
+      "toolwire_open_connections " +
+      std::to_string(connections_.load()) +
+      "\n# HELP toolwire_bytes_received_total Request bytes read from clients.\n"
+      "# TYPE toolwire_bytes_received_total counter\n"
+      "toolwire_bytes_received_total " +
+      std::to_string(bytes_in_.load()) +
+      "\n# HELP toolwire_bytes_sent_total Response bytes queued to clients.\n"
+      "# TYPE toolwire_bytes_sent_total counter\n"
+      "toolwire_bytes_sent_total " +
+      std::to_string(bytes_out_.load()) + "\n";
   return out;
 }
 

@@ -37,9 +37,8 @@ class Metrics {
   static constexpr size_t kMaxSeries = 500;
 
   // Latency buckets (seconds), upper bounds; +Inf implied.
-  static constexpr std::array<double, 14> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-                                                      0.05,   0.1,   0.25,   0.5,   1,    2.5,
-                                                      5,      10};
+  static constexpr std::array<double, 14> kBuckets = {
+      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
  private:
   struct Histogram {
@@ -48,8 +47,8 @@ class Metrics {
     double sum = 0;
   };
   mutable std::mutex mu_;
-  std::map<std::string, Histogram> requests_;       // labels text → histogram
-  std::map<std::string, uint64_t> upstream_;        // labels text → attempts
+  std::map<std::string, Histogram> requests_;  // labels text → histogram
+  std::map<std::string, uint64_t> upstream_;   // labels text → attempts
   std::map<std::string, uint64_t> upstream_errors_;
   std::map<std::string, uint64_t> tools_;
   std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0};

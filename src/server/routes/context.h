@@ -6,8 +6,8 @@
 #include <atomic>
 #include <boost/asio/thread_pool.hpp>
 #include <condition_variable>
-#include <memory>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -52,7 +52,7 @@ class InFlight {
 class ContinuationStore {
  public:
   struct Entry {
-    ir::Message assistant;              // the whole turn: text, server and client calls
+    ir::Message assistant;  // the whole turn: text, server and client calls
     std::vector<ir::ToolResultPart> server_results;
   };
   void put(const std::vector<std::string>& client_call_ids, Entry e) {
@@ -85,7 +85,7 @@ struct RouteContext {
   std::shared_ptr<const KeyRing> keys;  // null or empty: no gateway key required
   Metrics metrics;
   InFlight upstream_calls;
-  std::atomic<bool> ready{false};  // false before start and while draining
+  std::atomic<bool> ready{false};                       // false before start and while draining
   std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
   ContinuationStore continuations;
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor

@@ -19,7 +19,8 @@ const codec::Codec& codec_for(Dialect d);
 Dialect dialect_for(std::string_view path, std::string_view anthropic_version_header = {});
 
 // Answers `error` in `d` (status from error.http_status or its code).
-void send_error(http::Exchange& ex, Dialect d, const Error& error, const http::Headers& headers = {});
+void send_error(http::Exchange& ex, Dialect d, const Error& error,
+                const http::Headers& headers = {});
 // Shortcut: an error with an exact status.
 void send_error(http::Exchange& ex, Dialect d, int status, ErrorCode code, std::string message,
                 std::string path = {}, const http::Headers& headers = {});

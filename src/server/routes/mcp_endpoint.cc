@@ -17,8 +17,8 @@
 namespace toolwire::server::routes {
 namespace {
 
-using nlohmann::json;
 using boost::beast::http::verb;
+using nlohmann::json;
 
 // An answer for one waiting POST: status and body.
 using Answer = std::function<void(int status, std::string body)>;
@@ -111,9 +111,8 @@ struct McpEndpoint::Session {
       std::lock_guard lock(mu);
       if (!waiting.erase(key) || ended) return;
     }
-    server->handle_message(mcp::Message::notification("notifications/cancelled",
-                                                      {{"requestId", id},
-                                                       {"reason", "client disconnected"}}));
+    server->handle_message(mcp::Message::notification(
+        "notifications/cancelled", {{"requestId", id}, {"reason", "client disconnected"}}));
   }
 
   bool idle_since(http::Clock::time_point t) {
@@ -202,8 +201,9 @@ void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Reques
   if (req.method == verb::post) return post(ex, std::move(req));
   if (req.method == verb::delete_) return erase(ex, req);
   send_rpc_error(*ex, 405, mcp::rpc_error::invalid_request,
-                 req.method_text + " is not allowed on /mcp (POST, DELETE; this server opens no "
-                                   "server-to-client stream)",
+                 req.method_text +
+                     " is not allowed on /mcp (POST, DELETE; this server opens no "
+                     "server-to-client stream)",
                  {{"allow", "POST, DELETE"}});
 }
 

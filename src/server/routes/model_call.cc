@@ -36,23 +36,33 @@ std::string_view error_kind(const Error& e) {
   if (e.http_status == 429) return "rate_limited";
   if (e.http_status >= 400) return "http_4xx";
   switch (e.code) {
-    case ErrorCode::deadline_exceeded: return "timeout";
-    case ErrorCode::unavailable: return "unavailable";
-    case ErrorCode::cancelled: return "cancelled";
+    case ErrorCode::deadline_exceeded:
+      return "timeout";
+    case ErrorCode::unavailable:
+      return "unavailable";
+    case ErrorCode::cancelled:
+      return "cancelled";
     case ErrorCode::parse_error:
-    case ErrorCode::invalid_argument: return "bad_response";
-    default: return "other";
+    case ErrorCode::invalid_argument:
+      return "bad_response";
+    default:
+      return "other";
   }
 }
 
 // The stream error type a caller's SDK understands for `e`.
 std::string stream_error_type(const Error& e) {
   switch (e.code) {
-    case ErrorCode::deadline_exceeded: return "timeout_error";
-    case ErrorCode::resource_exhausted: return "rate_limit_error";
-    case ErrorCode::invalid_argument: return "invalid_request_error";
-    case ErrorCode::unavailable: return "overloaded_error";
-    default: return "api_error";
+    case ErrorCode::deadline_exceeded:
+      return "timeout_error";
+    case ErrorCode::resource_exhausted:
+      return "rate_limit_error";
+    case ErrorCode::invalid_argument:
+      return "invalid_request_error";
+    case ErrorCode::unavailable:
+      return "overloaded_error";
+    default:
+      return "api_error";
   }
 }
 
@@ -64,8 +74,8 @@ bool is_content(const ir::StreamEvent& e) {
 
 class ModelCall : public std::enable_shared_from_this<ModelCall> {
  public:
-  ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route, GatewayKey* key,
-            std::shared_ptr<http::Exchange> ex)
+  ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
+            GatewayKey* key, std::shared_ptr<http::Exchange> ex)
       : key_(key),
         ctx_(std::move(ctx)),
         dialect_(dialect),
@@ -110,13 +120,14 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       return reject(e);
     }
     if (key_ && !key_->allows_model(request_.model))
-      return reject(make_error(ErrorCode::permission_denied,
-                               "key '" + key_->config().name + "' may not use model '" + request_.model + "'",
-                               "$.model"));
+      return reject(
+          make_error(ErrorCode::permission_denied,
+                     "key '" + key_->config().name + "' may not use model '" + request_.model + "'",
+                     "$.model"));
     targets_ = std::move(*targets);
     if (targets_.empty())
-      return reject(make_error(ErrorCode::not_found, "no upstream for model " + request_.model,
-                               "$.model"));
+      return reject(
+          make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
     tool_comments_ = req.header("toolwire-tool-events") == "comments";
@@ -128,9 +139,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
     if (stream_ && key_) {
       if (!key_->open_stream()) {
-        Error e = make_error(ErrorCode::resource_exhausted,
-                             "key '" + key_->config().name + "' already has " +
-                                 std::to_string(key_->config().max_concurrent_streams) + " streams open");
+        Error e =
+            make_error(ErrorCode::resource_exhausted,
+                       "key '" + key_->config().name + "' already has " +
+                           std::to_string(key_->config().max_concurrent_streams) + " streams open");
         e.http_status = 429;
         return reject(e);
       }
@@ -174,7 +186,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   void attempt() {
     const RouteTarget& t = targets_[target_];
-    bool last = target_ + 1 == targets_.size() && !loop_;  // a loop keeps the conversation
+    bool last = target_ + 1 == targets_.size() && !loop_;   // a loop keeps the conversation
     ir::Request r = last ? std::move(request_) : request_;  // a fallback needs its own copy
     if (!t.upstream_model.empty()) r.model = t.upstream_model;
     uint64_t gen = ++gen_;
@@ -223,10 +235,13 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (loop_ && !filter_event(e)) return;
     if (!begun_) begin();
     if (is_content(e)) last_content_ = Clock::now();
-    if (const auto* s = std::get_if<ir::ToolCallStart>(&e)) ctx_->metrics.tool_call(s->name, "returned");
+    if (const auto* s = std::get_if<ir::ToolCallStart>(&e))
+      ctx_->metrics.tool_call(s->name, "returned");
     buf_.clear();
-    if (loop_) encoder_->encode(remap(e), buf_);
-    else encoder_->encode(e, buf_);
+    if (loop_)
+      encoder_->encode(remap(e), buf_);
+    else
+      encoder_->encode(e, buf_);
     write(buf_);
   }
 
@@ -260,7 +275,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     for (auto& w : result->warnings) warnings_.push_back(std::move(w));
     const ir::Response& resp = result->response;
     for (const auto& p : resp.parts)
-      if (const auto* c = std::get_if<ir::ToolCallPart>(&p)) ctx_->metrics.tool_call(c->name, "returned");
+      if (const auto* c = std::get_if<ir::ToolCallPart>(&p))
+        ctx_->metrics.tool_call(c->name, "returned");
     Warnings encode_warnings;
     auto body = codec_.encode_response(resp, encode_warnings);
     if (!body) return fail(body.error());
@@ -329,12 +345,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (now - last_content_ >= ctx_->options.upstream_content_idle) {
       ++gen_;
       call_.cancel();
-      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    ctx_->options.upstream_content_idle)
-                    .count();
-      Error e = make_error(ErrorCode::deadline_exceeded,
-                           "upstream " + targets_[target_].name + " sent no content for " +
-                               std::to_string(ms) + " ms");
+      auto ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(ctx_->options.upstream_content_idle)
+              .count();
+      Error e = make_error(ErrorCode::deadline_exceeded, "upstream " + targets_[target_].name +
+                                                             " sent no content for " +
+                                                             std::to_string(ms) + " ms");
       e.http_status = 504;
       ctx_->metrics.upstream_attempt(targets_[target_].name, "idle_timeout");
       return fail(e);
@@ -356,8 +372,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     ctx_->metrics.request(route_, model, status, secs);
     if (ctx_->options.log_requests && ctx_->options.log) {
       char line[512];
-      std::snprintf(line, sizeof line, "%s model=%.*s upstream=%s status=%d %s ms=%.3f", route_.data(),
-                    static_cast<int>(model.size()), model.data(),
+      std::snprintf(line, sizeof line, "%s model=%.*s upstream=%s status=%d %s ms=%.3f",
+                    route_.data(), static_cast<int>(model.size()), model.data(),
                     targets_.empty() ? "-" : targets_[target_].name.c_str(), status,
                     stream_ ? "stream" : "whole", secs * 1e3);
       ctx_->log(line);
@@ -436,7 +452,9 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
   }
 
-  bool is_server_tool(std::string_view name) const { return tools_->registry->find(name) != nullptr; }
+  bool is_server_tool(std::string_view name) const {
+    return tools_->registry->find(name) != nullptr;
+  }
 
   // Decides what of a round's stream the client sees; false: nothing.
   bool filter_event(const ir::StreamEvent& e) {
@@ -452,7 +470,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (std::holds_alternative<ir::Finish>(e)) return false;
     if (const auto* s = std::get_if<ir::ToolCallStart>(&e)) {
       bool server = is_server_tool(s->name);
-      if (static_cast<size_t>(s->index) >= client_index_.size()) client_index_.resize(s->index + 1, -1);
+      if (static_cast<size_t>(s->index) >= client_index_.size())
+        client_index_.resize(s->index + 1, -1);
       if (server) {
         client_index_[s->index] = -1;
         if (tool_comments_) write(": toolwire.tool_call " + s->name + " " + s->id + "\n\n");
@@ -475,8 +494,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     std::visit(
         [&](auto& v) {
           using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, ir::ToolCallStart> || std::is_same_v<T, ir::ToolCallDelta> ||
-                        std::is_same_v<T, ir::ToolCallEnd>)
+          if constexpr (std::is_same_v<T, ir::ToolCallStart> ||
+                        std::is_same_v<T, ir::ToolCallDelta> || std::is_same_v<T, ir::ToolCallEnd>)
             v.index = client_index_[v.index];
         },
         out);
@@ -508,8 +527,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     std::vector<std::string> client_ids;
     for (const auto& p : r.parts) {
       if (const auto* c = std::get_if<ir::ToolCallPart>(&p)) {
-        if (is_server_tool(c->name)) server_calls.push_back(*c);
-        else client_ids.push_back(c->id);
+        if (is_server_tool(c->name))
+          server_calls.push_back(*c);
+        else
+          client_ids.push_back(c->id);
       }
       if (!stream_ && !std::holds_alternative<ir::ToolCallPart>(p)) shown_parts_.push_back(p);
       if (!stream_)
@@ -535,13 +556,15 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     uint64_t batch = ++batch_;
     for (size_t i = 0; i < pending_calls_.size(); ++i) {
       const ir::ToolCallPart& call = pending_calls_[i];
-      if (tool_comments_ && stream_) write(": toolwire.tool_run " + call.name + " " + call.id + "\n\n");
+      if (tool_comments_ && stream_)
+        write(": toolwire.tool_run " + call.name + " " + call.id + "\n\n");
       auto timer = std::make_shared<asio::steady_timer>(ex_->executor());
       timer->expires_after(tools_->tool_timeout);
       timer->async_wait([self, i, batch](boost::system::error_code ec) {
         if (ec || self->done_ || batch != self->batch_ || self->results_[i]) return;
         self->tokens_[i].cancel();
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(self->tools_->tool_timeout).count();
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(self->tools_->tool_timeout)
+                      .count();
         auto res = tools::error_result(self->pending_calls_[i].id,
                                        "tool_result_timeout: " + self->pending_calls_[i].name +
                                            " did not finish within " + std::to_string(ms) + " ms");
@@ -558,7 +581,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
         ir::ToolResultPart res = registry->dispatch(call, tc);
         self->ex_->post([self, i, batch, res = std::move(res)]() mutable {
           if (self->done_ || batch != self->batch_ || self->results_[i]) return;
-          self->ctx_->metrics.tool_call(self->pending_calls_[i].name, res.is_error ? "error" : "ok");
+          self->ctx_->metrics.tool_call(self->pending_calls_[i].name,
+                                        res.is_error ? "error" : "ok");
           self->tool_done(i, std::move(res));
         });
       });
@@ -568,7 +592,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   void tool_done(size_t i, ir::ToolResultPart res) {
     tool_timers_[i]->cancel();
     if (tool_comments_ && stream_)
-      write(": toolwire.tool_result " + pending_calls_[i].id + (res.is_error ? " error" : " ok") + "\n\n");
+      write(": toolwire.tool_result " + pending_calls_[i].id + (res.is_error ? " error" : " ok") +
+            "\n\n");
     results_[i] = std::move(res);
     if (--outstanding_ > 0) return;
     std::vector<ir::ToolResultPart> results;
@@ -583,7 +608,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     for (auto& r : results) tool_msg.parts.emplace_back(std::move(r));
     request_.messages.push_back(std::move(tool_msg));
     if (rounds_ >= tools_->max_rounds) {
-      ctx_->log("route tool loop stopped after " + std::to_string(rounds_) + " model calls (max_rounds)");
+      ctx_->log("route tool loop stopped after " + std::to_string(rounds_) +
+                " model calls (max_rounds)");
       last_finish_ = ir::FinishReason{ir::FinishReason::Kind::length, "max_tool_rounds"};
       return finish_loop(false);
     }
@@ -600,7 +626,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   // The client's one answer for all rounds.
   void finish_loop(bool client_calls) {
-    if (client_calls) last_finish_ = ir::FinishReason{ir::FinishReason::Kind::tool_calls, "tool_calls"};
+    if (client_calls)
+      last_finish_ = ir::FinishReason{ir::FinishReason::Kind::tool_calls, "tool_calls"};
     if (stream_) {
       if (!begun_) begin();
       buf_.clear();

@@ -42,8 +42,9 @@ bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, 
   key = ctx.keys->authenticate(presented);
   if (!key) {
     send_error(ex, d, 401, ErrorCode::unauthenticated,
-               presented.empty() ? "a gateway key is required (Authorization: Bearer KEY or x-api-key: KEY)"
-                                 : "invalid gateway key");
+               presented.empty()
+                   ? "a gateway key is required (Authorization: Bearer KEY or x-api-key: KEY)"
+                   : "invalid gateway key");
     ctx.metrics.request(req.path(), "unknown", 401, 0);
     return false;
   }
@@ -70,13 +71,15 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     if (path == "/v1/chat/completions" || path == "/chat/completions") {
       GatewayKey* key = nullptr;
       if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
-        handle_model_call(ctx, Dialect::openai_chat, "/v1/chat/completions", key, ex, std::move(req));
+        handle_model_call(ctx, Dialect::openai_chat, "/v1/chat/completions", key, ex,
+                          std::move(req));
       return;
     }
     if (path == "/v1/messages") {
       GatewayKey* key = nullptr;
       if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
-        handle_model_call(ctx, Dialect::anthropic_messages, "/v1/messages", key, ex, std::move(req));
+        handle_model_call(ctx, Dialect::anthropic_messages, "/v1/messages", key, ex,
+                          std::move(req));
       return;
     }
     if (path == "/v1/messages/count_tokens") {

@@ -15,31 +15,37 @@ SyncHandler wrap(Ctx bc, Impl fn) {
 }
 
 Result<std::string> arg_string(const nlohmann::json& a, const char* key, const char* def) {
-  if (!a.is_object()) return make_error(ErrorCode::invalid_argument, "arguments must be an object", "$");
+  if (!a.is_object())
+    return make_error(ErrorCode::invalid_argument, "arguments must be an object", "$");
   auto it = a.find(key);
   if (it == a.end() || it->is_null()) {
     if (def) return std::string(def);
-    return make_error(ErrorCode::invalid_argument, "required property missing", std::string("$.") + key);
+    return make_error(ErrorCode::invalid_argument, "required property missing",
+                      std::string("$.") + key);
   }
-  if (!it->is_string()) return make_error(ErrorCode::invalid_argument, "must be a string", std::string("$.") + key);
+  if (!it->is_string())
+    return make_error(ErrorCode::invalid_argument, "must be a string", std::string("$.") + key);
   return it->get<std::string>();
 }
 
-Result<std::int64_t> arg_int(const nlohmann::json& a, const char* key, std::int64_t def, std::int64_t min) {
+Result<std::int64_t> arg_int(const nlohmann::json& a, const char* key, std::int64_t def,
+                             std::int64_t min) {
   auto it = a.find(key);
   if (it == a.end() || it->is_null()) return def;
   if (!it->is_number_integer())
     return make_error(ErrorCode::invalid_argument, "must be an integer", std::string("$.") + key);
   std::int64_t v = it->get<std::int64_t>();
   if (v < min)
-    return make_error(ErrorCode::invalid_argument, "must be >= " + std::to_string(min), std::string("$.") + key);
+    return make_error(ErrorCode::invalid_argument, "must be >= " + std::to_string(min),
+                      std::string("$.") + key);
   return v;
 }
 
 Result<bool> arg_bool(const nlohmann::json& a, const char* key, bool def) {
   auto it = a.find(key);
   if (it == a.end() || it->is_null()) return def;
-  if (!it->is_boolean()) return make_error(ErrorCode::invalid_argument, "must be a boolean", std::string("$.") + key);
+  if (!it->is_boolean())
+    return make_error(ErrorCode::invalid_argument, "must be a boolean", std::string("$.") + key);
   return it->get<bool>();
 }
 
@@ -48,15 +54,18 @@ bool valid_utf8(std::string_view s) {
   size_t i = 0, n = s.size();
   while (i < n) {
     unsigned char c = p[i];
-    if (c < 0x80) { ++i; continue; }
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
     size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     if (len == 0 || i + len > n) return false;
     for (size_t k = 1; k < len; ++k)
       if ((p[i + k] & 0xC0) != 0x80) return false;
     unsigned cp = len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
     for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3Fu);
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
       return false;
     i += len;
   }

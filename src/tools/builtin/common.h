@@ -14,14 +14,16 @@
 namespace toolwire::tools::builtin {
 
 using Ctx = std::shared_ptr<const BuiltinContext>;
-using Impl = Result<ToolOutput> (*)(const nlohmann::json& args, const BuiltinContext& bc, ToolContext& ctx);
+using Impl = Result<ToolOutput> (*)(const nlohmann::json& args, const BuiltinContext& bc,
+                                    ToolContext& ctx);
 
 // A SyncHandler running `fn`; an Error becomes ToolOutput::error(message).
 SyncHandler wrap(Ctx bc, Impl fn);
 
 // Typed argument access with defaults; errors name "$.key".
 Result<std::string> arg_string(const nlohmann::json& a, const char* key, const char* def = nullptr);
-Result<std::int64_t> arg_int(const nlohmann::json& a, const char* key, std::int64_t def, std::int64_t min);
+Result<std::int64_t> arg_int(const nlohmann::json& a, const char* key, std::int64_t def,
+                             std::int64_t min);
 Result<bool> arg_bool(const nlohmann::json& a, const char* key, bool def);
 
 bool valid_utf8(std::string_view s);

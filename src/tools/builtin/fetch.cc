@@ -4,10 +4,10 @@
 // the address actually connected to, so DNS tricks do not get around it.
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <netinet/in.h>
 
 #include "tools/builtin/common.h"
 
@@ -36,13 +36,16 @@ size_t on_body(char* data, size_t size, size_t n, void* user) {
 }
 
 bool private_v4(uint32_t a) {  // host byte order
-  return (a >> 24) == 0 || (a >> 24) == 10 || (a >> 24) == 127 || (a >> 16) == 0xA9FE ||  // 0/8 10/8 127/8 169.254/16
-         (a >> 20) == 0xAC1 || (a >> 16) == 0xC0A8 || (a >> 22) == (0x64400000u >> 22) ||  // 172.16/12 192.168/16 100.64/10
-         a >= 0xE0000000u;                                                                    // multicast, reserved
+  return (a >> 24) == 0 || (a >> 24) == 10 || (a >> 24) == 127 ||
+         (a >> 16) == 0xA9FE ||  // 0/8 10/8 127/8 169.254/16
+         (a >> 20) == 0xAC1 || (a >> 16) == 0xC0A8 ||
+         (a >> 22) == (0x64400000u >> 22) ||  // 172.16/12 192.168/16 100.64/10
+         a >= 0xE0000000u;                    // multicast, reserved
 }
 
 bool private_addr(const sockaddr* sa) {
-  if (sa->sa_family == AF_INET) return private_v4(ntohl(reinterpret_cast<const sockaddr_in*>(sa)->sin_addr.s_addr));
+  if (sa->sa_family == AF_INET)
+    return private_v4(ntohl(reinterpret_cast<const sockaddr_in*>(sa)->sin_addr.s_addr));
   if (sa->sa_family == AF_INET6) {
     const in6_addr& a = reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr;
     if (IN6_IS_ADDR_LOOPBACK(&a) || IN6_IS_ADDR_UNSPECIFIED(&a) || IN6_IS_ADDR_LINKLOCAL(&a) ||
@@ -65,7 +68,8 @@ curl_socket_t open_socket(void* user, curlsocktype, curl_sockaddr* addr) {
     if (addr->family == AF_INET)
       inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&addr->addr)->sin_addr, buf, sizeof buf);
     else if (addr->family == AF_INET6)
-      inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&addr->addr)->sin6_addr, buf, sizeof buf);
+      inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&addr->addr)->sin6_addr, buf,
+                sizeof buf);
     t->refused_address = buf;
     return CURL_SOCKET_BAD;
   }
@@ -77,7 +81,8 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return ctx->cancelled() ? 1 : 0;
 }
 
-Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc, ToolContext& ctx) {
+Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc,
+                            ToolContext& ctx) {
   static std::once_flag init;
   std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   auto url = arg_string(args, "url");
@@ -94,7 +99,8 @@ Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc
   std::string sch = scheme ? scheme : "";
   curl_free(scheme);
   if (sch != "http" && sch != "https")
-    return make_error(ErrorCode::permission_denied, "scheme '" + sch + "' refused; only http and https", "$.url");
+    return make_error(ErrorCode::permission_denied,
+                      "scheme '" + sch + "' refused; only http and https", "$.url");
 
   CURL* c = curl_easy_init();
   if (!c) return make_error(ErrorCode::internal, "curl_easy_init failed");
@@ -128,23 +134,28 @@ Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc
 
   if (!t.refused_address.empty())
     return make_error(ErrorCode::permission_denied,
-                      "connection to private/loopback address " + t.refused_address + " refused", "$.url");
+                      "connection to private/loopback address " + t.refused_address + " refused",
+                      "$.url");
   if (rc == CURLE_FILESIZE_EXCEEDED) {
     t.truncated = true;
   } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-    return make_error(ErrorCode::deadline_exceeded, "fetch timed out after " + std::to_string(tmo.count()) + " ms");
+    return make_error(ErrorCode::deadline_exceeded,
+                      "fetch timed out after " + std::to_string(tmo.count()) + " ms");
   } else if (rc == CURLE_ABORTED_BY_CALLBACK) {
     return make_error(ErrorCode::cancelled, "fetch cancelled");
   } else if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && t.truncated)) {
-    return make_error(ErrorCode::unavailable, std::string("fetch failed: ") + (errbuf[0] ? errbuf : curl_easy_strerror(rc)));
+    return make_error(ErrorCode::unavailable, std::string("fetch failed: ") +
+                                                  (errbuf[0] ? errbuf : curl_easy_strerror(rc)));
   }
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   char* ctype = nullptr;
   curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ctype);
-  std::string out = "HTTP " + std::to_string(status) + "\ncontent-type: " + (ctype ? ctype : "") + "\n\n";
+  std::string out =
+      "HTTP " + std::to_string(status) + "\ncontent-type: " + (ctype ? ctype : "") + "\n\n";
   if (t.truncated && t.body.empty()) {
-    out += "[body larger than the " + std::to_string(opt.fetch_max_bytes) + "-byte cap; not downloaded]\n";
+    out += "[body larger than the " + std::to_string(opt.fetch_max_bytes) +
+           "-byte cap; not downloaded]\n";
   } else if (looks_binary(t.body)) {
     out += "[binary body, " + std::to_string(t.body.size()) + " bytes; not shown]\n";
   } else {
@@ -152,7 +163,8 @@ Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc
     bool cut = body.size() > opt.max_output_bytes;
     out.append(utf8_prefix(body, opt.max_output_bytes));
     if (t.truncated)
-      out += "\n[body truncated: larger than the " + std::to_string(opt.fetch_max_bytes) + "-byte cap]\n";
+      out += "\n[body truncated: larger than the " + std::to_string(opt.fetch_max_bytes) +
+             "-byte cap]\n";
     else if (cut)
       out += "\n[body truncated at " + std::to_string(opt.max_output_bytes) + " bytes]\n";
   }

@@ -22,14 +22,18 @@ Result<ToolOutput> do_read(const nlohmann::json& args, const BuiltinContext& bc,
   if (data->empty()) return ToolOutput::text("(empty file)");
   if (looks_binary(*data))
     return sandbox_error(ErrorCode::invalid_argument, *path,
-                         "is a binary file (" + std::to_string(data->size()) + " bytes); read shows text files only");
+                         "is a binary file (" + std::to_string(data->size()) +
+                             " bytes); read shows text files only");
 
   // Split into lines; a final newline does not start another line.
   std::vector<std::string_view> lines;
   std::string_view rest = *data;
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
-    if (nl == std::string_view::npos) { lines.push_back(rest); break; }
+    if (nl == std::string_view::npos) {
+      lines.push_back(rest);
+      break;
+    }
     lines.push_back(rest.substr(0, nl));
     rest.remove_prefix(nl + 1);
   }
@@ -59,7 +63,8 @@ Result<ToolOutput> do_read(const nlohmann::json& args, const BuiltinContext& bc,
   }
   if (shown_last < total)
     out += "[showing lines " + std::to_string(first) + "-" + std::to_string(shown_last) + " of " +
-           std::to_string(total) + "; continue with offset=" + std::to_string(shown_last + 1) + "]\n";
+           std::to_string(total) + "; continue with offset=" + std::to_string(shown_last + 1) +
+           "]\n";
   return ToolOutput::text(std::move(out));
 }
 
@@ -74,7 +79,9 @@ Result<ToolOutput> do_write(const nlohmann::json& args, const BuiltinContext& bc
 
 size_t count_matches(std::string_view hay, std::string_view needle) {
   size_t n = 0;
-  for (size_t pos = hay.find(needle); pos != std::string_view::npos; pos = hay.find(needle, pos + needle.size())) ++n;
+  for (size_t pos = hay.find(needle); pos != std::string_view::npos;
+       pos = hay.find(needle, pos + needle.size()))
+    ++n;
   return n;
 }
 
@@ -87,25 +94,30 @@ Result<ToolOutput> do_edit(const nlohmann::json& args, const BuiltinContext& bc,
   if (!new_s) return new_s.error();
   auto all = arg_bool(args, "replace_all", false);
   if (!all) return all.error();
-  if (old_s->empty()) return make_error(ErrorCode::invalid_argument, "must not be empty", "$.old_string");
+  if (old_s->empty())
+    return make_error(ErrorCode::invalid_argument, "must not be empty", "$.old_string");
   if (*old_s == *new_s)
-    return make_error(ErrorCode::invalid_argument, "new_string is identical to old_string", "$.new_string");
+    return make_error(ErrorCode::invalid_argument, "new_string is identical to old_string",
+                      "$.new_string");
 
   auto data = bc.workspace.read_file(*path);
   if (!data) return data.error();
   if (looks_binary(*data))
-    return sandbox_error(ErrorCode::invalid_argument, *path, "is a binary file; edit changes text files only");
+    return sandbox_error(ErrorCode::invalid_argument, *path,
+                         "is a binary file; edit changes text files only");
   size_t n = count_matches(*data, *old_s);
   if (n == 0)
-    return make_error(ErrorCode::invalid_argument,
-                      "old_string not found in '" + *path +
-                          "' (0 matches); it must match the file exactly, including whitespace and indentation",
-                      "$.old_string");
+    return make_error(
+        ErrorCode::invalid_argument,
+        "old_string not found in '" + *path +
+            "' (0 matches); it must match the file exactly, including whitespace and indentation",
+        "$.old_string");
   if (n > 1 && !*all)
-    return make_error(ErrorCode::invalid_argument,
-                      "old_string matches " + std::to_string(n) + " times in '" + *path +
-                          "'; include more surrounding text so it matches exactly once, or set replace_all",
-                      "$.old_string");
+    return make_error(
+        ErrorCode::invalid_argument,
+        "old_string matches " + std::to_string(n) + " times in '" + *path +
+            "'; include more surrounding text so it matches exactly once, or set replace_all",
+        "$.old_string");
   std::string out;
   out.reserve(data->size() + n * new_s->size());
   size_t pos = 0;
@@ -116,8 +128,8 @@ Result<ToolOutput> do_edit(const nlohmann::json& args, const BuiltinContext& bc,
   }
   out.append(*data, pos, std::string::npos);
   TW_TRY(bc.workspace.write_file(*path, out, /*create_parents=*/false));
-  return ToolOutput::text("replaced " + std::to_string(n) + (n == 1 ? " occurrence" : " occurrences") + " in '" +
-                          *path + "'");
+  return ToolOutput::text("replaced " + std::to_string(n) +
+                          (n == 1 ? " occurrence" : " occurrences") + " in '" + *path + "'");
 }
 
 }  // namespace
@@ -141,7 +153,8 @@ ToolSpec write_spec(Ctx bc) {
   ToolSpec s;
   s.name = "write";
   s.description =
-      "Create or overwrite a file in the workspace with the given content. Missing parent directories are created.";
+      "Create or overwrite a file in the workspace with the given content. Missing parent "
+      "directories are created.";
   s.input_schema = R"json({"type":"object","properties":{
     "path":{"type":"string","description":"File path relative to the workspace root"},
     "content":{"type":"string","description":"The complete new file content"}},
@@ -155,7 +168,8 @@ ToolSpec edit_spec(Ctx bc) {
   ToolSpec s;
   s.name = "edit";
   s.description =
-      "Replace old_string with new_string in a workspace file. old_string must match the file exactly "
+      "Replace old_string with new_string in a workspace file. old_string must match the file "
+      "exactly "
       "(whitespace included) and exactly once, unless replace_all is true.";
   s.input_schema = R"json({"type":"object","properties":{
     "path":{"type":"string","description":"File path relative to the workspace root"},

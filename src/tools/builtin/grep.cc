@@ -2,11 +2,11 @@
 // the directory fd we resolved) or RE2 in process. Both print
 // "path:line:text" sorted by path, with paths relative to the workspace root.
 #include <fcntl.h>
-#include <map>
-#include <optional>
 #include <re2/re2.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "tools/builtin/common.h"
@@ -45,7 +45,8 @@ bool included(const std::string& include, const std::string& rel) {
 }
 
 // Appends matching lines of `data` (searched up to its first NUL).
-bool search_text(const RE2& re, std::string_view data, const std::string& path, size_t max, std::vector<Match>& out) {
+bool search_text(const RE2& re, std::string_view data, const std::string& path, size_t max,
+                 std::vector<Match>& out) {
   if (data.substr(0, 8192).find('\0') != std::string_view::npos) return true;  // binary: skipped
   size_t nul = data.find('\0');
   if (nul != std::string_view::npos) data = data.substr(0, nul);
@@ -76,12 +77,14 @@ std::string read_fd(int fd, size_t cap) {
   return data;
 }
 
-Result<bool> grep_internal(const GrepArgs& a, const BuiltinContext& bc, ToolContext& ctx, std::vector<Match>& out) {
+Result<bool> grep_internal(const GrepArgs& a, const BuiltinContext& bc, ToolContext& ctx,
+                           std::vector<Match>& out) {
   RE2::Options o;
   o.set_case_sensitive(!a.ignore_case);
   o.set_log_errors(false);
   RE2 re(a.pattern, o);
-  if (!re.ok()) return make_error(ErrorCode::invalid_argument, "invalid regex: " + re.error(), "$.pattern");
+  if (!re.ok())
+    return make_error(ErrorCode::invalid_argument, "invalid regex: " + re.error(), "$.pattern");
   auto base = bc.workspace.relative(a.path);
   if (!base) return base.error();
   const auto& opt = bc.options;
@@ -99,28 +102,35 @@ Result<bool> grep_internal(const GrepArgs& a, const BuiltinContext& bc, ToolCont
   std::optional<IgnoreStack> ignore;
   if (!a.no_ignore) ignore.emplace(bc.workspace, *base);
   bool complete = true, truncated = false;
-  walk_tree(dir->get(), opt.max_walk_entries,
-            [&](const WalkEntry& e) {
-              if (ctx.cancelled() || ctx.expired()) { complete = false; return false; }
-              if (e.type != DT_REG || !included(a.include, e.rel)) return true;
-              UniqueFd fd(openat(e.parent_fd, e.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-              struct stat fst {};
-              // Same policy as read: regular, singly linked, under the size cap.
-              if (!fd.valid() || fstat(fd.get(), &fst) != 0 || !S_ISREG(fst.st_mode)) return true;
-              if (fst.st_nlink > 1 && !bc.workspace.options().allow_hard_links) return true;
-              if (static_cast<std::uint64_t>(fst.st_size) > bc.workspace.options().max_read_bytes) return true;
-              std::string data = read_fd(fd.get(), bc.workspace.options().max_read_bytes);
-              if (!search_text(re, data, join_rel(*base, e.rel), opt.max_grep_matches, out)) {
-                complete = false;
-                return false;
-              }
-              return true;
-            },
-            &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
+  walk_tree(
+      dir->get(), opt.max_walk_entries,
+      [&](const WalkEntry& e) {
+        if (ctx.cancelled() || ctx.expired()) {
+          complete = false;
+          return false;
+        }
+        if (e.type != DT_REG || !included(a.include, e.rel)) return true;
+        UniqueFd fd(
+            openat(e.parent_fd, e.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+        struct stat fst {};
+        // Same policy as read: regular, singly linked, under the size cap.
+        if (!fd.valid() || fstat(fd.get(), &fst) != 0 || !S_ISREG(fst.st_mode)) return true;
+        if (fst.st_nlink > 1 && !bc.workspace.options().allow_hard_links) return true;
+        if (static_cast<std::uint64_t>(fst.st_size) > bc.workspace.options().max_read_bytes)
+          return true;
+        std::string data = read_fd(fd.get(), bc.workspace.options().max_read_bytes);
+        if (!search_text(re, data, join_rel(*base, e.rel), opt.max_grep_matches, out)) {
+          complete = false;
+          return false;
+        }
+        return true;
+      },
+      &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
   return complete && !truncated;
 }
 
-Result<bool> grep_ripgrep(const GrepArgs& a, const BuiltinContext& bc, ToolContext& ctx, std::vector<Match>& out) {
+Result<bool> grep_ripgrep(const GrepArgs& a, const BuiltinContext& bc, ToolContext& ctx,
+                          std::vector<Match>& out) {
   auto base = bc.workspace.relative(a.path);
   if (!base) return base.error();
   auto dir = bc.workspace.open_dir(a.path);
@@ -128,8 +138,18 @@ Result<bool> grep_ripgrep(const GrepArgs& a, const BuiltinContext& bc, ToolConte
   const auto& opt = bc.options;
   detail::ProcessSpec ps;
   ps.program = bc.ripgrep;
-  ps.argv = {"rg", "--no-config", "--null", "--line-number", "--no-heading", "--with-filename", "--color=never",
-             "--hidden", "--no-ignore", "--no-follow", "--glob=!.git", "--sort=path",
+  ps.argv = {"rg",
+             "--no-config",
+             "--null",
+             "--line-number",
+             "--no-heading",
+             "--with-filename",
+             "--color=never",
+             "--hidden",
+             "--no-ignore",
+             "--no-follow",
+             "--glob=!.git",
+             "--sort=path",
              "--max-filesize=" + std::to_string(bc.workspace.options().max_read_bytes)};
   if (a.ignore_case) ps.argv.push_back("--ignore-case");
   if (!a.include.empty()) ps.argv.push_back("--glob=" + a.include);
@@ -154,7 +174,10 @@ Result<bool> grep_ripgrep(const GrepArgs& a, const BuiltinContext& bc, ToolConte
   std::string_view rest = r->out;
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
-    if (nl == std::string_view::npos) { complete = false; break; }  // cut by the output cap
+    if (nl == std::string_view::npos) {
+      complete = false;
+      break;
+    }  // cut by the output cap
     std::string_view l = rest.substr(0, nl);
     rest.remove_prefix(nl + 1);
     size_t nul = l.find('\0');
@@ -164,8 +187,12 @@ Result<bool> grep_ripgrep(const GrepArgs& a, const BuiltinContext& bc, ToolConte
     auto it = allowed.find(path);
     if (it == allowed.end()) it = allowed.emplace(path, bc.workspace.open_read(path).ok()).first;
     if (!it->second) continue;
-    if (out.size() >= opt.max_grep_matches) { complete = false; break; }
-    size_t line = std::strtoul(std::string(l.substr(nul + 1, colon - nul - 1)).c_str(), nullptr, 10);
+    if (out.size() >= opt.max_grep_matches) {
+      complete = false;
+      break;
+    }
+    size_t line =
+        std::strtoul(std::string(l.substr(nul + 1, colon - nul - 1)).c_str(), nullptr, 10);
     out.push_back({std::move(path), line, std::string(l.substr(colon + 1))});
   }
   return complete;
@@ -184,7 +211,8 @@ Result<ToolOutput> do_grep(const nlohmann::json& args, const BuiltinContext& bc,
   auto no_ignore = arg_bool(args, "no_ignore", false);
   if (!no_ignore) return no_ignore.error();
   a = {*pattern, *path, *include, *ic, *no_ignore};
-  if (a.pattern.empty()) return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
+  if (a.pattern.empty())
+    return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
 
   // ripgrep only for directories searched with `no_ignore`; a single file is
   // searched in process, and so is a walk that honours ignore files: one
@@ -199,7 +227,8 @@ Result<ToolOutput> do_grep(const nlohmann::json& args, const BuiltinContext& bc,
   std::vector<Match> matches;
   auto complete = use_rg ? grep_ripgrep(a, bc, ctx, matches) : grep_internal(a, bc, ctx, matches);
   if (!complete) return complete.error();
-  if (matches.empty()) return ToolOutput::text(*complete ? "no matches" : "no matches (search incomplete)");
+  if (matches.empty())
+    return ToolOutput::text(*complete ? "no matches" : "no matches (search incomplete)");
   std::string out;
   size_t shown = 0;
   for (const auto& m : matches) {
@@ -208,7 +237,10 @@ Result<ToolOutput> do_grep(const nlohmann::json& args, const BuiltinContext& bc,
     if (cut) text = utf8_prefix(text, bc.options.max_line_chars);
     std::string line = m.path + ":" + std::to_string(m.line) + ":" + std::string(text) +
                        (cut ? " [... line truncated]" : "") + "\n";
-    if (out.size() + line.size() > bc.options.max_output_bytes) { complete = false; break; }
+    if (out.size() + line.size() > bc.options.max_output_bytes) {
+      complete = false;
+      break;
+    }
     out += line;
     ++shown;
   }

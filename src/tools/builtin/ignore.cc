@@ -102,10 +102,14 @@ bool match_parts(const std::vector<std::string>& pp, const std::vector<std::stri
     unsigned char& m = memo[i * (sc.size() + 1) + j];
     if (m) return m == 2;
     bool r;
-    if (i == pp.size()) r = j == sc.size();
-    else if (pp[i] == "**" && i + 1 == pp.size()) r = j < sc.size();
-    else if (pp[i] == "**") r = self(self, i + 1, j) || (j < sc.size() && self(self, i, j + 1));
-    else r = j < sc.size() && match_component(pp[i], sc[j]) && self(self, i + 1, j + 1);
+    if (i == pp.size())
+      r = j == sc.size();
+    else if (pp[i] == "**" && i + 1 == pp.size())
+      r = j < sc.size();
+    else if (pp[i] == "**")
+      r = self(self, i + 1, j) || (j < sc.size() && self(self, i, j + 1));
+    else
+      r = j < sc.size() && match_component(pp[i], sc[j]) && self(self, i + 1, j + 1);
     m = r ? 2 : 1;
     return r;
   };

@@ -16,10 +16,14 @@ std::string join_rel(const std::string& base, const std::string& rel) {
 
 const char* suffix(unsigned char type) {
   switch (type) {
-    case DT_DIR: return "/";
-    case DT_LNK: return "@";
-    case DT_REG: return "";
-    default: return "  [special file]";
+    case DT_DIR:
+      return "/";
+    case DT_LNK:
+      return "@";
+    case DT_REG:
+      return "";
+    default:
+      return "  [special file]";
   }
 }
 
@@ -30,12 +34,13 @@ Result<ToolOutput> do_list(const nlohmann::json& args, const BuiltinContext& bc,
   if (!dir) return dir.error();
   std::vector<std::string> direct;
   bool truncated = false;
-  walk_tree(dir->get(), bc.options.max_entries,
-            [&](const WalkEntry& e) {
-              direct.push_back(e.rel + suffix(e.type));
-              return true;
-            },
-            &truncated, /*max_depth=*/0);
+  walk_tree(
+      dir->get(), bc.options.max_entries,
+      [&](const WalkEntry& e) {
+        direct.push_back(e.rel + suffix(e.type));
+        return true;
+      },
+      &truncated, /*max_depth=*/0);
   if (direct.empty()) return ToolOutput::text("(empty directory)");
   std::string out;
   size_t shown = 0;
@@ -53,11 +58,13 @@ Result<ToolOutput> do_list(const nlohmann::json& args, const BuiltinContext& bc,
 Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc, ToolContext& ctx) {
   auto pattern = arg_string(args, "pattern");
   if (!pattern) return pattern.error();
-  if (pattern->empty()) return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
+  if (pattern->empty())
+    return make_error(ErrorCode::invalid_argument, "must not be empty", "$.pattern");
   if (pattern->front() == '/' || pattern->find("..") != std::string::npos)
-    return make_error(ErrorCode::invalid_argument,
-                      "glob patterns are relative to `path` and may not contain '..' or start with '/'",
-                      "$.pattern");
+    return make_error(
+        ErrorCode::invalid_argument,
+        "glob patterns are relative to `path` and may not contain '..' or start with '/'",
+        "$.pattern");
   auto path = arg_string(args, "path", ".");
   if (!path) return path.error();
   auto base = bc.workspace.relative(*path);
@@ -70,17 +77,22 @@ Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc,
   if (!*no_ignore) ignore.emplace(bc.workspace, *base);
   std::vector<std::string> hits;
   bool truncated = false;
-  walk_tree(dir->get(), bc.options.max_walk_entries,
-            [&](const WalkEntry& e) {
-              if (ctx.cancelled()) return false;
-              if (glob_match(*pattern, e.rel)) {
-                if (hits.size() >= bc.options.max_entries) { truncated = true; return false; }
-                hits.push_back(join_rel(*base, e.rel) + (e.type == DT_DIR ? "/" : ""));
-              }
-              return true;
-            },
-            &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
-  if (hits.empty()) return ToolOutput::text(truncated ? "no matches (search truncated)" : "no matches");
+  walk_tree(
+      dir->get(), bc.options.max_walk_entries,
+      [&](const WalkEntry& e) {
+        if (ctx.cancelled()) return false;
+        if (glob_match(*pattern, e.rel)) {
+          if (hits.size() >= bc.options.max_entries) {
+            truncated = true;
+            return false;
+          }
+          hits.push_back(join_rel(*base, e.rel) + (e.type == DT_DIR ? "/" : ""));
+        }
+        return true;
+      },
+      &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
+  if (hits.empty())
+    return ToolOutput::text(truncated ? "no matches (search truncated)" : "no matches");
   std::string out;
   size_t shown = 0;
   for (const auto& h : hits) {
@@ -89,7 +101,8 @@ Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc,
     out += '\n';
     ++shown;
   }
-  if (shown < hits.size() || truncated) out += "[results truncated after " + std::to_string(shown) + " paths]\n";
+  if (shown < hits.size() || truncated)
+    out += "[results truncated after " + std::to_string(shown) + " paths]\n";
   return ToolOutput::text(std::move(out));
 }
 
@@ -99,7 +112,8 @@ ToolSpec list_spec(Ctx bc) {
   ToolSpec s;
   s.name = "list";
   s.description =
-      "List a workspace directory (one level, sorted). Directories end with '/', symlinks with '@'. "
+      "List a workspace directory (one level, sorted). Directories end with '/', symlinks with "
+      "'@'. "
       "Shows every entry, ignored ones too (grep and glob skip those).";
   s.input_schema = R"json({"type":"object","properties":{
     "path":{"type":"string","description":"Directory relative to the workspace root (default '.')"}},
@@ -112,8 +126,10 @@ ToolSpec glob_spec(Ctx bc) {
   ToolSpec s;
   s.name = "glob";
   s.description =
-      "Find workspace paths matching a glob pattern: '**' matches any number of directories, '*' and '?' "
-      "stay within one path component, '{a,b}' alternatives. Symlinked directories are not descended into. "
+      "Find workspace paths matching a glob pattern: '**' matches any number of directories, '*' "
+      "and '?' "
+      "stay within one path component, '{a,b}' alternatives. Symlinked directories are not "
+      "descended into. "
       "Like ripgrep, skips what .gitignore, .ignore and .git/info/exclude ignore, and .git itself; "
       "no_ignore lists everything.";
   s.input_schema = R"json({"type":"object","properties":{

@@ -1,10 +1,10 @@
 // Directory walk over fds and glob matching; see walk.h.
 #include "tools/builtin/walk.h"
 
-#include <algorithm>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -30,7 +30,10 @@ struct Walker {
     int dup_fd = ::dup(fd);
     if (dup_fd < 0) return true;
     DIR* d = fdopendir(dup_fd);
-    if (!d) { ::close(dup_fd); return true; }
+    if (!d) {
+      ::close(dup_fd);
+      return true;
+    }
     std::vector<std::pair<std::string, unsigned char>> names;
     while (dirent* e = readdir(d)) {
       std::string_view n = e->d_name;
@@ -39,7 +42,10 @@ struct Walker {
       if (t == DT_UNKNOWN) {
         struct stat st {};
         if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-          t = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : S_ISLNK(st.st_mode) ? DT_LNK : DT_FIFO;
+          t = S_ISDIR(st.st_mode)   ? DT_DIR
+              : S_ISREG(st.st_mode) ? DT_REG
+              : S_ISLNK(st.st_mode) ? DT_LNK
+                                    : DT_FIFO;
       }
       names.emplace_back(std::string(n), t);
     }
@@ -58,7 +64,10 @@ struct Walker {
     for (auto& [name, type] : names) {
       std::string rel = prefix.empty() ? name : prefix + "/" + name;
       if (ignore && ignore->ignored(rel, name, type == DT_DIR)) continue;
-      if (++seen > max_entries) { *truncated = true; return false; }
+      if (++seen > max_entries) {
+        *truncated = true;
+        return false;
+      }
       if (!visit(WalkEntry{rel, name.c_str(), type, fd})) return false;
       if (type != DT_DIR || name == ".git") continue;
       if (depth >= max_depth) {
@@ -80,7 +89,11 @@ bool match_component(std::string_view p, std::string_view s) {
   while (si < s.size()) {
     if (pi < p.size()) {
       char c = p[pi];
-      if (c == '*') { star_p = ++pi; star_s = si; continue; }
+      if (c == '*') {
+        star_p = ++pi;
+        star_s = si;
+        continue;
+      }
       if (c == '[') {
         size_t j = pi + 1;
         bool neg = j < p.size() && (p[j] == '!' || p[j] == '^');
@@ -95,10 +108,19 @@ bool match_component(std::string_view p, std::string_view s) {
             hit = true;
           }
         }
-        if (k < p.size() && hit != neg) { pi = k + 1; ++si; continue; }
-        if (k >= p.size() && s[si] == '[') { ++pi; ++si; continue; }  // unclosed: literal '['
+        if (k < p.size() && hit != neg) {
+          pi = k + 1;
+          ++si;
+          continue;
+        }
+        if (k >= p.size() && s[si] == '[') {
+          ++pi;
+          ++si;
+          continue;
+        }  // unclosed: literal '['
       } else if (c == '?' || c == s[si]) {
-        ++pi; ++si;
+        ++pi;
+        ++si;
         continue;
       }
     }
@@ -131,9 +153,12 @@ bool match_expanded(std::string_view pattern, std::string_view path) {
     unsigned char& m = memo[i * (sc.size() + 1) + j];
     if (m) return m == 2;
     bool r;
-    if (i == pc.size()) r = j == sc.size();
-    else if (pc[i] == "**") r = go(i + 1, j) || (j < sc.size() && go(i, j + 1));
-    else r = j < sc.size() && match_component(pc[i], sc[j]) && go(i + 1, j + 1);
+    if (i == pc.size())
+      r = j == sc.size();
+    else if (pc[i] == "**")
+      r = go(i + 1, j) || (j < sc.size() && go(i, j + 1));
+    else
+      r = j < sc.size() && match_component(pc[i], sc[j]) && go(i + 1, j + 1);
     m = r ? 2 : 1;
     return r;
   };
@@ -143,16 +168,26 @@ bool match_expanded(std::string_view pattern, std::string_view path) {
 void expand_braces(const std::string& p, std::vector<std::string>& out) {
   if (out.size() >= kMaxBraceExpansions) return;
   size_t open = p.find('{');
-  if (open == std::string::npos) { out.push_back(p); return; }
+  if (open == std::string::npos) {
+    out.push_back(p);
+    return;
+  }
   int depth = 0;
   size_t close = std::string::npos;
   std::vector<size_t> commas;
   for (size_t i = open; i < p.size(); ++i) {
-    if (p[i] == '{') ++depth;
-    else if (p[i] == '}' && --depth == 0) { close = i; break; }
-    else if (p[i] == ',' && depth == 1) commas.push_back(i);
+    if (p[i] == '{')
+      ++depth;
+    else if (p[i] == '}' && --depth == 0) {
+      close = i;
+      break;
+    } else if (p[i] == ',' && depth == 1)
+      commas.push_back(i);
   }
-  if (close == std::string::npos) { out.push_back(p); return; }
+  if (close == std::string::npos) {
+    out.push_back(p);
+    return;
+  }
   size_t start = open + 1;
   commas.push_back(close);
   for (size_t c : commas) {
@@ -163,8 +198,8 @@ void expand_braces(const std::string& p, std::vector<std::string>& out) {
 
 }  // namespace
 
-void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const WalkEntry&)>& visit, bool* truncated,
-               int max_depth, IgnoreStack* ignore) {
+void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const WalkEntry&)>& visit,
+               bool* truncated, int max_depth, IgnoreStack* ignore) {
   Walker w{max_entries, std::min(max_depth, kMaxDepth), visit, truncated, ignore};
   w.dir(dir_fd, "", 0);
 }

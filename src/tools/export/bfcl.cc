@@ -12,14 +12,14 @@ using json = nlohmann::ordered_json;
 // BFCL / Python / Java / JavaScript type name -> JSON Schema type ("" = any).
 const std::map<std::string, std::string>& type_map() {
   static const std::map<std::string, std::string> m = {
-      {"dict", "object"},     {"object", "object"},   {"HashMap", "object"}, {"Map", "object"},
-      {"float", "number"},    {"number", "number"},   {"double", "number"},  {"Double", "number"},
-      {"Float", "number"},    {"tuple", "array"},     {"array", "array"},    {"list", "array"},
-      {"Array", "array"},     {"ArrayList", "array"}, {"List", "array"},     {"integer", "integer"},
-      {"int", "integer"},     {"long", "integer"},    {"Integer", "integer"}, {"Long", "integer"},
-      {"short", "integer"},   {"byte", "integer"},    {"string", "string"},  {"str", "string"},
-      {"String", "string"},   {"char", "string"},     {"Character", "string"}, {"boolean", "boolean"},
-      {"bool", "boolean"},    {"Boolean", "boolean"}, {"null", "null"},      {"any", ""},
+      {"dict", "object"},   {"object", "object"},   {"HashMap", "object"},   {"Map", "object"},
+      {"float", "number"},  {"number", "number"},   {"double", "number"},    {"Double", "number"},
+      {"Float", "number"},  {"tuple", "array"},     {"array", "array"},      {"list", "array"},
+      {"Array", "array"},   {"ArrayList", "array"}, {"List", "array"},       {"integer", "integer"},
+      {"int", "integer"},   {"long", "integer"},    {"Integer", "integer"},  {"Long", "integer"},
+      {"short", "integer"}, {"byte", "integer"},    {"string", "string"},    {"str", "string"},
+      {"String", "string"}, {"char", "string"},     {"Character", "string"}, {"boolean", "boolean"},
+      {"bool", "boolean"},  {"Boolean", "boolean"}, {"null", "null"},        {"any", ""},
       {"Any", ""},
   };
   return m;
@@ -31,7 +31,10 @@ bool matches_type(const json& v, const std::string& t) {
   if (t == "string") return v.is_string();
   if (t == "boolean") return v.is_boolean();
   if (t == "null") return v.is_null();
-  if (t == "integer") return v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())));
+  if (t == "integer")
+    return v.is_number_integer() ||
+           (v.is_number_float() &&
+            v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())));
   if (t == "number") return v.is_number();
   return true;
 }
@@ -53,7 +56,8 @@ json convert(const json& s, int depth) {
       if (has_type) out["type"] = type;
     } else if (k == "properties" && it->is_object()) {
       json props = json::object();
-      for (auto jt = it->begin(); jt != it->end(); ++jt) props[jt.key()] = convert(jt.value(), depth + 1);
+      for (auto jt = it->begin(); jt != it->end(); ++jt)
+        props[jt.key()] = convert(jt.value(), depth + 1);
       out["properties"] = std::move(props);
     } else if (k == "items" || k == "additionalProperties") {
       out[k] = it->is_object() ? convert(*it, depth + 1) : *it;

@@ -17,7 +17,8 @@ const codec::Dialect* parse_dialect(std::string_view name) {
 
 std::string export_dialect_names() { return codec::dialect_names(&exports_tools); }
 
-Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def, std::string_view dialect,
+Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def,
+                                                 std::string_view dialect,
                                                  const ExportOptions& opts) {
   const codec::Dialect* d = parse_dialect(dialect);
   if (!d)
@@ -28,7 +29,8 @@ Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def, 
   return nlohmann::ordered_json::parse(*text);
 }
 
-Result<nlohmann::ordered_json> export_tool(const Tool& tool, std::string_view dialect, const ExportOptions& opts) {
+Result<nlohmann::ordered_json> export_tool(const Tool& tool, std::string_view dialect,
+                                           const ExportOptions& opts) {
   return export_definition(tool.definition(), dialect, opts);
 }
 

@@ -4,9 +4,6 @@
 // cannot be reused and no background child outlives the tool call.
 #include "tools/sandbox/process.h"
 
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -14,6 +11,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 
 #include "toolwire/tools/sandbox.h"
 
@@ -53,7 +53,8 @@ struct Sink {
 bool leader_exited(pid_t pid) {
   siginfo_t si{};
   // WNOWAIT: observe without reaping, so the pid/pgid stays reserved.
-  if (waitid(P_PID, static_cast<id_t>(pid), &si, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD;
+  if (waitid(P_PID, static_cast<id_t>(pid), &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+    return errno == ECHILD;
   return si.si_pid == pid;
 }
 
@@ -70,7 +71,8 @@ std::string find_program(const std::string& name, const std::string& search_path
     if (dir.empty() || dir.front() != '/') continue;  // never relative to cwd
     std::string cand = dir + "/" + name;
     struct stat st {};
-    if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(cand.c_str(), X_OK) == 0) return cand;
+    if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(cand.c_str(), X_OK) == 0)
+      return cand;
   }
   return {};
 }
@@ -78,21 +80,26 @@ std::string find_program(const std::string& name, const std::string& search_path
 Result<ProcessResult> run_process(const ProcessSpec& spec) {
   if (spec.argv.empty()) return make_error(ErrorCode::invalid_argument, "empty argv");
   int outp[2], errp[2];
-  if (pipe2(outp, O_CLOEXEC) != 0) return make_error(ErrorCode::internal, std::string("pipe: ") + strerror(errno));
+  if (pipe2(outp, O_CLOEXEC) != 0)
+    return make_error(ErrorCode::internal, std::string("pipe: ") + strerror(errno));
   if (pipe2(errp, O_CLOEXEC) != 0) {
-    close(outp[0]); close(outp[1]);
+    close(outp[0]);
+    close(outp[1]);
     return make_error(ErrorCode::internal, std::string("pipe: ") + strerror(errno));
   }
   UniqueFd out_r(outp[0]), out_w(outp[1]), err_r(errp[0]), err_w(errp[1]);
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  if (spec.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&fa, spec.stdin_fd, 0);
-  else posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  if (spec.stdin_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, spec.stdin_fd, 0);
+  else
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out_w.get(), 1);
   posix_spawn_file_actions_adddup2(&fa, err_w.get(), 2);
   if (spec.cwd_fd >= 0) posix_spawn_file_actions_addfchdir_np(&fa, spec.cwd_fd);
-  posix_spawn_file_actions_addclosefrom_np(&fa, 3);  // no inherited fds (API sockets, the workspace fd)
+  posix_spawn_file_actions_addclosefrom_np(&fa,
+                                           3);  // no inherited fds (API sockets, the workspace fd)
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -103,7 +110,8 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setpgroup(&attr, 0);  // its own process group, pgid = pid
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   std::vector<char*> argv, envp;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -117,7 +125,8 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (rc != 0)
-    return make_error(ErrorCode::failed_precondition, "cannot start '" + spec.argv[0] + "': " + strerror(rc));
+    return make_error(ErrorCode::failed_precondition,
+                      "cannot start '" + spec.argv[0] + "': " + strerror(rc));
   out_w.reset();
   err_w.reset();
   fcntl(out_r.get(), F_SETFL, O_NONBLOCK);
@@ -143,11 +152,20 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
   for (;;) {
     auto now = Clock::now();
     if (!exited && !term_sent) {
-      if (now >= deadline) { res.timed_out = true; stop_group(); }
-      else if (spec.cancel && spec.cancel->cancelled()) { res.cancelled = true; stop_group(); }
-      else if (res.out_truncated || res.err_truncated) stop_group();
+      if (now >= deadline) {
+        res.timed_out = true;
+        stop_group();
+      } else if (spec.cancel && spec.cancel->cancelled()) {
+        res.cancelled = true;
+        stop_group();
+      } else if (res.out_truncated || res.err_truncated)
+        stop_group();
     }
-    if (!exited && now >= kill_at) { killpg(pid, SIGKILL); res.sent_sigkill = true; kill_at = Clock::time_point::max(); }
+    if (!exited && now >= kill_at) {
+      killpg(pid, SIGKILL);
+      res.sent_sigkill = true;
+      kill_at = Clock::time_point::max();
+    }
     if (!exited && leader_exited(pid)) {
       exited = true;
       killpg(pid, SIGKILL);  // leftovers of the group; the zombie leader keeps the pgid reserved
@@ -159,12 +177,16 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
     pollfd fds[3];
     int n = 0, idx[3] = {-1, -1, -1};
     for (int i = 0; i < 2; ++i)
-      if (open[i]) { fds[n] = {sinks[i].fd, POLLIN, 0}; idx[n++] = i; }
+      if (open[i]) {
+        fds[n] = {sinks[i].fd, POLLIN, 0};
+        idx[n++] = i;
+      }
     if (pidfd.valid() && !exited) fds[n++] = {pidfd.get(), POLLIN, 0};
     auto wake = std::min({deadline, kill_at, drain_until});
     if (term_sent && kill_at == Clock::time_point::max()) wake = std::min(wake, now + Ms(50));
     long wait_ms = wake <= now ? 0 : std::chrono::duration_cast<Ms>(wake - now).count() + 1;
-    if (!pidfd.valid() || spec.cancel) wait_ms = std::min(wait_ms, 20L);  // poll the leader / cancel flag
+    if (!pidfd.valid() || spec.cancel)
+      wait_ms = std::min(wait_ms, 20L);  // poll the leader / cancel flag
     if (wait_ms > 1000) wait_ms = 1000;
     int pr = poll(fds, static_cast<nfds_t>(n), static_cast<int>(wait_ms));
     if (pr < 0 && errno != EINTR) break;
@@ -177,7 +199,8 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
   }
 
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) res.term_signal = WTERMSIG(status);
   res.elapsed = std::chrono::duration_cast<Ms>(Clock::now() - start);

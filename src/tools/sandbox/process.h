@@ -20,7 +20,7 @@ struct ProcessSpec {
   int stdin_fd = -1;              // -1: /dev/null
   std::chrono::milliseconds timeout{30000};
   std::chrono::milliseconds kill_grace{2000};  // SIGTERM → SIGKILL
-  size_t max_stdout = 64 * 1024;  // reaching either cap ends the process group
+  size_t max_stdout = 64 * 1024;               // reaching either cap ends the process group
   size_t max_stderr = 16 * 1024;
   const CancellationToken* cancel = nullptr;  // polled; cancel ends the group too
 };
@@ -30,9 +30,9 @@ struct ProcessResult {
   bool out_truncated = false, err_truncated = false;
   bool timed_out = false;
   bool cancelled = false;
-  bool sent_sigkill = false;   // the group needed SIGKILL
-  int exit_code = -1;          // when it exited normally
-  int term_signal = 0;         // when a signal ended it
+  bool sent_sigkill = false;  // the group needed SIGKILL
+  int exit_code = -1;         // when it exited normally
+  int term_signal = 0;        // when a signal ended it
   std::chrono::milliseconds elapsed{0};
 };
 

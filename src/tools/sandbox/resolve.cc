@@ -3,14 +3,14 @@
 // for us without the BENEATH check.
 #include "tools/sandbox/resolve.h"
 
-#include <cerrno>
-#include <deque>
 #include <fcntl.h>
 #include <linux/openat2.h>
-#include <string_view>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <cerrno>
+#include <deque>
+#include <string_view>
 #include <vector>
 
 #include "toolwire/tools/sandbox.h"
@@ -56,7 +56,10 @@ int raw_openat2(int dirfd, const char* path, int flags, unsigned mode) {
 bool kernel_has_openat2() {
   static const bool has = [] {
     int fd = raw_openat2(AT_FDCWD, ".", O_PATH | O_DIRECTORY, 0);
-    if (fd >= 0) { close(fd); return true; }
+    if (fd >= 0) {
+      close(fd);
+      return true;
+    }
     return fd != -ENOSYS && fd != -EPERM;  // EPERM: seccomp filters that deny it
   }();
   return has;
@@ -138,7 +141,10 @@ int open_beneath_walk(int root_fd, const std::string& rel, int flags, unsigned m
       }
       if (flags & O_PATH) {
         struct stat fst {};
-        if (fstat(fd, &fst) == 0 && S_ISLNK(fst.st_mode)) { close(fd); continue; }
+        if (fstat(fd, &fst) == 0 && S_ISLNK(fst.st_mode)) {
+          close(fd);
+          continue;
+        }
       }
       return fd;
     }

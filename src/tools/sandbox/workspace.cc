@@ -1,12 +1,12 @@
 // Workspace: model paths → fds beneath one root. See toolwire/tools/sandbox.h.
 #include "toolwire/tools/sandbox.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "tools/sandbox/resolve.h"
 
@@ -67,38 +67,46 @@ Error errno_error(int err, std::string_view model_path, std::string_view action)
       return sandbox_error(ErrorCode::permission_denied, model_path,
                            "resolves outside the workspace (via '..' or a symlink); refused");
     case ELOOP:
-      return sandbox_error(ErrorCode::invalid_argument, model_path, "too many levels of symbolic links");
+      return sandbox_error(ErrorCode::invalid_argument, model_path,
+                           "too many levels of symbolic links");
     case ENOENT:
       return sandbox_error(ErrorCode::not_found, model_path, "no such file or directory");
     case ENOTDIR:
-      return sandbox_error(ErrorCode::invalid_argument, model_path, "a path component is not a directory");
+      return sandbox_error(ErrorCode::invalid_argument, model_path,
+                           "a path component is not a directory");
     case EISDIR:
       return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
     case EACCES:
     case EPERM:
-      return sandbox_error(ErrorCode::permission_denied, model_path, std::string(action) + ": permission denied");
+      return sandbox_error(ErrorCode::permission_denied, model_path,
+                           std::string(action) + ": permission denied");
     case ENXIO:
       return sandbox_error(ErrorCode::permission_denied, model_path, "is a special file; refused");
     case ENAMETOOLONG:
       return sandbox_error(ErrorCode::invalid_argument, model_path, "name too long");
     case EAGAIN:
-      return sandbox_error(ErrorCode::unavailable, model_path, "the tree changed during resolution; try again");
+      return sandbox_error(ErrorCode::unavailable, model_path,
+                           "the tree changed during resolution; try again");
     case EFBIG:
     case ENOSPC:
     case EDQUOT:
-      return sandbox_error(ErrorCode::resource_exhausted, model_path, std::string(action) + ": " + std::strerror(err));
+      return sandbox_error(ErrorCode::resource_exhausted, model_path,
+                           std::string(action) + ": " + std::strerror(err));
     default:
-      return sandbox_error(ErrorCode::internal, model_path, std::string(action) + ": " + std::strerror(err));
+      return sandbox_error(ErrorCode::internal, model_path,
+                           std::string(action) + ": " + std::strerror(err));
   }
 }
 
 Result<Workspace> Workspace::open(const std::string& root, WorkspaceOptions options) {
   char buf[PATH_MAX];
   if (::realpath(root.c_str(), buf) == nullptr)
-    return make_error(ErrorCode::invalid_argument, "workspace root " + quote(root) + ": " + std::strerror(errno));
+    return make_error(ErrorCode::invalid_argument,
+                      "workspace root " + quote(root) + ": " + std::strerror(errno));
   int fd = ::open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
-    return make_error(ErrorCode::invalid_argument, "workspace root " + quote(root) + ": " + std::strerror(errno));
+    return make_error(ErrorCode::invalid_argument,
+                      "workspace root " + quote(root) + ": " + std::strerror(errno));
   Workspace ws;
   ws.root_ = buf;
   ws.root_fd_.reset(fd);
@@ -120,7 +128,8 @@ Result<Workspace> Workspace::open(const std::string& root, WorkspaceOptions opti
 }
 
 Result<std::string> Workspace::relative(std::string_view model_path) const {
-  if (model_path.empty()) return sandbox_error(ErrorCode::invalid_argument, model_path, "path is empty");
+  if (model_path.empty())
+    return sandbox_error(ErrorCode::invalid_argument, model_path, "path is empty");
   if (model_path.size() > kMaxPathBytes)
     return sandbox_error(ErrorCode::invalid_argument, model_path, "path is longer than 4096 bytes");
   if (model_path.find('\0') != std::string_view::npos)
@@ -131,8 +140,9 @@ Result<std::string> Workspace::relative(std::string_view model_path) const {
     bool under = p.substr(0, root.size()) == root &&
                  (p.size() == root.size() || p[root.size()] == '/' || root == "/");
     if (!under)
-      return sandbox_error(ErrorCode::permission_denied, model_path,
-                           "absolute path outside the workspace; use a path relative to the workspace root");
+      return sandbox_error(
+          ErrorCode::permission_denied, model_path,
+          "absolute path outside the workspace; use a path relative to the workspace root");
     p.remove_prefix(root == "/" ? 1 : root.size());
   }
   // Keep `..` for the resolver (symlink semantics), but refuse lexical climbs
@@ -148,7 +158,8 @@ Result<std::string> Workspace::relative(std::string_view model_path) const {
     if (c.empty() || c == ".") continue;
     depth += c == ".." ? -1 : 1;
     if (depth < 0)
-      return sandbox_error(ErrorCode::permission_denied, model_path, "path escapes the workspace root ('..')");
+      return sandbox_error(ErrorCode::permission_denied, model_path,
+                           "path escapes the workspace root ('..')");
     if (!out.empty()) out += '/';
     out.append(c);
   }
@@ -164,7 +175,8 @@ Result<UniqueFd> Workspace::resolve(const std::string& rel, int flags, unsigned 
   return UniqueFd(fd);
 }
 
-Result<UniqueFd> Workspace::open_beneath(std::string_view model_path, int flags, unsigned mode) const {
+Result<UniqueFd> Workspace::open_beneath(std::string_view model_path, int flags,
+                                         unsigned mode) const {
   auto rel = relative(model_path);
   if (!rel) return rel.error();
   return resolve(*rel, flags, mode, model_path);
@@ -186,10 +198,12 @@ Result<OpenedFile> Workspace::open_read(std::string_view model_path) const {
   struct stat pst {};
   if (fstat(probe->get(), &pst) != 0) return errno_error(errno, model_path, "stat");
   auto check = [&](const struct stat& st) -> Status {
-    if (S_ISDIR(st.st_mode)) return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
+    if (S_ISDIR(st.st_mode))
+      return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
     if (!S_ISREG(st.st_mode))
-      return sandbox_error(ErrorCode::permission_denied, model_path,
-                           std::string("is ") + file_kind(st.st_mode) + "; only regular files can be read");
+      return sandbox_error(
+          ErrorCode::permission_denied, model_path,
+          std::string("is ") + file_kind(st.st_mode) + "; only regular files can be read");
     if (st.st_nlink > 1 && !options_.allow_hard_links)
       return sandbox_error(ErrorCode::permission_denied, model_path,
                            "has " + std::to_string(st.st_nlink) +
@@ -207,7 +221,8 @@ Result<OpenedFile> Workspace::open_read(std::string_view model_path) const {
   OpenedFile out;
   if (fstat(fd->get(), &out.st) != 0) return errno_error(errno, model_path, "stat");
   if (out.st.st_dev != pst.st_dev || out.st.st_ino != pst.st_ino)
-    return sandbox_error(ErrorCode::permission_denied, model_path, "changed while being opened; refused");
+    return sandbox_error(ErrorCode::permission_denied, model_path,
+                         "changed while being opened; refused");
   TW_TRY(check(out.st));
   int fl = fcntl(fd->get(), F_GETFL);
   if (fl >= 0) fcntl(fd->get(), F_SETFL, fl & ~O_NONBLOCK);
@@ -237,7 +252,8 @@ Result<std::string> Workspace::read_file(std::string_view model_path) const {
   return data;
 }
 
-Result<UniqueFd> Workspace::make_parents(const std::string& rel_dir, std::string_view model_path) const {
+Result<UniqueFd> Workspace::make_parents(const std::string& rel_dir,
+                                         std::string_view model_path) const {
   auto whole = resolve(rel_dir, O_PATH | O_DIRECTORY, 0, model_path);
   if (whole || whole.error().code != ErrorCode::not_found) return whole;
   UniqueFd cur(::dup(root_fd_.get()));
@@ -261,7 +277,8 @@ Result<UniqueFd> Workspace::make_parents(const std::string& rel_dir, std::string
   return cur;
 }
 
-Status Workspace::write_file(std::string_view model_path, std::string_view data, bool create_parents) const {
+Status Workspace::write_file(std::string_view model_path, std::string_view data,
+                             bool create_parents) const {
   if (data.size() > options_.max_write_bytes)
     return sandbox_error(ErrorCode::resource_exhausted, model_path,
                          "content is " + std::to_string(data.size()) + " bytes, over the " +
@@ -271,10 +288,12 @@ Status Workspace::write_file(std::string_view model_path, std::string_view data,
   if (*rel == ".") return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
 
   auto check = [&](const struct stat& st) -> Status {
-    if (S_ISDIR(st.st_mode)) return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
+    if (S_ISDIR(st.st_mode))
+      return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
     if (!S_ISREG(st.st_mode))
-      return sandbox_error(ErrorCode::permission_denied, model_path,
-                           std::string("is ") + file_kind(st.st_mode) + "; only regular files can be written");
+      return sandbox_error(
+          ErrorCode::permission_denied, model_path,
+          std::string("is ") + file_kind(st.st_mode) + "; only regular files can be written");
     if (st.st_nlink > 1 && !options_.allow_hard_links)
       return sandbox_error(ErrorCode::permission_denied, model_path,
                            "has " + std::to_string(st.st_nlink) +
@@ -294,7 +313,8 @@ Status Workspace::write_file(std::string_view model_path, std::string_view data,
     struct stat st {};
     if (fstat(wfd->get(), &st) != 0) return errno_error(errno, model_path, "stat");
     if (st.st_dev != pst.st_dev || st.st_ino != pst.st_ino)
-      return sandbox_error(ErrorCode::permission_denied, model_path, "changed while being opened; refused");
+      return sandbox_error(ErrorCode::permission_denied, model_path,
+                           "changed while being opened; refused");
     TW_TRY(check(st));
     if (ftruncate(wfd->get(), 0) != 0) return errno_error(errno, model_path, "truncate");
     fd = std::move(*wfd);
@@ -302,19 +322,23 @@ Status Workspace::write_file(std::string_view model_path, std::string_view data,
     size_t slash = rel->rfind('/');
     std::string parent = slash == std::string::npos ? "." : rel->substr(0, slash);
     std::string name = slash == std::string::npos ? *rel : rel->substr(slash + 1);
-    if (name == "..") return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
+    if (name == "..")
+      return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
     auto dir = create_parents ? make_parents(parent, model_path)
                               : resolve(parent, O_PATH | O_DIRECTORY, 0, model_path);
     if (!dir) return dir.error();
     // O_EXCL | O_NOFOLLOW: never follows a (dangling) symlink that appeared here.
-    int raw = openat(dir->get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+    int raw = openat(dir->get(), name.c_str(),
+                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
     if (raw < 0) {
       if (errno == EEXIST) {
         struct stat lst {};
-        if (fstatat(dir->get(), name.c_str(), &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode))
+        if (fstatat(dir->get(), name.c_str(), &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(lst.st_mode))
           return sandbox_error(ErrorCode::permission_denied, model_path,
                                "is a dangling symlink; refusing to create its target");
-        return sandbox_error(ErrorCode::unavailable, model_path, "appeared while being created; try again");
+        return sandbox_error(ErrorCode::unavailable, model_path,
+                             "appeared while being created; try again");
       }
       return errno_error(errno, model_path, "create");
     }

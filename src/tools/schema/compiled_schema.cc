@@ -33,12 +33,16 @@ std::string to_pointer(const std::vector<std::string>& context) {
   std::string out;
   for (const auto& c : context) {
     if (c == "<root>") continue;
-    std::string seg = (c.size() >= 2 && c.front() == '[' && c.back() == ']') ? c.substr(1, c.size() - 2) : c;
+    std::string seg =
+        (c.size() >= 2 && c.front() == '[' && c.back() == ']') ? c.substr(1, c.size() - 2) : c;
     out.push_back('/');
     for (char ch : seg) {
-      if (ch == '~') out += "~0";
-      else if (ch == '/') out += "~1";
-      else out.push_back(ch);
+      if (ch == '~')
+        out += "~0";
+      else if (ch == '/')
+        out += "~1";
+      else
+        out.push_back(ch);
     }
   }
   return out;
@@ -56,7 +60,8 @@ Violation to_violation(const valijson::ValidationResults::Error& e) {
     return v;
   }
   if (!v.message.empty() && v.message.back() == '.') v.message.pop_back();
-  if (!v.message.empty() && v.message[0] >= 'A' && v.message[0] <= 'Z') v.message[0] = char(v.message[0] - 'A' + 'a');
+  if (!v.message.empty() && v.message[0] >= 'A' && v.message[0] <= 'Z')
+    v.message[0] = char(v.message[0] - 'A' + 'a');
   return v;
 }
 
@@ -87,7 +92,8 @@ const valijson::Schema& draft7_meta() {
   return *meta;
 }
 
-std::vector<Violation> collect(const valijson::Schema& schema, const json& instance, size_t max, bool* ok) {
+std::vector<Violation> collect(const valijson::Schema& schema, const json& instance, size_t max,
+                               bool* ok) {
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(instance);
   std::vector<Violation> out;
@@ -149,7 +155,8 @@ std::string find_ref_cycle(const json& root) {
       size_t hash = ref.find('#');
       std::string doc = ref.substr(0, hash);
       if (!doc.empty() && is_absolute_uri(doc)) break;  // another document
-      const json* next = resolve_pointer(root, hash == std::string::npos ? "" : ref.substr(hash + 1));
+      const json* next =
+          resolve_pointer(root, hash == std::string::npos ? "" : ref.substr(hash + 1));
       if (!next) break;
       if (std::find(seen.begin(), seen.end(), next) != seen.end()) return ref;
       seen.push_back(next);
@@ -175,9 +182,11 @@ CompiledSchema::CompiledSchema(CompiledSchema&&) noexcept = default;
 CompiledSchema& CompiledSchema::operator=(CompiledSchema&&) noexcept = default;
 CompiledSchema::~CompiledSchema() = default;
 
-Result<CompiledSchema> CompiledSchema::compile(std::string_view schema_json, const SchemaOptions& opts) {
+Result<CompiledSchema> CompiledSchema::compile(std::string_view schema_json,
+                                               const SchemaOptions& opts) {
   json doc = json::parse(schema_json, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return make_error(ErrorCode::invalid_argument, "schema is not valid JSON");
+  if (doc.is_discarded())
+    return make_error(ErrorCode::invalid_argument, "schema is not valid JSON");
   return compile(doc, opts);
 }
 
@@ -193,14 +202,17 @@ Result<CompiledSchema> CompiledSchema::compile(const json& schema, const SchemaO
     if (!ok) return make_error(ErrorCode::invalid_argument, "invalid schema: " + join(vs));
   }
   if (std::string ref = find_ref_cycle(impl->normalized); !ref.empty())
-    return make_error(ErrorCode::invalid_argument, "invalid schema: circular $ref '" + ref + "' resolves to itself");
+    return make_error(ErrorCode::invalid_argument,
+                      "invalid schema: circular $ref '" + ref + "' resolves to itself");
   try {
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    parser.addConstraintBuilder(schema_detail::kPatternKeyword, new schema_detail::Re2PatternBuilder());
+    parser.addConstraintBuilder(schema_detail::kPatternKeyword,
+                                new schema_detail::Re2PatternBuilder());
     valijson::adapters::NlohmannJsonAdapter adapter(impl->normalized);
     using Fetch = valijson::SchemaParser::FunctionPtrs<valijson::adapters::NlohmannJsonAdapter>;
     Fetch::FetchDoc fetch = [&opts](const std::string& uri) -> const json* {
-      if (!opts.resolve_remote) throw std::runtime_error("remote $ref '" + uri + "' is not allowed");
+      if (!opts.resolve_remote)
+        throw std::runtime_error("remote $ref '" + uri + "' is not allowed");
       auto doc = opts.resolve_remote(uri);
       if (!doc) throw std::runtime_error("cannot resolve remote $ref '" + uri + "'");
       auto* normalized = new json(normalize_to_draft7(*doc));

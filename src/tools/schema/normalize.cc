@@ -21,15 +21,15 @@ bool is_map_keyword(const std::string& k) {
 }
 bool is_single_keyword(const std::string& k) {
   return k == "additionalProperties" || k == "additionalItems" || k == "contains" || k == "not" ||
-         k == "if" || k == "then" || k == "else" || k == "propertyNames" || k == "unevaluatedItems" ||
-         k == "unevaluatedProperties";
+         k == "if" || k == "then" || k == "else" || k == "propertyNames" ||
+         k == "unevaluatedItems" || k == "unevaluatedProperties";
 }
 bool is_array_keyword(const std::string& k) {
   return k == "allOf" || k == "anyOf" || k == "oneOf" || k == "prefixItems";
 }
 bool is_count_keyword(const std::string& k) {
-  return k == "minLength" || k == "maxLength" || k == "minItems" || k == "maxItems" || k == "minProperties" ||
-         k == "maxProperties";
+  return k == "minLength" || k == "maxLength" || k == "minItems" || k == "maxItems" ||
+         k == "minProperties" || k == "maxProperties";
 }
 // Keywords that may sit beside $ref without changing its meaning.
 bool is_ref_neutral(const std::string& k) {
@@ -63,7 +63,8 @@ json walk(const json& s, bool modern, int depth) {
       out[schema_detail::kPatternKeyword] = v;
     } else if (is_map_keyword(k) && v.is_object()) {
       json m = json::object();
-      for (auto jt = v.begin(); jt != v.end(); ++jt) m[jt.key()] = walk(jt.value(), modern, depth + 1);
+      for (auto jt = v.begin(); jt != v.end(); ++jt)
+        m[jt.key()] = walk(jt.value(), modern, depth + 1);
       out[k] = std::move(m);
     } else if (is_single_keyword(k) || (k == "items" && !v.is_array())) {
       out[k] = walk(v, modern, depth + 1);
@@ -129,10 +130,17 @@ namespace schema_detail {
 // ECMA-262 spells Unicode properties by long name (\p{Letter}); RE2 knows
 // the short general-category names.
 std::string ecma_to_re2(const std::string& pattern) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"Letter", "L"}, {"Lowercase_Letter", "Ll"}, {"Uppercase_Letter", "Lu"}, {"Number", "N"},
-      {"Decimal_Number", "Nd"}, {"digit", "Nd"}, {"Punctuation", "P"}, {"Symbol", "S"},
-      {"Separator", "Z"}, {"Mark", "M"}, {"Other", "C"}};
+  static const std::pair<const char*, const char*> kNames[] = {{"Letter", "L"},
+                                                               {"Lowercase_Letter", "Ll"},
+                                                               {"Uppercase_Letter", "Lu"},
+                                                               {"Number", "N"},
+                                                               {"Decimal_Number", "Nd"},
+                                                               {"digit", "Nd"},
+                                                               {"Punctuation", "P"},
+                                                               {"Symbol", "S"},
+                                                               {"Separator", "Z"},
+                                                               {"Mark", "M"},
+                                                               {"Other", "C"}};
   std::string out = pattern;
   for (const auto& [name, code] : kNames)
     for (const char* p : {"\\p{", "\\P{"}) {

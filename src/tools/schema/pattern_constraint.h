@@ -33,7 +33,8 @@ class Re2PatternConstraint : public valijson::constraints::PolyConstraint {
     if (!target.isString()) return true;  // pattern only constrains strings
     std::string s = target.getString();
     if (re2::RE2::PartialMatch(s, *re_)) return true;
-    if (results) results->pushError(context, "String does not match pattern '" + re_->pattern() + "'.");
+    if (results)
+      results->pushError(context, "String does not match pattern '" + re_->pattern() + "'.");
     return false;
   }
 

@@ -4,6 +4,7 @@
 // shown, and three timers (deadline, idle/connect, backoff).
 #include "toolwire/transport/asio_client.h"
 
+#include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
@@ -16,7 +17,6 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <atomic>
 #include <limits>
 #include <random>
 
@@ -45,7 +45,9 @@ StrandScope::~StrandScope() { t_strand = std::move(previous_); }
 
 struct AsioHttpClient::Impl {
   Impl(asio::io_context& ioc, AsioClientOptions o)
-      : ioc(ioc), opt(std::move(o)), pool(opt.max_idle_per_host, opt.idle_keep),
+      : ioc(ioc),
+        opt(std::move(o)),
+        pool(opt.max_idle_per_host, opt.idle_keep),
         rng(opt.jitter_seed ? opt.jitter_seed : std::random_device{}()) {}
 
   asio::ssl::context* tls() {
@@ -53,8 +55,10 @@ struct AsioHttpClient::Impl {
       tls_ctx.emplace(asio::ssl::context::tls_client);
       tls_ctx->set_verify_mode(asio::ssl::verify_peer);
       error_code ec;
-      if (opt.ca_file.empty()) tls_ctx->set_default_verify_paths(ec);
-      else tls_ctx->load_verify_file(opt.ca_file, ec);
+      if (opt.ca_file.empty())
+        tls_ctx->set_default_verify_paths(ec);
+      else
+        tls_ctx->load_verify_file(opt.ca_file, ec);
     });
     return &*tls_ctx;
   }
@@ -110,7 +114,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
           if (ec || self->done_) return;
           self->finish(make_error(ErrorCode::deadline_exceeded,
                                   "upstream " + self->url_.pool_key + ": deadline of " +
-                                      std::to_string(self->req_.deadline.count()) + " ms exceeded"));
+                                      std::to_string(self->req_.deadline.count()) +
+                                      " ms exceeded"));
         });
       }
       self->build_head();
@@ -133,14 +138,16 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   void build_head() {
     head_.reserve(256 + req_.headers.size() * 48);
     head_ = req_.method + " " + url_.target + " HTTP/1.1\r\nhost: " + url_.authority + "\r\n";
-    if (!req_.headers.contains("user-agent")) head_ += "user-agent: " + impl_->opt.user_agent + "\r\n";
+    if (!req_.headers.contains("user-agent"))
+      head_ += "user-agent: " + impl_->opt.user_agent + "\r\n";
     for (const auto& [k, v] : req_.headers) {
       head_ += k;
       head_ += ": ";
       head_ += v;
       head_ += "\r\n";
     }
-    if (!req_.body.empty() || req_.method == "POST" || req_.method == "PUT" || req_.method == "PATCH")
+    if (!req_.body.empty() || req_.method == "POST" || req_.method == "PUT" ||
+        req_.method == "PATCH")
       head_ += "content-length: " + std::to_string(req_.body.size()) + "\r\n";
     head_ += "\r\n";
   }
@@ -155,27 +162,28 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     conn_ = impl_->pool.take(url_.pool_key);
     reused_ = conn_ != nullptr;
     if (reused_) return send();
-    conn_ = std::make_shared<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
+    conn_ =
+        std::make_shared<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
     arm_idle(req_.connect_timeout, Timeout::connect);
     error_code ec;
     auto addr = asio::ip::make_address(url_.host, ec);
     if (!ec) {
       tcp::endpoint ep(addr, url_.port);
-      conn_->socket().async_connect(ep, on_strand([self = shared_from_this(), c = conn_](error_code ec) {
-        self->on_connected(ec);
-      }));
+      conn_->socket().async_connect(ep, on_strand([self = shared_from_this(), c = conn_](
+                                                      error_code ec) { self->on_connected(ec); }));
       return;
     }
-    resolver_.async_resolve(url_.host, std::to_string(url_.port),
-                            on_strand([self = shared_from_this()](error_code ec, tcp::resolver::results_type r) {
-                              if (self->done_) return;
-                              if (ec) return self->failed_before_head("resolve", ec);
-                              asio::async_connect(self->conn_->socket(), r,
-                                                  self->on_strand([self, c = self->conn_](error_code ec,
-                                                                                          const tcp::endpoint&) {
-                                                    self->on_connected(ec);
-                                                  }));
-                            }));
+    resolver_.async_resolve(
+        url_.host, std::to_string(url_.port),
+        on_strand([self = shared_from_this()](error_code ec, tcp::resolver::results_type r) {
+          if (self->done_) return;
+          if (ec) return self->failed_before_head("resolve", ec);
+          asio::async_connect(
+              self->conn_->socket(), r,
+              self->on_strand([self, c = self->conn_](error_code ec, const tcp::endpoint&) {
+                self->on_connected(ec);
+              }));
+        }));
   }
 
   void on_connected(error_code ec) {
@@ -203,7 +211,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     std::array<asio::const_buffer, 2> bufs{asio::buffer(head_), asio::buffer(req_.body)};
     arm_idle(req_.idle_timeout, Timeout::idle);
     conn_->with_stream([&](auto& stream) {
-      asio::async_write(stream, bufs, on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
+      asio::async_write(stream, bufs,
+                        on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
                           if (self->done_) return;
                           if (ec) return self->failed_before_head("write", ec);
                           self->read_head();
@@ -219,13 +228,14 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (req_.method == "HEAD") parser_->skip(true);
     conn_->with_stream([&](auto& stream) {
-      bhttp::async_read_header(stream, conn_->buffer, *parser_,
-                               on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t n) {
-                                 if (self->done_) return;
-                                 if (n > 0) self->got_bytes_ = true;
-                                 if (ec) return self->failed_before_head("read", ec);
-                                 self->on_head();
-                               }));
+      bhttp::async_read_header(
+          stream, conn_->buffer, *parser_,
+          on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t n) {
+            if (self->done_) return;
+            if (n > 0) self->got_bytes_ = true;
+            if (ec) return self->failed_before_head("read", ec);
+            self->on_head();
+          }));
     });
   }
 
@@ -236,11 +246,13 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     HttpResponseHead head;
     head.status = status;
     head.http_version = msg.version() == 10 ? "HTTP/1.0" : "HTTP/1.1";
-    for (const auto& f : msg) head.headers.add(std::string(f.name_string()), std::string(f.value()));
+    for (const auto& f : msg)
+      head.headers.add(std::string(f.name_string()), std::string(f.value()));
     if (retry_status(status, head.headers)) return;
     stats_.time_to_head = duration_cast<microseconds>(Clock::now() - t0_);
     head_shown_ = true;
-    if (cb_.on_head && !cb_.on_head(head)) return finish(make_error(ErrorCode::cancelled, "cancelled by on_head"));
+    if (cb_.on_head && !cb_.on_head(head))
+      return finish(make_error(ErrorCode::cancelled, "cancelled by on_head"));
     if (done_) return;
     if (parser_->is_done()) return complete();
     rbuf_ = conn_->read_buffer(impl_->opt.receive_buffer);
@@ -270,9 +282,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     arm_idle(req_.idle_timeout, Timeout::idle);
     conn_->with_stream([&](auto& stream) {
       bhttp::async_read_some(stream, conn_->buffer, *parser_,
-                             on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
-                               self->on_body_read(ec);
-                             }));
+                             on_strand([self = shared_from_this(), c = conn_](
+                                           error_code ec, size_t) { self->on_body_read(ec); }));
     });
   }
 
@@ -281,15 +292,17 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     if (ec == bhttp::error::need_buffer) ec = {};
     size_t n = rsize_ - parser_->get().body().size;
     if (n > 0) {
-      if (stats_.body_bytes == 0) stats_.time_to_first_byte = duration_cast<microseconds>(Clock::now() - t0_);
+      if (stats_.body_bytes == 0)
+        stats_.time_to_first_byte = duration_cast<microseconds>(Clock::now() - t0_);
       stats_.body_bytes += n;
       if (cb_.on_body && !cb_.on_body(std::string_view(rbuf_, n)))
         return finish(make_error(ErrorCode::cancelled, "cancelled by on_body"));
       if (done_) return;
     }
     if (ec) {
-      return finish(make_error(ErrorCode::unavailable, "upstream " + url_.pool_key +
-                                                           ": response cut short: " + ec.message()));
+      return finish(
+          make_error(ErrorCode::unavailable,
+                     "upstream " + url_.pool_key + ": response cut short: " + ec.message()));
     }
     if (parser_->is_done()) return complete();
     read_body();
@@ -322,15 +335,17 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
       --stats_.attempts;
       return attempt();
     }
-    std::string what = t == Timeout::connect ? "connect timed out after " +
-                                                   std::to_string(req_.connect_timeout.count()) + " ms"
-                                             : std::string(stage) + " failed: " + ec.message();
+    std::string what =
+        t == Timeout::connect
+            ? "connect timed out after " + std::to_string(req_.connect_timeout.count()) + " ms"
+            : std::string(stage) + " failed: " + ec.message();
     Error err = make_error(ErrorCode::unavailable, "upstream " + url_.pool_key + ": " + what);
     if (stats_.attempts < req_.retry.max_attempts) {
       Millis delay = impl_->backoff(req_.retry, stats_.attempts);
       if (fits_deadline(delay)) return schedule_retry(delay);
     }
-    if (stats_.attempts > 1) err.message += "; gave up after " + std::to_string(stats_.attempts) + " attempts";
+    if (stats_.attempts > 1)
+      err.message += "; gave up after " + std::to_string(stats_.attempts) + " attempts";
     finish(err);
   }
 
@@ -374,8 +389,9 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
       return;
     }
     if (idle_kind_ == Timeout::idle && head_shown_)
-      return finish(make_error(ErrorCode::deadline_exceeded, "upstream " + url_.pool_key + ": no byte for " +
-                                                                 std::to_string(req_.idle_timeout.count()) + " ms"));
+      return finish(make_error(ErrorCode::deadline_exceeded,
+                               "upstream " + url_.pool_key + ": no byte for " +
+                                   std::to_string(req_.idle_timeout.count()) + " ms"));
     timeout_ = idle_kind_;
     if (conn_) conn_->close();  // the pending operation fails; see failed_before_head
   }
@@ -460,8 +476,8 @@ HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
     return HttpCall(std::make_shared<const std::function<void()>>([] {}), id);
   }
   asio::any_io_executor strand = t_strand;
-  auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks), std::move(*url),
-                                         std::move(strand));
+  auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks),
+                                         std::move(*url), std::move(strand));
   {
     std::lock_guard lock(impl_->mu);
     impl_->active.emplace(id, call);

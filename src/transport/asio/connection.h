@@ -29,8 +29,10 @@ class Connection {
  public:
   Connection(asio::io_context& ioc, asio::ssl::context* tls, std::string pool_key)
       : pool_key_(std::move(pool_key)) {
-    if (tls) tls_.emplace(ioc.get_executor(), *tls);
-    else plain_.emplace(ioc.get_executor());
+    if (tls)
+      tls_.emplace(ioc.get_executor(), *tls);
+    else
+      plain_.emplace(ioc.get_executor());
   }
 
   bool tls() const { return tls_.has_value(); }

@@ -17,7 +17,8 @@ Result<ParsedUrl> parse_url(std::string_view url) {
   }
   size_t end = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, end);
-  std::string_view target = end == std::string_view::npos ? std::string_view("/") : rest.substr(end);
+  std::string_view target =
+      end == std::string_view::npos ? std::string_view("/") : rest.substr(end);
   if (auto hash = target.find('#'); hash != std::string_view::npos) target = target.substr(0, hash);
   if (authority.find('@') != std::string_view::npos)
     return make_error(ErrorCode::invalid_argument, "credentials in a URL are not accepted");
@@ -25,7 +26,8 @@ Result<ParsedUrl> parse_url(std::string_view url) {
   std::string_view host = authority, port;
   if (authority.front() == '[') {
     size_t close = authority.find(']');
-    if (close == std::string_view::npos) return make_error(ErrorCode::invalid_argument, "bad IPv6 host in URL");
+    if (close == std::string_view::npos)
+      return make_error(ErrorCode::invalid_argument, "bad IPv6 host in URL");
     host = authority.substr(1, close - 1);
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
@@ -49,7 +51,8 @@ Result<ParsedUrl> parse_url(std::string_view url) {
   out.authority = std::string(authority);
   out.target = target.empty() ? "/" : std::string(target);
   if (out.target.front() == '?') out.target.insert(out.target.begin(), '/');
-  out.pool_key = std::string(out.tls ? "https://" : "http://") + out.host + ":" + std::to_string(out.port);
+  out.pool_key =
+      std::string(out.tls ? "https://" : "http://") + out.host + ":" + std::to_string(out.port);
   return out;
 }
 

@@ -11,9 +11,9 @@ namespace toolwire::transport::asio_detail {
 
 struct ParsedUrl {
   bool tls = false;
-  std::string host;    // without brackets for IPv6
+  std::string host;  // without brackets for IPv6
   uint16_t port = 0;
-  std::string target;  // path and query, "/" at least
+  std::string target;     // path and query, "/" at least
   std::string authority;  // the Host header: host[:port] as written
   std::string pool_key;   // scheme://host:port
 };
