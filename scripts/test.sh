@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
 
+echo "== format (clang-format, .clang-format)"
+./scripts/check_format.sh
+
 echo "== build (Release, warnings as errors)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build -j "$jobs"
