@@ -28,6 +28,8 @@ constexpr Dialect kDialects[] = {
         .stream_usage_key = "stream_options",
         .stream_usage_value = R"({"include_usage":true})",
         .export_tool = &schema::openai_tool,
+        .max_tool_name_length = openai_chat::kMaxToolNameLength,
+        .tool_name_path = ".function.name",
     },
     {
         .name = anthropic_messages::kDialect,
@@ -38,7 +40,9 @@ constexpr Dialect kDialects[] = {
         .path = "/v1/messages",
         .auth = &header_auth,
         .stream_error_code = &anthropic_messages::stream_error_code,
+        .rate_limit_prefix = "anthropic-ratelimit-",
         .export_tool = &schema::anthropic_tool,
+        .max_tool_name_length = anthropic_messages::kMaxToolNameLength,
     },
     // Tool-schema export only until its codec lands (issue 16).
     {

@@ -21,18 +21,18 @@ using std::chrono::microseconds;
 constexpr size_t kMaxBody = 64u << 20;      // a whole JSON response
 constexpr size_t kMaxErrorBody = 1u << 20;  // an error body kept for translation
 
-bool is_limit_header(std::string_view name) {
+bool is_limit_header(std::string_view name, std::string_view dialect_prefix) {
   auto starts = [&](std::string_view p) {
     return name.size() >= p.size() && transport::iequals(name.substr(0, p.size()), p);
   };
-  return starts("x-ratelimit-") || starts("anthropic-ratelimit-") ||
+  return starts("x-ratelimit-") || (!dialect_prefix.empty() && starts(dialect_prefix)) ||
          transport::iequals(name, "retry-after") || transport::iequals(name, "retry-after-ms");
 }
 
-RateLimits limits_of(const transport::HttpHeaders& headers) {
+RateLimits limits_of(const transport::HttpHeaders& headers, std::string_view dialect_prefix) {
   RateLimits out;
   for (const auto& [k, v] : headers)
-    if (is_limit_header(k)) {
+    if (is_limit_header(k, dialect_prefix)) {
       std::string name = k;
       std::transform(name.begin(), name.end(), name.begin(),
                      [](unsigned char c) { return std::tolower(c); });
@@ -70,12 +70,12 @@ struct CallContext {
     return e;
   }
 
-  // A non-2xx answer, translated from the dialect's error body.
   // An `error` event that ended a stream, mapped by the dialect.
   ErrorCode stream_error_code(std::string_view type) const {
     return dialect->stream_error_code ? dialect->stream_error_code(type) : ErrorCode::unavailable;
   }
 
+  // A non-2xx answer, translated from the dialect's error body.
   Error upstream_error(int status, std::string_view body) const {
     Error e = codec->decode_error(status, body);
     e.http_status = status;  // a gateway answers its caller with the upstream's status
@@ -96,13 +96,19 @@ class HttpProvider final : public Provider {
         client_(client),
         key_(std::move(key)) {
     if (!cfg_.model.empty()) profile_.default_model = cfg_.model;
-    if (profile_.path.empty()) profile_.path = dialect_.path;
+    // A profile's own path serves both kinds of call; else the dialect's.
+    if (!profile_.path.empty()) {
+      path_ = stream_path_ = profile_.path;
+    } else {
+      path_ = dialect_.path;
+      stream_path_ = dialect_.stream_path.empty() ? dialect_.path : dialect_.stream_path;
+    }
     std::string base = profile_.base_url;
     while (!base.empty() && base.back() == '/') base.pop_back();
     auto ctx = std::make_shared<CallContext>();
     ctx->dialect = &dialect_;
     ctx->codec = &codec_;
-    ctx->url = base + profile_.path;
+    ctx->url = base + path_;
     if (!profile_.auth_header.empty() && !key_.empty())
       ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key_);
     ctx_ = std::move(ctx);
@@ -127,9 +133,9 @@ class HttpProvider final : public Provider {
     };
     auto st = std::make_shared<State>();
     transport::HttpCallbacks cb;
-    cb.on_head = [st](const transport::HttpResponseHead& h) {
+    cb.on_head = [st, prefix = dialect_.rate_limit_prefix](const transport::HttpResponseHead& h) {
       st->status = h.status;
-      st->limits = limits_of(h.headers);
+      st->limits = limits_of(h.headers, prefix);
       return true;
     };
     cb.on_body = [st](std::string_view bytes) {
@@ -199,9 +205,9 @@ class HttpProvider final : public Provider {
       s.events.clear();
     };
     transport::HttpCallbacks cb;
-    cb.on_head = [st](const transport::HttpResponseHead& h) {
+    cb.on_head = [st, prefix = dialect_.rate_limit_prefix](const transport::HttpResponseHead& h) {
       st->status = h.status;
-      st->limits = limits_of(h.headers);
+      st->limits = limits_of(h.headers, prefix);
       return true;
     };
     cb.on_body = [st, deliver](std::string_view bytes) {
@@ -294,10 +300,11 @@ class HttpProvider final : public Provider {
     }
     transport::HttpRequest http;
     http.method = "POST";
-    http.url = codec::url_for(profile_.base_url, profile_.path, r.model);
+    http.url = codec::url_for(profile_.base_url, stream ? stream_path_ : path_, r.model);
     http.body = std::move(*body);
     http.headers.add("content-type", "application/json");
-    http.headers.add("accept", stream ? "text/event-stream" : "application/json");
+    http.headers.add("accept", stream ? std::string(dialect_.stream_media_type)
+                                      : std::string("application/json"));
     for (const auto& [k, v] : profile_.headers) http.headers.add(k, v);
     // The dialect's auth hook sees the finished request (SigV4 signs it all).
     codec::HeaderList plain, auth;
@@ -319,6 +326,7 @@ class HttpProvider final : public Provider {
 
   Profile profile_;
   const codec::Dialect& dialect_;
+  std::string path_, stream_path_;  // URL templates after the base URL
   const codec::Codec& codec_;
   ProviderConfig cfg_;
   transport::HttpTransport& client_;

@@ -12,6 +12,7 @@
 //   const codec::Codec& c = *d->codec();
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,17 +61,31 @@ struct Dialect {
   std::string_view alias;  // the short name: "openai"; empty: none
   // The codec; nullptr while the dialect only exports tool schemas.
   const Codec& (*codec)() = nullptr;
-  const BorrowedCodec* borrowed = nullptr;  // set for the built-in codecs
+  // The request codec over the borrowed IR (translate_request's fast path);
+  // nullptr: translate_request goes through the owning IR.
+  const BorrowedCodec* borrowed = nullptr;
   // The endpoint's path after the base URL; `{model}` stands for the model
-  // (url_for). A profile's own path replaces it.
+  // (url_for). `stream_path` is the one for a streaming request (Gemini's
+  // ":streamGenerateContent?alt=sse"); empty: `path`. A profile's own path
+  // replaces both.
   std::string_view path;
+  std::string_view stream_path;
+  // The media type of a streamed answer (the request's `accept`).
+  std::string_view stream_media_type = "text/event-stream";
   AuthHook auth = &header_auth;
   StreamErrorCode stream_error_code = nullptr;
+  // Its own rate-limit response headers ("anthropic-ratelimit-"), reported
+  // beside x-ratelimit-* and retry-after; empty: none.
+  std::string_view rate_limit_prefix;
   // A top-level member a streaming request needs to report usage
   // ({"stream_options":{"include_usage":true}} for OpenAI); empty: none.
   std::string_view stream_usage_key;
   std::string_view stream_usage_value;  // its JSON value
   ToolExporter export_tool = nullptr;
+  // Tool names its API accepts: ^[a-zA-Z0-9_-]{1,max}$ (tool_rules.h); 0:
+  // no known rule. And where a name sits in a tools[] entry, for error paths.
+  size_t max_tool_name_length = 0;
+  std::string_view tool_name_path = ".name";
 
   bool has_codec() const { return codec != nullptr; }
 };
