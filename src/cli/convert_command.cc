@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "toolwire/codec/codec.h"
+#include "toolwire/codec/dialect.h"
 
 namespace toolwire::cli {
 namespace {
@@ -60,12 +61,14 @@ void print_warnings(const Warnings& warnings) {
               << w.message << "\n";
 }
 
+bool has_codec(const codec::Dialect& d) { return d.has_codec(); }
+
 int run_convert(const ConvertOptions& opt) {
   const codec::Codec* from = codec::find_codec(opt.from);
   const codec::Codec* to = codec::find_codec(opt.to);
   if (!from || !to) {
     std::cerr << "toolwire convert: unknown dialect '" << (from ? opt.to : opt.from)
-              << "' (known: openai, anthropic)\n";
+              << "' (known: " << codec::dialect_names(&has_codec, ", ") << ")\n";
     return 2;
   }
   Warnings warnings;
@@ -117,8 +120,9 @@ void add_convert_command(CLI::App& app) {
   auto opt = std::make_shared<ConvertOptions>();
   CLI::App* cmd = app.add_subcommand(
       "convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
-  cmd->add_option("--from", opt->from, "Source dialect: openai | anthropic")->required();
-  cmd->add_option("--to", opt->to, "Target dialect: openai | anthropic")->required();
+  const std::string names = codec::dialect_names(&has_codec);
+  cmd->add_option("--from", opt->from, "Source dialect: " + names)->required();
+  cmd->add_option("--to", opt->to, "Target dialect: " + names)->required();
   cmd->add_option("--kind", opt->kind, "request | response | stream")
       ->check(CLI::IsMember({"request", "response", "stream"}));
   cmd->callback([opt] { std::exit(run_convert(*opt)); });

@@ -73,12 +73,13 @@ int run_list(const tools::Registry& reg) {
 int run_schema(const tools::Registry& reg, const ToolsOptions& opt) {
   auto dialect = tools::parse_dialect(opt.dialect);
   if (!dialect)
-    return usage_error("unknown dialect '" + opt.dialect + "' (openai | anthropic | gemini)");
+    return usage_error("unknown dialect '" + opt.dialect + "' (" + tools::export_dialect_names() +
+                       ")");
   const tools::Tool* t = reg.find(opt.name);
   if (!t) return usage_error("unknown tool '" + opt.name + "'");
   tools::ExportOptions eo;
   if (opt.strict) eo.strict = true;
-  auto out = tools::export_tool(*t, *dialect, eo);
+  auto out = tools::export_tool(*t, dialect->name, eo);
   if (!out) return usage_error(out.error().to_string());
   std::cout << out->dump(2) << "\n";
   return 0;
@@ -130,8 +131,12 @@ void add_tools_command(CLI::App& app) {
 
   CLI::App* schema = tools->add_subcommand("schema", "Print one tool's definition in a dialect");
   schema->add_option("name", opt->name, "Tool name")->required();
-  schema->add_option("--dialect", opt->dialect, "openai | anthropic | gemini")
-      ->check(CLI::IsMember({"openai", "anthropic", "gemini"}));
+  schema->add_option("--dialect", opt->dialect, tools::export_dialect_names())
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            return tools::parse_dialect(name) ? std::string() : "unknown dialect '" + name + "'";
+          },
+          tools::export_dialect_names()));
   schema->add_flag("--strict", opt->strict, "OpenAI strict-mode conversion");
   add_common(schema, *opt);
   schema->callback([opt] { std::exit(run_tools("schema", *opt)); });

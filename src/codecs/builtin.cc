@@ -1,46 +1,25 @@
-// The one explicit list of built-in codecs (no static-initialiser magic),
-// and translate_request().
-#include "codecs/anthropic_messages/wire.h"
-#include "codecs/openai_chat/wire.h"
+// The built-in codecs as derived from the dialect list (src/codecs/dialects.cc,
+// no static-initialiser magic), and translate_request().
+#include "codecs/common/borrowed_codec.h"
 #include "toolwire/codec/codec.h"
+#include "toolwire/codec/dialect.h"
 
 namespace toolwire::codec {
 
-// Defined in each dialect's folder (codec.cc).
-const Codec& openai_chat_codec();
-const Codec& anthropic_messages_codec();
-
 std::vector<const Codec*> all_codecs() {
-  return {&openai_chat_codec(), &anthropic_messages_codec()};
+  std::vector<const Codec*> out;
+  for (const Dialect& d : all_dialects())
+    if (d.codec) out.push_back(&d.codec());
+  return out;
 }
-
-namespace {
-
-using BorrowedRequest = ir::BasicRequest<Borrowed>;
-
-// The built-in request codecs over the borrowed IR (see translate_request).
-struct BorrowedCodec {
-  Status (*decode)(std::string_view, Warnings&, BorrowedRequest&);
-  Result<std::string> (*encode)(const BorrowedRequest&, Warnings&, const EncodeOptions&);
-};
-
-const BorrowedCodec* borrowed_codec(const Codec& c) {
-  static constexpr BorrowedCodec kOpenAi{&openai_chat::decode_request_into<Borrowed>,
-                                         &openai_chat::encode_request_from<Borrowed>};
-  static constexpr BorrowedCodec kAnthropic{&anthropic_messages::decode_request_into<Borrowed>,
-                                            &anthropic_messages::encode_request_from<Borrowed>};
-  if (&c == &openai_chat_codec()) return &kOpenAi;
-  if (&c == &anthropic_messages_codec()) return &kAnthropic;
-  return nullptr;
-}
-
-}  // namespace
 
 Result<std::string> translate_request(const Codec& from, const Codec& to, std::string_view body,
                                       Warnings& warnings) {
   const EncodeOptions verified{.raw_json_verified = true};
-  const BorrowedCodec* in = borrowed_codec(from);
-  const BorrowedCodec* out = borrowed_codec(to);
+  const Dialect* from_dialect = dialect_of(from);
+  const Dialect* to_dialect = dialect_of(to);
+  const BorrowedCodec* in = from_dialect ? from_dialect->borrowed : nullptr;
+  const BorrowedCodec* out = to_dialect ? to_dialect->borrowed : nullptr;
   if (!in || !out) {  // a codec from outside: through the owning IR
     auto req = from.decode_request(body, warnings);
     if (!req) return req.error();
@@ -52,18 +31,14 @@ Result<std::string> translate_request(const Codec& from, const Codec& to, std::s
   // The document stays untouched until encoding ends: nothing else parses
   // with the decoder's thread-local parser.
   ArenaScope scope;
-  BorrowedRequest req;
+  BorrowedCodec::Request req;
   TW_TRY(in->decode(body, warnings, req));
   return out->encode(req, warnings, verified);
 }
 
 const Codec* find_codec(std::string_view name) {
-  // Short aliases accepted by the CLI and configuration.
-  if (name == "openai") name = "openai_chat";
-  if (name == "anthropic") name = "anthropic_messages";
-  for (const Codec* c : all_codecs())
-    if (c->name() == name) return c;
-  return nullptr;
+  const Dialect* d = find_dialect(name);  // names and short aliases ("openai")
+  return d && d->codec ? &d->codec() : nullptr;
 }
 
 }  // namespace toolwire::codec

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "toolwire/codec/codec.h"
+#include "toolwire/codec/dialect.h"
 #include "toolwire/ir/accumulator.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/transport/redact.h"
@@ -20,32 +21,24 @@ using std::chrono::microseconds;
 constexpr size_t kMaxBody = 64u << 20;      // a whole JSON response
 constexpr size_t kMaxErrorBody = 1u << 20;  // an error body kept for translation
 
-bool is_limit_header(std::string_view name) {
+bool is_limit_header(std::string_view name, std::string_view dialect_prefix) {
   auto starts = [&](std::string_view p) {
     return name.size() >= p.size() && transport::iequals(name.substr(0, p.size()), p);
   };
-  return starts("x-ratelimit-") || starts("anthropic-ratelimit-") ||
+  return starts("x-ratelimit-") || (!dialect_prefix.empty() && starts(dialect_prefix)) ||
          transport::iequals(name, "retry-after") || transport::iequals(name, "retry-after-ms");
 }
 
-RateLimits limits_of(const transport::HttpHeaders& headers) {
+RateLimits limits_of(const transport::HttpHeaders& headers, std::string_view dialect_prefix) {
   RateLimits out;
   for (const auto& [k, v] : headers)
-    if (is_limit_header(k)) {
+    if (is_limit_header(k, dialect_prefix)) {
       std::string name = k;
       std::transform(name.begin(), name.end(), name.begin(),
                      [](unsigned char c) { return std::tolower(c); });
       out.headers.emplace_back(std::move(name), v);
     }
   return out;
-}
-
-ErrorCode code_for_stream_error(std::string_view type) {
-  if (type == "rate_limit_error") return ErrorCode::resource_exhausted;
-  if (type == "invalid_request_error") return ErrorCode::invalid_argument;
-  if (type == "authentication_error") return ErrorCode::unauthenticated;
-  if (type == "permission_error") return ErrorCode::permission_denied;
-  return ErrorCode::unavailable;  // overloaded_error, api_error, server_error, ...
 }
 
 bool is_content(const ir::StreamEvent& e) {
@@ -65,8 +58,9 @@ void finish_timing(Timing& t, const ir::Usage& usage) {
 // destroy the provider while a cancelled call's completion is still on its way
 // from the transport thread, so the callbacks hold this, never the provider.
 struct CallContext {
+  const codec::Dialect* dialect;
   const codec::Codec* codec;
-  std::string url;
+  std::string url;  // base + path template, for messages ({model} unexpanded)
   transport::HttpHeaders secret_headers;
 
   // A transport failure; the URL is named without credentials or query.
@@ -74,6 +68,11 @@ struct CallContext {
     e.message = "upstream " + transport::redact_url(url) + ": " +
                 transport::scrub_secrets(e.message, secret_headers);
     return e;
+  }
+
+  // An `error` event that ended a stream, mapped by the dialect.
+  ErrorCode stream_error_code(std::string_view type) const {
+    return dialect->stream_error_code ? dialect->stream_error_code(type) : ErrorCode::unavailable;
   }
 
   // A non-2xx answer, translated from the dialect's error body.
@@ -88,19 +87,28 @@ struct CallContext {
 
 class HttpProvider final : public Provider {
  public:
-  HttpProvider(Profile profile, const codec::Codec& codec, ProviderConfig cfg,
+  HttpProvider(Profile profile, const codec::Dialect& dialect, ProviderConfig cfg,
                transport::HttpTransport& client, std::string key)
       : profile_(std::move(profile)),
-        codec_(codec),
+        dialect_(dialect),
+        codec_(dialect.codec()),
         cfg_(std::move(cfg)),
         client_(client),
         key_(std::move(key)) {
     if (!cfg_.model.empty()) profile_.default_model = cfg_.model;
+    // A profile's own path serves both kinds of call; else the dialect's.
+    if (!profile_.path.empty()) {
+      path_ = stream_path_ = profile_.path;
+    } else {
+      path_ = dialect_.path;
+      stream_path_ = dialect_.stream_path.empty() ? dialect_.path : dialect_.stream_path;
+    }
     std::string base = profile_.base_url;
     while (!base.empty() && base.back() == '/') base.pop_back();
     auto ctx = std::make_shared<CallContext>();
+    ctx->dialect = &dialect_;
     ctx->codec = &codec_;
-    ctx->url = base + profile_.path;
+    ctx->url = base + path_;
     if (!profile_.auth_header.empty() && !key_.empty())
       ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key_);
     ctx_ = std::move(ctx);
@@ -125,9 +133,9 @@ class HttpProvider final : public Provider {
     };
     auto st = std::make_shared<State>();
     transport::HttpCallbacks cb;
-    cb.on_head = [st](const transport::HttpResponseHead& h) {
+    cb.on_head = [st, prefix = dialect_.rate_limit_prefix](const transport::HttpResponseHead& h) {
       st->status = h.status;
-      st->limits = limits_of(h.headers);
+      st->limits = limits_of(h.headers, prefix);
       return true;
     };
     cb.on_body = [st](std::string_view bytes) {
@@ -197,9 +205,9 @@ class HttpProvider final : public Provider {
       s.events.clear();
     };
     transport::HttpCallbacks cb;
-    cb.on_head = [st](const transport::HttpResponseHead& h) {
+    cb.on_head = [st, prefix = dialect_.rate_limit_prefix](const transport::HttpResponseHead& h) {
       st->status = h.status;
-      st->limits = limits_of(h.headers);
+      st->limits = limits_of(h.headers, prefix);
       return true;
     };
     cb.on_body = [st, deliver](std::string_view bytes) {
@@ -233,7 +241,7 @@ class HttpProvider final : public Provider {
         return done(e);
       }
       if (const auto& err = st->acc.error())
-        return done(make_error(code_for_stream_error(err->type),
+        return done(make_error(ctx->stream_error_code(err->type),
                                "upstream error " + err->type + ": " +
                                    transport::scrub_secrets(err->message, ctx->secret_headers)));
       Generation g;
@@ -267,14 +275,17 @@ class HttpProvider final : public Provider {
     if (!adapted) return std::move(adapted).error();
     ir::Request& r = *adapted;
     r.stream = stream;
-    if (stream && profile_.stream_usage && codec_.name() == "openai_chat" &&
-        (r.source_dialect.empty() || r.source_dialect == "openai_chat")) {
+    // The dialect's usage request for streams (OpenAI's stream_options).
+    const std::string_view usage_key = dialect_.stream_usage_key;
+    const bool ask_usage = stream && profile_.stream_usage && !usage_key.empty();
+    const bool same_dialect = r.source_dialect.empty() || r.source_dialect == dialect_.name;
+    if (ask_usage && same_dialect) {
       bool has = std::any_of(r.extra.begin(), r.extra.end(),
-                             [](const auto& x) { return x.key == "stream_options"; });
+                             [&](const auto& x) { return x.key == usage_key; });
       if (!has) {
         // Extra fields are written by a same-dialect encoder only.
-        r.source_dialect = "openai_chat";
-        r.extra.push_back({"stream_options", R"({"include_usage":true})"});
+        r.source_dialect = std::string(dialect_.name);
+        r.extra.push_back({std::string(usage_key), std::string(dialect_.stream_usage_value)});
       }
     }
     auto body = codec_.encode_request(r, warnings);
@@ -282,18 +293,31 @@ class HttpProvider final : public Provider {
     // A request from another dialect (an Anthropic client through the
     // gateway) has no extra fields to carry it: add the usage request to the
     // encoded object itself, or an OpenAI server sends no usage at all.
-    if (stream && profile_.stream_usage && codec_.name() == "openai_chat" &&
-        !r.source_dialect.empty() && r.source_dialect != "openai_chat" && !body->empty() &&
-        body->back() == '}')
-      body->insert(body->size() - 1, R"(,"stream_options":{"include_usage":true})");
+    if (ask_usage && !same_dialect && !body->empty() && body->back() == '}') {
+      std::string member =
+          ",\"" + std::string(usage_key) + "\":" + std::string(dialect_.stream_usage_value);
+      body->insert(body->size() - 1, member);
+    }
     transport::HttpRequest http;
     http.method = "POST";
-    http.url = ctx_->url;
+    http.url = codec::url_for(profile_.base_url, stream ? stream_path_ : path_, r.model);
     http.body = std::move(*body);
     http.headers.add("content-type", "application/json");
-    http.headers.add("accept", stream ? "text/event-stream" : "application/json");
+    http.headers.add("accept", stream ? std::string(dialect_.stream_media_type)
+                                      : std::string("application/json"));
     for (const auto& [k, v] : profile_.headers) http.headers.add(k, v);
-    for (const auto& [k, v] : ctx_->secret_headers) http.headers.add(k, v);
+    // The dialect's auth hook sees the finished request (SigV4 signs it all).
+    codec::HeaderList plain, auth;
+    for (const auto& [k, v] : http.headers) plain.emplace_back(k, v);
+    dialect_.auth({.method = http.method,
+                   .url = http.url,
+                   .body = http.body,
+                   .headers = &plain,
+                   .header = profile_.auth_header,
+                   .prefix = profile_.auth_prefix,
+                   .key = key_},
+                  auth);
+    for (auto& [k, v] : auth) http.headers.add(std::move(k), std::move(v));
     http.deadline = cfg_.deadline;
     http.idle_timeout = cfg_.idle_timeout;
     http.retry = cfg_.retry;
@@ -301,6 +325,8 @@ class HttpProvider final : public Provider {
   }
 
   Profile profile_;
+  const codec::Dialect& dialect_;
+  std::string path_, stream_path_;  // URL templates after the base URL
   const codec::Codec& codec_;
   ProviderConfig cfg_;
   transport::HttpTransport& client_;
@@ -322,8 +348,8 @@ Result<Profile> resolve_profile(const ProviderConfig& cfg) {
 
 Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const ProviderConfig& cfg,
                                                      transport::HttpTransport& client) {
-  const codec::Codec* codec = codec::find_codec(profile.dialect);
-  if (!codec)
+  const codec::Dialect* dialect = codec::find_dialect(profile.dialect);
+  if (!dialect || !dialect->has_codec())
     return make_error(ErrorCode::not_found,
                       "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",
                       "$.dialect");
@@ -344,7 +370,7 @@ Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const Prov
             (profile.api_key_env.empty() ? std::string("(none named)") : profile.api_key_env) +
             " is not set (API key for provider '" + profile.name + "')");
   return std::unique_ptr<Provider>(
-      std::make_unique<HttpProvider>(std::move(profile), *codec, cfg, client, std::move(key)));
+      std::make_unique<HttpProvider>(std::move(profile), *dialect, cfg, client, std::move(key)));
 }
 
 Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& cfg,

@@ -34,7 +34,7 @@ Error decode_error_of(const std::string& body) {
 class GoldenRequest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GoldenRequest, DecodeEncodeIsSemanticallyEqual) {
-  const std::string body = read_data(std::string("wire/") + GetParam());
+  const std::string body = read_fixture(GetParam());
   Warnings warnings;
   ir::Request req = decode_ok(body, &warnings);
   EXPECT_EQ(req.source_dialect, "anthropic_messages");
@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenRequest,
                                            "anthropic-messages-stream-tool-use.request.json"));
 
 TEST(AnthropicRequest, ToolResultFixtureDecodesToNormalForm) {
-  ir::Request req = decode_ok(read_data("wire/anthropic-messages-tool-result.request.json"));
+  ir::Request req = decode_ok(read_fixture("anthropic-messages-tool-result.request.json"));
   EXPECT_EQ(req.model, "claude-sonnet-4-5");
   EXPECT_EQ(req.max_tokens, 1024);
   ASSERT_EQ(req.tools.size(), 1u);
@@ -77,7 +77,7 @@ TEST(AnthropicRequest, ToolResultFixtureDecodesToNormalForm) {
 }
 
 TEST(AnthropicRequest, StreamFixtureToolChoiceAny) {
-  ir::Request req = decode_ok(read_data("wire/anthropic-messages-stream-tool-use.request.json"));
+  ir::Request req = decode_ok(read_fixture("anthropic-messages-stream-tool-use.request.json"));
   ASSERT_TRUE(req.tool_choice);
   EXPECT_EQ(req.tool_choice->kind, ir::ToolChoice::Kind::required);
   EXPECT_TRUE(req.stream);
@@ -97,7 +97,7 @@ std::string wrap_message(const std::string& message) {
 class GoldenMessage : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GoldenMessage, DecodeEncodeIsSemanticallyEqual) {
-  const std::string message = read_data(std::string("wire/") + GetParam());
+  const std::string message = read_fixture(GetParam());
   const std::string body = wrap_message(message);
   Warnings warnings;
   const std::string out = encode_ok(decode_ok(body), &warnings);
@@ -112,15 +112,15 @@ INSTANTIATE_TEST_SUITE_P(
                       "anthropic-messages-tool-result-content-blocks.message.json"));
 
 TEST(AnthropicRequest, IsErrorAndContentBlocksDecode) {
-  ir::Request req = decode_ok(
-      wrap_message(read_data("wire/anthropic-messages-tool-result-is_error.message.json")));
+  ir::Request req =
+      decode_ok(wrap_message(read_fixture("anthropic-messages-tool-result-is_error.message.json")));
   auto& r = std::get<ir::ToolResultPart>(req.messages.at(2).parts.at(0));
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(std::get<ir::TextPart>(r.content.at(0)).text,
             "ConnectionError: the weather service API is not available (HTTP 500)");
 
   req = decode_ok(
-      wrap_message(read_data("wire/anthropic-messages-tool-result-content-blocks.message.json")));
+      wrap_message(read_fixture("anthropic-messages-tool-result-content-blocks.message.json")));
   auto& r2 = std::get<ir::ToolResultPart>(req.messages.at(2).parts.at(0));
   ASSERT_EQ(r2.content.size(), 2u);
   EXPECT_EQ(std::get<ir::TextPart>(r2.content[0]).text, "The weather is");

@@ -29,7 +29,7 @@ class GoldenResponse : public ::testing::TestWithParam<const char*> {};
 // The doc examples omit type, stop_sequence and usage; the encoder always
 // writes them (documented normalisation).
 TEST_P(GoldenResponse, DecodeEncodeIsSemanticallyEqual) {
-  const std::string body = read_data(std::string("wire/") + GetParam());
+  const std::string body = read_fixture(GetParam());
   Warnings warnings;
   const std::string out = encode_ok(decode_ok(body), &warnings);
   EXPECT_TRUE(warnings.empty());
@@ -46,7 +46,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenResponse,
                                            "anthropic-messages-tool-result.response.json"));
 
 TEST(AnthropicResponse, ToolUseFixture) {
-  ir::Response r = decode_ok(read_data("wire/anthropic-messages-tool-use.response.json"));
+  ir::Response r = decode_ok(read_fixture("anthropic-messages-tool-use.response.json"));
   EXPECT_EQ(r.id, "msg_01Aq9w938a90dw8q");
   EXPECT_EQ(r.model, "claude-sonnet-4-5");
   EXPECT_EQ(r.finish, (ir::FinishReason{Kind::tool_calls, "tool_use"}));
@@ -59,7 +59,7 @@ TEST(AnthropicResponse, ToolUseFixture) {
 }
 
 TEST(AnthropicResponse, StopSequenceFixtureFinishesAsStop) {
-  ir::Response r = decode_ok(read_data("wire/anthropic-messages-tool-result.response.json"));
+  ir::Response r = decode_ok(read_fixture("anthropic-messages-tool-result.response.json"));
   EXPECT_EQ(r.finish, (ir::FinishReason{Kind::stop, "stop_sequence"}));
 }
 

@@ -59,13 +59,13 @@ std::vector<StreamEvent> expected_error() {
 class StreamFixture : public ::testing::TestWithParam<Fixture> {};
 
 TEST_P(StreamFixture, DecodesToExactEvents) {
-  const std::string sse = read_data(std::string("wire/") + GetParam().file);
+  const std::string sse = read_fixture(GetParam().file);
   auto events = decode_stream(sse);
   EXPECT_EQ(events, GetParam().expected()) << describe(events);
 }
 
 TEST_P(StreamFixture, SameEventsAtEverySplitPoint) {
-  const std::string sse = read_data(std::string("wire/") + GetParam().file);
+  const std::string sse = read_fixture(GetParam().file);
   const auto expected = GetParam().expected();
   for (size_t i = 0; i <= sse.size(); ++i)
     ASSERT_EQ(decode_stream(sse, {i}), expected) << "split at " << i;
@@ -75,7 +75,7 @@ TEST_P(StreamFixture, SameEventsAtEverySplitPoint) {
 }
 
 TEST_P(StreamFixture, SameEventsInRandomChunkings) {
-  const std::string sse = read_data(std::string("wire/") + GetParam().file);
+  const std::string sse = read_fixture(GetParam().file);
   const auto expected = GetParam().expected();
   std::mt19937 rng(1234);
   for (int round = 0; round < 300; ++round) {
@@ -99,7 +99,7 @@ TEST_P(StreamFixture, EncoderOutputDecodesToTheSameEvents) {
 }
 
 TEST_P(StreamFixture, TruncatedStreamFailsAtFinish) {
-  const std::string sse = read_data(std::string("wire/") + GetParam().file);
+  const std::string sse = read_fixture(GetParam().file);
   // Every strict prefix that stops before the terminal event's blank line.
   const size_t terminal_end = sse.rfind("}\n\n") + 3;
   for (size_t n = 0; n < terminal_end; ++n) {
@@ -148,7 +148,7 @@ TEST(AnthropicStreamEncoder, WritesTheRecordedApiStream) {
   for (const char* file :
        {"anthropic-messages-stream-tool-use.sse", "anthropic-messages-stream-text.sse",
         "anthropic-messages-stream-error.sse"}) {
-    const std::string recorded = read_data(std::string("wire/") + file);
+    const std::string recorded = read_fixture(file);
     const std::string ours = encode_stream(decode_stream(recorded));
     EXPECT_EQ(wire_events(ours), wire_events(recorded)) << file << "\n" << ours;
   }

@@ -29,12 +29,6 @@ Error decode_err(const std::string& body) {
   return r.ok() ? Error{} : r.error();
 }
 
-bool has_warning(const Warnings& ws, std::string_view code, std::string_view path = {}) {
-  for (const auto& w : ws)
-    if (w.code == code && (path.empty() || w.path == path)) return true;
-  return false;
-}
-
 TEST(OpenAiRequestGolden, ToolCallsRequestRoundTrips) {
   std::string body = read_fixture("openai-chat-tool-calls.request.json");
   ir::Request req = decode_ok(body);

@@ -135,10 +135,10 @@ void check_file(const std::string& category, Counts& n) {
       ASSERT_TRUE(st.ok()) << id << " " << name << ": " << st.error().to_string();
       const Tool& tool = *reg.find(name);
       EXPECT_TRUE(is_wire_name(tool.wire_name())) << tool.wire_name();
-      for (Dialect d : {Dialect::openai, Dialect::anthropic, Dialect::gemini}) {
-        auto e = export_tool(tool, d);
-        EXPECT_TRUE(e.ok()) << id << " " << name << " " << to_string(d) << ": "
-                            << e.error().to_string();
+      for (const codec::Dialect& d : codec::all_dialects()) {
+        if (!d.export_tool) continue;
+        auto e = export_tool(tool, d.name);
+        EXPECT_TRUE(e.ok()) << id << " " << name << " " << d.name << ": " << e.error().to_string();
       }
       if (to_openai_strict_schema(schema).ok()) ++n.strict_ok;
     }
@@ -158,9 +158,9 @@ void check_file(const std::string& category, Counts& n) {
         if (!tool->compiled().accepts(args)) continue;  // the source itself rejects it: not counted
         ++n.source_accepts;
         std::string where = id + " " + fname + " " + args.dump();
-        auto openai = export_tool(*tool, Dialect::openai);
-        auto anthropic = export_tool(*tool, Dialect::anthropic);
-        auto gemini = export_tool(*tool, Dialect::gemini);
+        auto openai = export_tool(*tool, "openai");
+        auto anthropic = export_tool(*tool, "anthropic");
+        auto gemini = export_tool(*tool, "gemini");
         ASSERT_TRUE(openai.ok() && anthropic.ok() && gemini.ok()) << where;
         for (const ojson& s : {(*openai)["function"]["parameters"], (*anthropic)["input_schema"],
                                gemini_to_json_schema((*gemini)["parameters"])}) {

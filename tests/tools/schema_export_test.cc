@@ -20,7 +20,7 @@ TEST(SchemaExport, ThreeDialectShapes) {
   const Tool& t = *reg.find("weather.now");
   json schema = json::parse(tools_test::kWeatherSchema);
 
-  auto o = export_tool(t, Dialect::openai);
+  auto o = export_tool(t, "openai");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->dump().find(R"({"type":"function","function":{"name":"weather__now")"), 0u)
       << o->dump();
@@ -29,12 +29,12 @@ TEST(SchemaExport, ThreeDialectShapes) {
                               {{"name", "weather__now"},
                                {"description", "Weather for a city"},
                                {"parameters", schema}}}}));
-  auto a = export_tool(t, Dialect::anthropic);
+  auto a = export_tool(t, "anthropic");
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(plain(*a), (json{{"name", "weather__now"},
                              {"description", "Weather for a city"},
                              {"input_schema", schema}}));
-  auto g = export_tool(t, Dialect::gemini);
+  auto g = export_tool(t, "gemini");
   ASSERT_TRUE(g.ok());
   EXPECT_EQ((*g)["name"], "weather__now");
   EXPECT_EQ(plain((*g)["parameters"]), schema);
@@ -42,8 +42,11 @@ TEST(SchemaExport, ThreeDialectShapes) {
   EXPECT_EQ((*g)["parameters"]["properties"].begin().key(),
             "city");  // already inside Gemini's subset
 
-  EXPECT_EQ(parse_dialect("gemini"), Dialect::gemini);
-  EXPECT_FALSE(parse_dialect("bedrock").has_value());
+  ASSERT_NE(parse_dialect("gemini"), nullptr);
+  EXPECT_EQ(parse_dialect("gemini")->name, "gemini");
+  EXPECT_EQ(parse_dialect("openai"), parse_dialect("openai_chat"));  // alias and name
+  EXPECT_EQ(parse_dialect("bedrock"), nullptr);
+  EXPECT_FALSE(export_tool(t, "bedrock").ok());
 }
 
 TEST(SchemaExport, OpenAiStrictConversion) {
@@ -90,7 +93,7 @@ TEST(SchemaExport, OpenAiStrictConversion) {
   EXPECT_EQ(args, json::parse(R"({"city":"Oslo","loc":{"lat":1},"ref":{}})"));
   EXPECT_TRUE(CompiledSchema::compile(plain(in))->accepts(args));
 
-  auto exported = export_definition({"t", "d", in.dump(), true}, Dialect::openai);
+  auto exported = export_definition({"t", "d", in.dump(), true}, "openai");
   ASSERT_TRUE(exported.ok());
   EXPECT_EQ((*exported)["function"]["strict"], true);
   EXPECT_EQ(plain((*exported)["function"]["parameters"]), expected);

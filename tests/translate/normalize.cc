@@ -30,24 +30,27 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     if (auto* call = std::get_if<ir::ToolCallPart>(&part)) {
       if (call->arguments_valid) call->arguments = canonical_json(call->arguments);
     }
-    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.anthropic) img->detail.clear();
+    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("anthropic_messages"))
+      img->detail.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
-      if (route.openai) {  // reasoning_content: no signature, no redacted blocks
+      if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
         th->signature.clear();
       }
       // Anthropic rejects unsigned thinking sent back: dropped with a warning.
-      if (route.anthropic && in_request && !th->redacted && th->signature.empty()) continue;
+      if (route.via("anthropic_messages") && in_request && !th->redacted && th->signature.empty())
+        continue;
     }
     if (auto* res = std::get_if<ir::ToolResultPart>(&part)) {
       std::vector<ir::ResultContent> content;
       for (auto& c : res->content) {
         if (std::holds_alternative<ir::UnknownPart>(c)) continue;
         if (auto* t = std::get_if<ir::TextPart>(&c); t && t->text.empty()) continue;
-        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.anthropic) img->detail.clear();
+        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("anthropic_messages"))
+          img->detail.clear();
         content.push_back(std::move(c));
       }
-      if (route.openai)  // OpenAI carries a result's texts and its images apart
+      if (route.via("openai_chat"))  // OpenAI carries a result's texts and its images apart
         std::stable_partition(content.begin(), content.end(), [](const ir::ResultContent& c) {
           return std::holds_alternative<ir::TextPart>(c);
         });
@@ -108,13 +111,13 @@ std::string canonical_json(const std::string& text) {
 ir::Request normalized(ir::Request r, Route route) {
   r.source_dialect.clear();
   r.extra.clear();
-  if (route.openai) fold_moved_images(r.messages);
+  if (route.via("openai_chat")) fold_moved_images(r.messages);
   for (auto& m : r.messages) {
     normalize_parts(m.parts, route, /*in_request=*/true);
-    if (route.anthropic) m.name.clear();
+    if (route.via("anthropic_messages")) m.name.clear();
   }
   std::erase_if(r.messages, [](const ir::Message& msg) { return msg.parts.empty(); });
-  if (route.anthropic) {
+  if (route.via("anthropic_messages")) {
     for (auto& s : r.system) s.developer = false;
     for (auto& t : r.tools) t.strict.reset();
     if (!r.max_tokens) r.max_tokens = 4096;
@@ -133,8 +136,8 @@ ir::Response normalized(ir::Response r, Route route) {
   r.finish.raw.clear();
   normalize_parts(r.parts, route, /*in_request=*/false);
   zero_usage_unset(r.usage);
-  if (route.anthropic) r.created = 0;
-  if (route.openai) r.usage.cache_write_tokens.reset();
+  if (route.via("anthropic_messages")) r.created = 0;
+  if (route.via("openai_chat")) r.usage.cache_write_tokens.reset();
   return r;
 }
 

@@ -3,15 +3,29 @@
 // the codecs (see src/codecs/*/README.md); everything else must survive as is.
 #pragma once
 
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "toolwire/codec/codec.h"
 #include "toolwire/ir/request.h"
 #include "toolwire/ir/response.h"
 
 namespace toolwire::testing {
 
-// Which dialects the value travelled through (besides its source).
+// Which dialects the value travelled through, by codec name ("openai_chat").
 struct Route {
-  bool openai = false;     // passed through openai_chat
-  bool anthropic = false;  // passed through anthropic_messages
+  std::vector<std::string_view> dialects;
+
+  bool via(std::string_view dialect) const {
+    return std::find(dialects.begin(), dialects.end(), dialect) != dialects.end();
+  }
+  static Route of(std::initializer_list<const codec::Codec*> codecs) {
+    Route r;
+    for (const codec::Codec* c : codecs) r.dialects.push_back(c->name());
+    return r;
+  }
 };
 
 // Always: arguments that are valid JSON are re-serialized canonically (compared

@@ -4,6 +4,7 @@
 // conversations. Only the documented lossy mappings (normalize.h) are undone.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -16,11 +17,7 @@ namespace toolwire::testing {
 namespace {
 
 using nlohmann::json;
-constexpr Route kBoth{true, true};
-
-Route route_of(const codec::Codec& c) {
-  return c.name() == "openai_chat" ? Route{true, false} : Route{false, true};
-}
+Route route_of(const codec::Codec& c) { return Route::of({&c}); }
 
 // Every tool id on an Anthropic wire must match ^[a-zA-Z0-9_-]+$.
 void expect_anthropic_ids_valid(const std::string& wire_json, const std::string& label) {
@@ -94,6 +91,7 @@ std::optional<ir::Request> check_request(const codec::Codec& src, const codec::C
     ADD_FAILURE() << "decode back: " << ir3.error().to_string() << "\n" << *back;
     return std::nullopt;
   }
+  const Route kBoth = Route::of({&src, &dst});
   const std::string n1 = print(normalized(*ir1, kBoth));
   EXPECT_TRUE(
       same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
@@ -156,6 +154,7 @@ std::optional<ir::Response> check_response(const codec::Codec& src, const codec:
     ADD_FAILURE() << "decode back: " << ir3.error().to_string() << "\n" << *back;
     return std::nullopt;
   }
+  const Route kBoth = Route::of({&src, &dst});
   const std::string n1 = print(normalized(*ir1, kBoth));
   EXPECT_TRUE(
       same_ir(n1, print(normalized(*ir2, kBoth)), "source IR", std::string(dst.name()) + " IR"))
@@ -168,22 +167,26 @@ std::optional<ir::Response> check_response(const codec::Codec& src, const codec:
   return std::move(*ir1);
 }
 
+// Every fixture of every dialect, through every other dialect and back.
 TEST(RoundTripFixtures, EveryRequestFixture) {
-  auto o = fixtures_matching("openai-chat-", ".request.json");
-  auto a = fixtures_matching("anthropic-messages-", ".request.json");
-  ASSERT_GE(o.size(), 2u);
-  ASSERT_GE(a.size(), 3u);
-  for (const auto& f : o) check_request(openai(), anthropic(), read_fixture(f), f);
-  for (const auto& f : a) check_request(anthropic(), openai(), read_fixture(f), f);
+  ASSERT_GE(codecs().size(), 2u);
+  for (const codec::Codec* src : codecs()) {
+    auto files = fixtures_matching(fixture_prefix(*src), ".request.json");
+    ASSERT_FALSE(files.empty()) << src->name();
+    for (const codec::Codec* dst : codecs())
+      if (dst != src)
+        for (const auto& f : files) check_request(*src, *dst, read_fixture(f), f);
+  }
 }
 
 TEST(RoundTripFixtures, EveryResponseFixture) {
-  auto o = fixtures_matching("openai-chat-", ".response.json");
-  auto a = fixtures_matching("anthropic-messages-", ".response.json");
-  ASSERT_GE(o.size(), 1u);
-  ASSERT_GE(a.size(), 2u);
-  for (const auto& f : o) check_response(openai(), anthropic(), read_fixture(f), f);
-  for (const auto& f : a) check_response(anthropic(), openai(), read_fixture(f), f);
+  for (const codec::Codec* src : codecs()) {
+    auto files = fixtures_matching(fixture_prefix(*src), ".response.json");
+    ASSERT_FALSE(files.empty()) << src->name();
+    for (const codec::Codec* dst : codecs())
+      if (dst != src)
+        for (const auto& f : files) check_response(*src, *dst, read_fixture(f), f);
+  }
 }
 
 // The single-message fixtures, put into the conversation they come from.
@@ -239,29 +242,35 @@ struct Coverage {
 };
 
 TEST(RoundTripGenerated, Requests) {
-  Coverage from_anthropic, from_openai;
+  std::map<std::string_view, Coverage> from;  // by source dialect
   for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
-    for (const codec::Codec* src : {&openai(), &anthropic()}) {
-      const codec::Codec& dst = src == &openai() ? anthropic() : openai();
-      ConversationGen gen(seed);
-      ir::Request ir0 = gen.request(gen.uniform(1, 14));
-      Warnings w;
-      auto bytes = src->encode_request(ir0, w);
-      ASSERT_TRUE(bytes) << bytes.error().to_string();
-      std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
-      auto ir1 = check_request(*src, dst, *bytes, label);
-      ASSERT_TRUE(ir1) << label;
-      // What the generator made survived into the source wire.
-      Route r = route_of(*src);
-      EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
-                          "decoded source"))
-          << label << "\n"
-          << *bytes;
-      (src == &openai() ? from_openai : from_anthropic).count(*ir1);
-      if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds
+    for (const codec::Codec* src : codecs()) {
+      for (const codec::Codec* to : codecs()) {
+        if (to == src) continue;
+        const codec::Codec& dst = *to;
+        ConversationGen gen(seed);
+        ir::Request ir0 = gen.request(gen.uniform(1, 14));
+        Warnings w;
+        auto bytes = src->encode_request(ir0, w);
+        ASSERT_TRUE(bytes) << bytes.error().to_string();
+        std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
+        auto ir1 = check_request(*src, dst, *bytes, label);
+        ASSERT_TRUE(ir1) << label;
+        // What the generator made survived into the source wire.
+        Route r = route_of(*src);
+        EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
+                            "decoded source"))
+            << label << "\n"
+            << *bytes;
+        from[src->name()].count(*ir1);
+        if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds
+      }
     }
   }
-  for (const Coverage* c : {&from_openai, &from_anthropic}) {
+  ASSERT_EQ(from.size(), codecs().size());
+  for (const auto& [name, cov] : from) {
+    SCOPED_TRACE(std::string(name));
+    const Coverage* c = &cov;
     EXPECT_GT(c->invalid_args, 0);
     EXPECT_GT(c->mapped_ids, 0);
     EXPECT_GT(c->parallel, 0);
@@ -269,29 +278,32 @@ TEST(RoundTripGenerated, Requests) {
     EXPECT_GT(c->user_images, 0);
     EXPECT_GT(c->text_and_calls, 0);
   }
-  EXPECT_GT(from_anthropic.result_images, 0);
-  EXPECT_GT(from_anthropic.signed_thinking, 0);
+  EXPECT_GT(from["anthropic_messages"].result_images, 0);
+  EXPECT_GT(from["anthropic_messages"].signed_thinking, 0);
 }
 
 TEST(RoundTripGenerated, Responses) {
   for (uint64_t seed = 1; seed <= generated_seeds(200); ++seed) {
-    for (const codec::Codec* src : {&openai(), &anthropic()}) {
-      const codec::Codec& dst = src == &openai() ? anthropic() : openai();
-      ConversationGen gen(seed);
-      ir::Response ir0 = gen.response();
-      Warnings w;
-      auto bytes = src->encode_response(ir0, w);
-      ASSERT_TRUE(bytes) << bytes.error().to_string();
-      std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
-      auto ir1 = check_response(*src, dst, *bytes, label);
-      ASSERT_TRUE(ir1) << label;
-      // Finish kind and usage survive into the source wire too.
-      Route r = route_of(*src);
-      EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
-                          "decoded source"))
-          << label << "\n"
-          << *bytes;
-      if (::testing::Test::HasFailure()) return;
+    for (const codec::Codec* src : codecs()) {
+      for (const codec::Codec* to : codecs()) {
+        if (to == src) continue;
+        const codec::Codec& dst = *to;
+        ConversationGen gen(seed);
+        ir::Response ir0 = gen.response();
+        Warnings w;
+        auto bytes = src->encode_response(ir0, w);
+        ASSERT_TRUE(bytes) << bytes.error().to_string();
+        std::string label = "seed " + std::to_string(seed) + " from " + std::string(src->name());
+        auto ir1 = check_response(*src, dst, *bytes, label);
+        ASSERT_TRUE(ir1) << label;
+        // Finish kind and usage survive into the source wire too.
+        Route r = route_of(*src);
+        EXPECT_TRUE(same_ir(print(normalized(ir0, r)), print(normalized(*ir1, r)), "generated",
+                            "decoded source"))
+            << label << "\n"
+            << *bytes;
+        if (::testing::Test::HasFailure()) return;
+      }
     }
   }
 }

@@ -16,11 +16,6 @@ namespace toolwire::testing {
 namespace {
 
 using nlohmann::json;
-constexpr Route kBoth{true, true};
-
-const codec::Codec& other(const codec::Codec& c) {
-  return c.name() == "openai_chat" ? anthropic() : openai();
-}
 
 const ir::ErrorEvent* last_error(const std::vector<ir::StreamEvent>& events) {
   return events.empty() ? nullptr : std::get_if<ir::ErrorEvent>(&events.back());
@@ -28,10 +23,11 @@ const ir::ErrorEvent* last_error(const std::vector<ir::StreamEvent>& events) {
 
 // src bytes → IR → dst bytes → IR → src bytes → IR; all three accumulate to
 // the same normalized response. `chunk` = how the source bytes are fed.
-void check_stream(const codec::Codec& src, const std::string& bytes, const std::string& label,
-                  size_t chunk = 0) {
-  SCOPED_TRACE(label + " from " + std::string(src.name()) + " chunk " + std::to_string(chunk));
-  const codec::Codec& dst = other(src);
+void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const std::string& bytes,
+                      const std::string& label, size_t chunk) {
+  SCOPED_TRACE(label + " from " + std::string(src.name()) + " via " + std::string(dst.name()) +
+               " chunk " + std::to_string(chunk));
+  const Route kBoth = Route::of({&src, &dst});
   Decoded d1 = decode_stream(src, bytes, chunk);
   ASSERT_EQ(d1.error, "") << bytes;
   Warnings w;
@@ -61,6 +57,13 @@ void check_stream(const codec::Codec& src, const std::string& bytes, const std::
       << "translated:\n"
       << mid << "back:\n"
       << back;
+}
+
+// check_stream_via every other dialect.
+void check_stream(const codec::Codec& src, const std::string& bytes, const std::string& label,
+                  size_t chunk = 0) {
+  for (const codec::Codec* dst : codecs())
+    if (dst != &src) check_stream_via(src, *dst, bytes, label, chunk);
 }
 
 std::vector<std::pair<std::string, std::string>> openai_stream_fixtures() {
@@ -105,9 +108,9 @@ TEST(StreamTranslate, ToolUseFixtureKeepsIdNameArgumentsAndFinish) {
   EXPECT_TRUE(oa.ends_with("data: [DONE]\n\n")) << oa;
 }
 
-TEST(StreamTranslate, GeneratedStreamsBothWays) {
+TEST(StreamTranslate, GeneratedStreamsEveryPair) {
   for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
-    for (const codec::Codec* src : {&openai(), &anthropic()}) {
+    for (const codec::Codec* src : codecs()) {
       ConversationGen gen(seed);
       ir::Response resp = gen.response();
       auto events = gen.stream_events(resp, /*interleave=*/seed % 2 == 0);
@@ -190,11 +193,11 @@ TEST(StreamTranslate, InterleavedParallelOpenAIDeltasStayApartOnAnthropicWire) {
 
 // Feeds `sse` one wire event at a time through decoder → encoder and checks
 // that each argument fragment is in the output right after its event.
-void check_immediate(const codec::Codec& src, const std::string& sse,
+void check_immediate(const codec::Codec& src, const codec::Codec& dst, const std::string& sse,
                      const std::string& target_key) {
-  SCOPED_TRACE(std::string(src.name()) + " -> " + std::string(other(src).name()));
+  SCOPED_TRACE(std::string(src.name()) + " -> " + std::string(dst.name()));
   auto decoder = src.make_stream_decoder();
-  auto encoder = other(src).make_stream_encoder();
+  auto encoder = dst.make_stream_encoder();
   std::string out;
   int fragments = 0;
   size_t pos = 0;
@@ -222,8 +225,9 @@ void check_immediate(const codec::Codec& src, const std::string& sse,
 }
 
 TEST(StreamTranslate, ForwardsEachFragmentImmediately) {
-  check_immediate(anthropic(), read_fixture("anthropic-messages-stream-tool-use.sse"), "arguments");
-  check_immediate(openai(),
+  check_immediate(anthropic(), openai(), read_fixture("anthropic-messages-stream-tool-use.sse"),
+                  "arguments");
+  check_immediate(openai(), anthropic(),
                   openai_sse_from_tool_call_deltas(
                       read_fixture("openai-chat-stream-tool-calls.delta-tool_calls.jsonl")),
                   "partial_json");

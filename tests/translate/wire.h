@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "codec_kit.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/ir/accumulator.h"
 
@@ -13,9 +14,11 @@ namespace toolwire::testing {
 
 const codec::Codec& openai();
 const codec::Codec& anthropic();
-
-std::string read_fixture(const std::string& name);  // tests/data/wire/<name>
-std::vector<std::string> fixtures_matching(const std::string& prefix, const std::string& suffix);
+// Every built-in codec, from the dialect list: the cross-dialect suites run
+// every ordered pair of these.
+std::vector<const codec::Codec*> codecs();
+// Fixtures (read_fixture, fixtures_matching, fixture_prefix), encode_stream,
+// has_warning and warnings_text: the codec test kit (codec_kit.h).
 
 // `data: <chunk>` events from openai-chat-stream-text.chunks.txt (one JSON per
 // line; the "...." elision line skipped) followed by `data: [DONE]`.
@@ -30,12 +33,6 @@ struct Decoded {
 };
 // Feeds `bytes` in pieces of `chunk` bytes (0 = all at once).
 Decoded decode_stream(const codec::Codec& codec, const std::string& bytes, size_t chunk = 0);
-// Encodes events; the encoder's warnings are appended to `warnings`.
-std::string encode_stream(const codec::Codec& codec, const std::vector<ir::StreamEvent>& events,
-                          Warnings* warnings = nullptr);
 ir::Response accumulate(const std::vector<ir::StreamEvent>& events);
-
-bool has_warning(const Warnings& warnings, const std::string& code, const std::string& path = "");
-std::string warnings_text(const Warnings& warnings);
 
 }  // namespace toolwire::testing

@@ -33,17 +33,19 @@ namespace toolwire::provider {
 
 struct Profile {
   std::string name;
-  std::string dialect;      // a codec name: "openai_chat", "anthropic_messages"
-  std::string base_url;     // without the trailing path; may be empty (then required from config)
-  std::string path;         // appended to base_url: "/chat/completions", "/v1/messages"
+  std::string dialect;   // a dialect of the list (codec/dialect.h): "openai_chat", "anthropic"
+  std::string base_url;  // without the trailing path; may be empty (then required from config)
+  // Appended to base_url; `{model}` stands for the model id (percent-encoded).
+  // Empty: the dialect's own path template.
+  std::string path;
   std::string auth_header;  // "authorization", "x-api-key"; empty: no key sent
   std::string auth_prefix;  // "Bearer "
   std::string api_key_env;  // default environment variable holding the key
   bool api_key_required = true;
   std::vector<std::pair<std::string, std::string>> headers;  // sent with every request
   std::string default_model;
-  // openai_chat: ask for the final usage chunk of a stream
-  // (`stream_options.include_usage`); off for servers that reject it.
+  // Ask for a stream's usage the way the dialect needs it (openai_chat:
+  // `stream_options.include_usage`); off for servers that reject it.
   bool stream_usage = true;
   Capabilities capabilities;
 };

@@ -1,46 +1,22 @@
-// The Anthropic Messages codec object and its factory.
+// The Anthropic Messages codec: this folder's functions behind the Codec interface
+// (codecs/common/codec_adapter.h), registered in src/codecs/dialects.cc.
 #include "codecs/anthropic_messages/wire.h"
+#include "codecs/common/codec_adapter.h"
 
 namespace toolwire::codec {
-namespace anthropic_messages {
-namespace {
-
-class AnthropicMessagesCodec final : public Codec {
- public:
-  std::string_view name() const override { return kDialect; }
-  Result<ir::Request> decode_request(std::string_view json, Warnings& warnings) const override {
-    return anthropic_messages::decode_request(json, warnings);
-  }
-  Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                     const EncodeOptions& options) const override {
-    return anthropic_messages::encode_request(request, warnings, options);
-  }
-  Result<ir::Response> decode_response(std::string_view json, Warnings& warnings) const override {
-    return anthropic_messages::decode_response(json, warnings);
-  }
-  Result<std::string> encode_response(const ir::Response& response,
-                                      Warnings& warnings) const override {
-    return anthropic_messages::encode_response(response, warnings);
-  }
-  std::unique_ptr<StreamDecoder> make_stream_decoder() const override {
-    return anthropic_messages::make_stream_decoder();
-  }
-  std::unique_ptr<StreamEncoder> make_stream_encoder() const override {
-    return anthropic_messages::make_stream_encoder();
-  }
-  WireError encode_error(const Error& error) const override {
-    return anthropic_messages::encode_error(error);
-  }
-  Error decode_error(int http_status, std::string_view body) const override {
-    return anthropic_messages::decode_error(http_status, body);
-  }
-};
-
-}  // namespace
-}  // namespace anthropic_messages
 
 const Codec& anthropic_messages_codec() {
-  static const anthropic_messages::AnthropicMessagesCodec codec;
+  static const FunctionCodec codec({
+      .name = anthropic_messages::kDialect,
+      .decode_request = &anthropic_messages::decode_request,
+      .encode_request = &anthropic_messages::encode_request,
+      .decode_response = &anthropic_messages::decode_response,
+      .encode_response = &anthropic_messages::encode_response,
+      .make_stream_decoder = &anthropic_messages::make_stream_decoder,
+      .make_stream_encoder = &anthropic_messages::make_stream_encoder,
+      .encode_error = &anthropic_messages::encode_error,
+      .decode_error = &anthropic_messages::decode_error,
+  });
   return codec;
 }
 

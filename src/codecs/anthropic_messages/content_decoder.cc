@@ -24,7 +24,7 @@ void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call) {
 }
 
 Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
-  TWA_ASSIGN(json::element type_el, f.need(kType, "type", path));
+  TW_ASSIGN(json::element type_el, f.need(kType, "type", path));
   const Path type_path(path, "type");
   return json::as_string(type_el, type_path);
 }
@@ -33,27 +33,27 @@ template <class S, class Parts>
 Status decode_assistant_block(json::element block, const Path& path, Parts& parts,
                               SeenCallIds* seen) {
   using T = IrText<S>;
-  TWA_ASSIGN(json::object obj, json::as_object(block, path));
+  TW_ASSIGN(json::object obj, json::as_object(block, path));
   const BlockFields f = pick_block(obj);
   const Path type_path(path, "type");
-  TWA_ASSIGN(std::string_view type, block_type(f, path));
+  TW_ASSIGN(std::string_view type, block_type(f, path));
 
   if (type == "text") {
     const Path text_path(path, "text");
-    TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
-    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    TW_ASSIGN(json::element text_el, f.need(kText, "text", path));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) parts.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return Status::Ok();
   }
   if (type == "tool_use") {
     ir::BasicToolCallPart<S> call;
     const Path id_path(path, "id");
-    TWA_ASSIGN(json::element id_el, f.need(kId, "id", path));
-    TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
+    TW_ASSIGN(json::element id_el, f.need(kId, "id", path));
+    TW_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
     if (id.empty()) return json::invalid(id_path, "tool_use id must not be empty");
     const Path name_path(path, "name");
-    TWA_ASSIGN(json::element name_el, f.need(kName, "name", path));
-    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    TW_ASSIGN(json::element name_el, f.need(kName, "name", path));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     if (f.has[kInput]) {
       const Path input_path(path, "input");
       if (!f.e[kInput].is_object()) return json::as_object(f.e[kInput], input_path).error();
@@ -72,12 +72,12 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
   if (type == "thinking") {
     ir::BasicThinkingPart<S> thinking;
     const Path text_path(path, "thinking");
-    TWA_ASSIGN(json::element text_el, f.need(kThinking, "thinking", path));
-    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    TW_ASSIGN(json::element text_el, f.need(kThinking, "thinking", path));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     thinking.text = T::keep(text);
     if (f.has[kSignature]) {
       const Path sig_path(path, "signature");
-      TWA_ASSIGN(std::string_view sig, json::as_string(f.e[kSignature], sig_path));
+      TW_ASSIGN(std::string_view sig, json::as_string(f.e[kSignature], sig_path));
       thinking.signature = T::keep(sig);
     }
     parts.push_back(std::move(thinking));
@@ -87,8 +87,8 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     ir::BasicThinkingPart<S> thinking;
     thinking.redacted = true;
     const Path data_path(path, "data");
-    TWA_ASSIGN(json::element data_el, f.need(kData, "data", path));
-    TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
+    TW_ASSIGN(json::element data_el, f.need(kData, "data", path));
+    TW_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
     thinking.redacted_data = T::keep(data);
     parts.push_back(std::move(thinking));
     return Status::Ok();
@@ -154,7 +154,7 @@ std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_too
 }
 
 Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
-  TWA_ASSIGN(json::object obj, json::as_object(usage, path));
+  TW_ASSIGN(json::object obj, json::as_object(usage, path));
   std::optional<int64_t> input;
   for (auto field : obj) {
     std::optional<int64_t>* target = nullptr;
@@ -168,7 +168,7 @@ Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
       target = &out.cache_write_tokens;
     if (!target || field.value.is_null()) continue;  // server_tool_use, service_tier, ...: dropped
     const Path field_path(path, field.key);
-    TWA_ASSIGN(*target, json::as_int64(field.value, field_path));
+    TW_ASSIGN(*target, json::as_int64(field.value, field_path));
   }
   // IR input counts every input token; Anthropic's input_tokens excludes the cache.
   if (input) {

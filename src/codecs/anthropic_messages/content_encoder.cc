@@ -5,10 +5,6 @@
 
 namespace toolwire::codec::anthropic_messages {
 
-void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message) {
-  warnings.push_back(Warning{std::move(code), path.str(), std::move(message)});
-}
-
 namespace {
 
 std::string_view trim(std::string_view s) {

@@ -97,6 +97,16 @@ WireError encode_error(const Error& error) {
   return out;
 }
 
+ErrorCode stream_error_code(std::string_view type) {
+  // Mid-stream, everything but the caller's own mistakes reads as the
+  // upstream failing (overloaded_error, api_error, ...): worth a retry.
+  if (type == "rate_limit_error") return ErrorCode::resource_exhausted;
+  if (type == "invalid_request_error") return ErrorCode::invalid_argument;
+  if (type == "authentication_error") return ErrorCode::unauthenticated;
+  if (type == "permission_error") return ErrorCode::permission_denied;
+  return ErrorCode::unavailable;
+}
+
 Error decode_error(int http_status, std::string_view body) {
   // Below 400 the status says nothing (e.g. an error object in a 200 body or
   // a stream): the error type decides.

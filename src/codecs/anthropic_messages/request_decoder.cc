@@ -18,27 +18,28 @@ template <class S>
 Result<bool> decode_image(const BlockFields& f, const Path& path, ir::BasicImagePart<S>& out) {
   using T = IrText<S>;
   const Path source_path(path, "source");
-  TWA_ASSIGN(json::element source_el, f.need(kSource, "source", path));
-  TWA_ASSIGN(json::object source, json::as_object(source_el, source_path));
+  TW_ASSIGN(json::element source_el, f.need(kSource, "source", path));
+  TW_ASSIGN(json::object source, json::as_object(source_el, source_path));
+  enum { kType, kMediaType, kData, kUrl };
   static constexpr std::string_view kKeys[] = {"type", "media_type", "data", "url"};
   const auto sf = json::pick(source, kKeys);
-  TWA_ASSIGN(json::element type_el, sf.need(0, "type", source_path));
+  TW_ASSIGN(json::element type_el, sf.need(kType, "type", source_path));
   const Path type_path(source_path, "type");
-  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  TW_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
   if (type == "base64") {
     const Path media_path(source_path, "media_type"), data_path(source_path, "data");
-    TWA_ASSIGN(json::element media_el, sf.need(1, "media_type", source_path));
-    TWA_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
-    TWA_ASSIGN(json::element data_el, sf.need(2, "data", source_path));
-    TWA_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
+    TW_ASSIGN(json::element media_el, sf.need(kMediaType, "media_type", source_path));
+    TW_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
+    TW_ASSIGN(json::element data_el, sf.need(kData, "data", source_path));
+    TW_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
     out.media_type = T::keep(media);
     out.data = T::keep(data);
     return true;
   }
   if (type == "url") {
     const Path url_path(source_path, "url");
-    TWA_ASSIGN(json::element url_el, sf.need(3, "url", source_path));
-    TWA_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
+    TW_ASSIGN(json::element url_el, sf.need(kUrl, "url", source_path));
+    TW_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
     out.url = T::keep(url);
     return true;
   }
@@ -53,14 +54,14 @@ Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::
   using T = IrText<S>;
   if (type == "text") {
     const Path text_path(path, "text");
-    TWA_ASSIGN(json::element text_el, f.need(kText, "text", path));
-    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    TW_ASSIGN(json::element text_el, f.need(kText, "text", path));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) out.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return true;
   }
   if (type == "image") {
     ir::BasicImagePart<S> image;
-    TWA_ASSIGN(bool decoded, decode_image<S>(f, path, image));
+    TW_ASSIGN(bool decoded, decode_image<S>(f, path, image));
     if (decoded) {
       out.push_back(std::move(image));
       return true;
@@ -79,8 +80,8 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
                           ir::BasicToolResultPart<S>& out) {
   using T = IrText<S>;
   const Path id_path(path, "tool_use_id");
-  TWA_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
-  TWA_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
+  TW_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
+  TW_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
   if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
   if (!seen.contains(id))
     return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
@@ -94,14 +95,14 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
       std::string_view text = content.get_string().value_unsafe();
       if (!text.empty()) out.content.push_back(ir::BasicTextPart<S>{T::keep(text)});
     } else {
-      TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+      TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
       size_t i = 0;
       for (json::element inner : blocks) {
         const Path inner_path(content_path, i++);
-        TWA_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
+        TW_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
         const BlockFields g = pick_block(inner_obj);
-        TWA_ASSIGN(std::string_view type, block_type(g, inner_path));
-        TWA_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
+        TW_ASSIGN(std::string_view type, block_type(g, inner_path));
+        TW_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
         if (!ok) {
           const Path type_path(inner_path, "type");
           return json::invalid(type_path, "'" + std::string(type) +
@@ -112,7 +113,7 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
   }
   if (f.has[kIsError]) {
     const Path flag_path(path, "is_error");
-    TWA_ASSIGN(out.is_error, json::as_bool(f.e[kIsError], flag_path));
+    TW_ASSIGN(out.is_error, json::as_bool(f.e[kIsError], flag_path));
   }
   return Status::Ok();
 }
@@ -129,14 +130,14 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
     out.push_back(std::move(user));
     return Status::Ok();
   }
-  TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+  TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
   size_t i = 0;
   for (json::element block : blocks) {
     const Path path(content_path, i++);
-    TWA_ASSIGN(json::object obj, json::as_object(block, path));
+    TW_ASSIGN(json::object obj, json::as_object(block, path));
     const BlockFields f = pick_block(obj);
-    TWA_ASSIGN(std::string_view type, block_type(f, path));
+    TW_ASSIGN(std::string_view type, block_type(f, path));
     if (type == "tool_result") {
       ir::BasicToolResultPart<S> result;
       TW_TRY(decode_tool_result<S>(f, path, seen, result));
@@ -145,7 +146,7 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
       continue;
     }
     if (user.parts.empty()) user.parts.reserve(blocks.size());
-    TWA_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
+    TW_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");
       return json::invalid(type_path,
@@ -161,19 +162,20 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
 template <class S>
 Status decode_messages(json::element value, const Path& path,
                        typename S::template Vector<ir::BasicMessage<S>>& out) {
-  TWA_ASSIGN(json::array messages, json::as_array(value, path));
+  TW_ASSIGN(json::array messages, json::as_array(value, path));
   SeenCallIds seen;
   out.reserve(messages.size());
   size_t i = 0;
   for (json::element m : messages) {
     const Path mpath(path, i++);
-    TWA_ASSIGN(json::object obj, json::as_object(m, mpath));
+    TW_ASSIGN(json::object obj, json::as_object(m, mpath));
     const Path role_path(mpath, "role"), content_path(mpath, "content");
+    enum { kRole, kContent };
     static constexpr std::string_view kKeys[] = {"role", "content"};
     const auto f = json::pick(obj, kKeys);
-    TWA_ASSIGN(json::element role_el, f.need(0, "role", mpath));
-    TWA_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
-    TWA_ASSIGN(json::element content, f.need(1, "content", mpath));
+    TW_ASSIGN(json::element role_el, f.need(kRole, "role", mpath));
+    TW_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
+    TW_ASSIGN(json::element content, f.need(kContent, "content", mpath));
     if (role == "user") {
       TW_TRY(decode_user<S>(content, content_path, seen, out));
     } else if (role == "assistant") {
@@ -182,7 +184,7 @@ Status decode_messages(json::element value, const Path& path,
         std::string_view text = content.get_string().value_unsafe();
         if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
       } else {
-        TWA_ASSIGN(json::array blocks, json::as_array(content, content_path));
+        TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
         msg.parts.reserve(blocks.size());
         size_t j = 0;
         for (json::element block : blocks) {
@@ -207,21 +209,21 @@ Status decode_system(json::element value, const Path& path,
     if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
     return Status::Ok();
   }
-  TWA_ASSIGN(json::array blocks, json::as_array(value, path));
+  TW_ASSIGN(json::array blocks, json::as_array(value, path));
   size_t i = 0;
   for (json::element block : blocks) {
     const Path bpath(path, i++);
-    TWA_ASSIGN(json::object obj, json::as_object(block, bpath));
+    TW_ASSIGN(json::object obj, json::as_object(block, bpath));
     const BlockFields f = pick_block(obj);
-    TWA_ASSIGN(std::string_view type, block_type(f, bpath));
+    TW_ASSIGN(std::string_view type, block_type(f, bpath));
     if (type != "text") {
       const Path type_path(bpath, "type");
       return json::invalid(type_path,
                            "system blocks must be 'text', got '" + std::string(type) + "'");
     }
     const Path text_path(bpath, "text");
-    TWA_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
-    TWA_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    TW_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
     if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
   }
   return Status::Ok();
@@ -230,43 +232,45 @@ Status decode_system(json::element value, const Path& path,
 template <class S>
 Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  TWA_ASSIGN(json::array tools, json::as_array(value, path));
+  TW_ASSIGN(json::array tools, json::as_array(value, path));
   size_t i = 0;
   for (json::element t : tools) {
     const Path tpath(path, i++);
-    TWA_ASSIGN(json::object obj, json::as_object(t, tpath));
+    TW_ASSIGN(json::object obj, json::as_object(t, tpath));
+    enum { kType, kName, kDescription, kInputSchema, kStrict };
     static constexpr std::string_view kKeys[] = {"type", "name", "description", "input_schema",
                                                  "strict"};
     const auto f = json::pick(obj, kKeys);
-    if (f.has[0]) {
+    if (f.has[kType]) {
       const Path type_path(tpath, "type");
-      TWA_ASSIGN(std::string_view type, json::as_string(f.e[0], type_path));
+      TW_ASSIGN(std::string_view type, json::as_string(f.e[kType], type_path));
       if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
-        req.extra.push_back(ir::BasicExtraField<S>{"x-unsupported-tool", T::raw_json(t)});
+        req.extra.push_back(
+            ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(t)});
         continue;
       }
     }
     ir::BasicToolDefinition<S> def;
     const Path name_path(tpath, "name");
-    TWA_ASSIGN(json::element name_el, f.need(1, "name", tpath));
-    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    TW_ASSIGN(json::element name_el, f.need(kName, "name", tpath));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     // The API refuses such a name: so does its decoder (what decodes, encodes).
     if (!is_valid_tool_name(name, kMaxToolNameLength)) [[unlikely]]
       return invalid_tool_name(kDialect, name, name_path.str());
     def.name = T::keep(name);
-    if (f.has[2]) {
+    if (f.has[kDescription]) {
       const Path p(tpath, "description");
-      TWA_ASSIGN(std::string_view d, json::as_string(f.e[2], p));
+      TW_ASSIGN(std::string_view d, json::as_string(f.e[kDescription], p));
       def.description = T::keep(d);
     }
-    if (f.has[3]) {
+    if (f.has[kInputSchema]) {
       const Path p(tpath, "input_schema");
-      TW_TRY(json::check_tool_schema(f.e[3], p));
-      def.input_schema = T::raw_json(f.e[3]);
+      TW_TRY(json::check_tool_schema(f.e[kInputSchema], p));
+      def.input_schema = T::raw_json(f.e[kInputSchema]);
     }
-    if (f.has[4]) {
+    if (f.has[kStrict]) {
       const Path p(tpath, "strict");
-      TWA_ASSIGN(def.strict, json::as_bool(f.e[4], p));
+      TW_ASSIGN(def.strict, json::as_bool(f.e[kStrict], p));
     }
     req.tools.push_back(std::move(def));
   }
@@ -275,12 +279,13 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
 
 template <class S>
 Status decode_tool_choice(json::element value, const Path& path, ir::BasicRequest<S>& req) {
-  TWA_ASSIGN(json::object obj, json::as_object(value, path));
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  enum { kType, kName, kDisableParallelToolUse };
   static constexpr std::string_view kKeys[] = {"type", "name", "disable_parallel_tool_use"};
   const auto f = json::pick(obj, kKeys);
-  TWA_ASSIGN(json::element type_el, f.need(0, "type", path));
+  TW_ASSIGN(json::element type_el, f.need(kType, "type", path));
   const Path type_path(path, "type");
-  TWA_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  TW_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
   ir::BasicToolChoice<S> choice;
   if (type == "auto") {
     choice.kind = ir::ToolChoice::Kind::auto_;
@@ -291,15 +296,15 @@ Status decode_tool_choice(json::element value, const Path& path, ir::BasicReques
   } else if (type == "tool") {
     choice.kind = ir::ToolChoice::Kind::tool;
     const Path name_path(path, "name");
-    TWA_ASSIGN(json::element name_el, f.need(1, "name", path));
-    TWA_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    TW_ASSIGN(json::element name_el, f.need(kName, "name", path));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     choice.name = IrText<S>::keep(name);
   } else {
     return json::invalid(type_path, "unknown tool_choice type '" + std::string(type) + "'");
   }
-  if (f.has[2]) {
+  if (f.has[kDisableParallelToolUse]) {
     const Path p(path, "disable_parallel_tool_use");
-    TWA_ASSIGN(bool disable, json::as_bool(f.e[2], p));
+    TW_ASSIGN(bool disable, json::as_bool(f.e[kDisableParallelToolUse], p));
     req.parallel_tool_calls = !disable;
   }
   req.tool_choice = std::move(choice);
@@ -326,7 +331,7 @@ void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>&
   } else if (key == "tools") {
     req.tools.clear();
     std::erase_if(req.extra,
-                  [](const auto& f) { return std::string_view(f.key) == "x-unsupported-tool"; });
+                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
   } else if (key == "stop_sequences") {
     req.stop.clear();
   } else if (key == "tool_choice") {
@@ -350,9 +355,9 @@ template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
   simdjson::dom::parser& parser = request_parser();
-  TWA_ASSIGN(json::element root, json::parse(parser, body));
+  TW_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
-  TWA_ASSIGN(json::object obj, json::as_object(root, path));
+  TW_ASSIGN(json::object obj, json::as_object(root, path));
   req.source_dialect = kDialect;
   bool has_messages = false;
   json::KeyRepeats repeats;
@@ -369,7 +374,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
     } else if (value.is_null() && is_known_field(key)) {
       // An explicit null means "absent" for every optional field.
     } else if (key == "model") {
-      TWA_ASSIGN(std::string_view model, json::as_string(value, fpath));
+      TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
       req.model = T::keep(model);
     } else if (key == "system") {
       TW_TRY(decode_system<S>(value, fpath, req.system));
@@ -378,25 +383,25 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
     } else if (key == "tool_choice") {
       TW_TRY(decode_tool_choice<S>(value, fpath, req));
     } else if (key == "max_tokens") {
-      TWA_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
+      TW_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
     } else if (key == "temperature") {
-      TWA_ASSIGN(req.temperature, json::as_double(value, fpath));
+      TW_ASSIGN(req.temperature, json::as_double(value, fpath));
     } else if (key == "top_p") {
-      TWA_ASSIGN(req.top_p, json::as_double(value, fpath));
+      TW_ASSIGN(req.top_p, json::as_double(value, fpath));
     } else if (key == "stop_sequences") {
-      TWA_ASSIGN(json::array stops, json::as_array(value, fpath));
+      TW_ASSIGN(json::array stops, json::as_array(value, fpath));
       size_t i = 0;
       for (json::element s : stops) {
         const Path spath(fpath, i++);
-        TWA_ASSIGN(std::string_view stop, json::as_string(s, spath));
+        TW_ASSIGN(std::string_view stop, json::as_string(s, spath));
         req.stop.push_back(T::keep(stop));
       }
     } else if (key == "stream") {
-      TWA_ASSIGN(req.stream, json::as_bool(value, fpath));
+      TW_ASSIGN(req.stream, json::as_bool(value, fpath));
     } else if (key == "metadata") {
       if (!value.is_object()) return json::as_object(value, fpath).error();
       req.metadata = T::raw_json(value);
-    } else if (key == "x-unsupported-tool") {
+    } else if (key == kUnsupportedToolKey) {
       // Reserved: the IR uses this key for server tools kept from `tools`.
       return json::invalid(fpath, "reserved field name");
     } else {

@@ -2,6 +2,7 @@
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/call_id.h"
 #include "codecs/common/request_size.h"
+#include "codecs/common/request_tail.h"
 #include "codecs/common/tool_schema.h"
 #include "toolwire/codec/tool_rules.h"
 #include "toolwire/core/json_valid.h"
@@ -13,6 +14,15 @@ using ir::Role;
 using json::Path;
 
 const Path kRoot;
+
+const TailRules kTail{
+    .dialect = kDialect,
+    .unknown_field_suffix = " has no Anthropic equivalent",
+    .unsupported_tool_message =
+        [](std::string_view source) {
+          return "a " + std::string(source) + " tool of a kind Anthropic does not have was dropped";
+        },
+};
 
 bool user_side(Role r) { return r == Role::user || r == Role::tool; }
 
@@ -260,7 +270,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
                     Warnings& warnings) {
   size_t unsupported = 0;
   for (const auto& e : req.extra)
-    if (e.key == "x-unsupported-tool" && same) ++unsupported;
+    if (e.key == kUnsupportedToolKey && same) ++unsupported;
   if (req.tools.empty() && unsupported == 0) return Status::Ok();
   const Path path(kRoot, "tools");
   w.key("tools");
@@ -291,7 +301,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
   }
   if (same)
     for (const auto& e : req.extra)
-      if (e.key == "x-unsupported-tool") w.raw(e.raw_json);
+      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
   w.end_array();
   return Status::Ok();
 }
@@ -360,34 +370,8 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     for (const auto& s : req.stop) w.string(s);
     w.end_array();
   }
-  if (req.temperature) {
-    w.key("temperature");
-    w.number(*req.temperature);
-  }
-  if (req.top_p) {
-    w.key("top_p");
-    w.number(*req.top_p);
-  }
-  if (req.stream) w.field("stream", true);
-  if (!req.metadata.empty()) {
-    if (req.metadata.front() != '{' || (!options.raw_json_verified && !is_valid_json(req.metadata)))
-      return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
-    w.field_raw("metadata", req.metadata);
-  }
-  for (const auto& e : req.extra) {
-    if (e.key == "x-unsupported-tool") {
-      if (!same)
-        warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
-             "a " + std::string(req.source_dialect) +
-                 " tool of a kind Anthropic does not have was dropped");
-      continue;
-    }
-    if (same)
-      w.field_raw(e.key, e.raw_json);
-    else
-      warn(warnings, "dropped_unknown_field", Path(kRoot, e.key),
-           "field '" + std::string(e.key) + "' has no Anthropic equivalent");
-  }
+  write_sampling(w, req);
+  TW_TRY(write_request_tail(w, req, options.raw_json_verified, warnings, kTail));
   w.end_object();
   return out;
 }

@@ -7,9 +7,9 @@ using json::Path;
 
 Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) {
   thread_local simdjson::dom::parser parser;
-  TWA_ASSIGN(json::element root, json::parse(parser, body));
+  TW_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
-  TWA_ASSIGN(json::object obj, json::as_object(root, path));
+  TW_ASSIGN(json::object obj, json::as_object(root, path));
   ir::Response resp;
   resp.source_dialect = kDialect;
   std::string_view stop_reason;
@@ -19,23 +19,23 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     const json::element value = field.value;
     const Path fpath(path, key);
     if (key == "id") {
-      TWA_ASSIGN(std::string_view id, json::as_string(value, fpath));
+      TW_ASSIGN(std::string_view id, json::as_string(value, fpath));
       resp.id.assign(id);
     } else if (key == "model") {
-      TWA_ASSIGN(std::string_view model, json::as_string(value, fpath));
+      TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
       resp.model.assign(model);
     } else if (key == "type") {
-      TWA_ASSIGN(std::string_view type, json::as_string(value, fpath));
+      TW_ASSIGN(std::string_view type, json::as_string(value, fpath));
       if (type == "error") return decode_error(0, body);  // code from the error type
       if (type != "message")
         return json::invalid(fpath, "expected 'message', got '" + std::string(type) + "'");
     } else if (key == "role") {
-      TWA_ASSIGN(std::string_view role, json::as_string(value, fpath));
+      TW_ASSIGN(std::string_view role, json::as_string(value, fpath));
       if (role != "assistant")
         return json::invalid(fpath, "expected 'assistant', got '" + std::string(role) + "'");
     } else if (key == "content") {
       has_content = true;
-      TWA_ASSIGN(json::array blocks, json::as_array(value, fpath));
+      TW_ASSIGN(json::array blocks, json::as_array(value, fpath));
       size_t i = 0;
       for (json::element block : blocks) {
         const Path bpath(fpath, i++);
@@ -43,7 +43,7 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       }
     } else if (key == "stop_reason") {
       if (!value.is_null()) {
-        TWA_ASSIGN(stop_reason, json::as_string(value, fpath));
+        TW_ASSIGN(stop_reason, json::as_string(value, fpath));
       }
     } else if (key == "stop_sequence") {
       // Which stop sequence matched: the IR has no field for it, so it rides

@@ -172,18 +172,18 @@ class Decoder final : public StreamDecoder, private SseSink {
 
   Status on_message_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
     const Path mpath(path, "message");
-    TWA_ASSIGN(json::element msg_el, json::required(obj, "message", path));
-    TWA_ASSIGN(json::object msg, json::as_object(msg_el, mpath));
+    TW_ASSIGN(json::element msg_el, json::required(obj, "message", path));
+    TW_ASSIGN(json::object msg, json::as_object(msg_el, mpath));
     ir::MessageStart start;
     json::element el;
     if (json::get(msg, "id", el)) {
       const Path p(mpath, "id");
-      TWA_ASSIGN(std::string_view id, json::as_string(el, p));
+      TW_ASSIGN(std::string_view id, json::as_string(el, p));
       start.id.assign(id);
     }
     if (json::get(msg, "model", el)) {
       const Path p(mpath, "model");
-      TWA_ASSIGN(std::string_view model, json::as_string(el, p));
+      TW_ASSIGN(std::string_view model, json::as_string(el, p));
       start.model.assign(model);
     }
     ir::Usage usage;
@@ -198,18 +198,18 @@ class Decoder final : public StreamDecoder, private SseSink {
 
   Result<int64_t> block_index(json::object obj, const Path& path) {
     const Path ipath(path, "index");
-    TWA_ASSIGN(json::element el, json::required(obj, "index", path));
+    TW_ASSIGN(json::element el, json::required(obj, "index", path));
     return json::as_int64(el, ipath);
   }
 
   Status on_block_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
-    TWA_ASSIGN(int64_t index, block_index(obj, path));
+    TW_ASSIGN(int64_t index, block_index(obj, path));
     const Path bpath(path, "content_block");
-    TWA_ASSIGN(json::element block_el, json::required(obj, "content_block", path));
-    TWA_ASSIGN(json::object block, json::as_object(block_el, bpath));
+    TW_ASSIGN(json::element block_el, json::required(obj, "content_block", path));
+    TW_ASSIGN(json::object block, json::as_object(block_el, bpath));
     const Path tpath(bpath, "type");
-    TWA_ASSIGN(json::element type_el, json::required(block, "type", bpath));
-    TWA_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
+    TW_ASSIGN(json::element type_el, json::required(block, "type", bpath));
+    TW_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
     if (blocks_.find(index)) {
       const Path ipath(path, "index");
       return json::invalid(ipath, "content block " + std::to_string(index) + " started twice");
@@ -218,7 +218,7 @@ class Decoder final : public StreamDecoder, private SseSink {
     auto text_field = [&](std::string_view key, std::string_view& value) -> Status {
       if (!json::get(block, key, el)) return Status::Ok();
       const Path p(bpath, key);
-      TWA_ASSIGN(value, json::as_string(el, p));
+      TW_ASSIGN(value, json::as_string(el, p));
       return Status::Ok();
     };
     if (type == "text") {
@@ -248,7 +248,7 @@ class Decoder final : public StreamDecoder, private SseSink {
       out.push_back(ir::ToolCallStart{tool, call_id::from_anthropic(id), std::string(name)});
       if (json::get(block, "input", el)) {
         const Path p(bpath, "input");
-        TWA_ASSIGN(json::object input, json::as_object(el, p));
+        TW_ASSIGN(json::object input, json::as_object(el, p));
         if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::compact(el)});
       }
     } else {
@@ -258,7 +258,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   }
 
   Result<Block> find_block(json::object obj, const Path& path) {
-    TWA_ASSIGN(int64_t index, block_index(obj, path));
+    TW_ASSIGN(int64_t index, block_index(obj, path));
     const Block* block = blocks_.find(index);
     if (!block) {
       const Path ipath(path, "index");
@@ -268,16 +268,16 @@ class Decoder final : public StreamDecoder, private SseSink {
   }
 
   Status on_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
-    TWA_ASSIGN(Block block, find_block(obj, path));
+    TW_ASSIGN(Block block, find_block(obj, path));
     const Path dpath(path, "delta");
-    TWA_ASSIGN(json::element delta_el, json::required(obj, "delta", path));
-    TWA_ASSIGN(json::object delta, json::as_object(delta_el, dpath));
+    TW_ASSIGN(json::element delta_el, json::required(obj, "delta", path));
+    TW_ASSIGN(json::object delta, json::as_object(delta_el, dpath));
     const Path tpath(dpath, "type");
-    TWA_ASSIGN(json::element type_el, json::required(delta, "type", dpath));
-    TWA_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
+    TW_ASSIGN(json::element type_el, json::required(delta, "type", dpath));
+    TW_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
     auto text_field = [&](std::string_view key) -> Result<std::string_view> {
       const Path p(dpath, key);
-      TWA_ASSIGN(json::element el, json::required(delta, key, dpath));
+      TW_ASSIGN(json::element el, json::required(delta, key, dpath));
       return json::as_string(el, p);
     };
     auto expect = [&](Kind kind) -> Status {
@@ -287,20 +287,20 @@ class Decoder final : public StreamDecoder, private SseSink {
     };
     if (type == "text_delta") {
       TW_TRY(expect(Kind::text));
-      TWA_ASSIGN(std::string_view text, text_field("text"));
+      TW_ASSIGN(std::string_view text, text_field("text"));
       if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
     } else if (type == "input_json_delta") {
       TW_TRY(expect(Kind::tool));
-      TWA_ASSIGN(std::string_view fragment, text_field("partial_json"));
+      TW_ASSIGN(std::string_view fragment, text_field("partial_json"));
       if (!fragment.empty())
         out.push_back(ir::ToolCallDelta{block.tool_index, std::string(fragment)});
     } else if (type == "thinking_delta") {
       TW_TRY(expect(Kind::thinking));
-      TWA_ASSIGN(std::string_view text, text_field("thinking"));
+      TW_ASSIGN(std::string_view text, text_field("thinking"));
       if (!text.empty()) out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
     } else if (type == "signature_delta") {
       TW_TRY(expect(Kind::thinking));
-      TWA_ASSIGN(std::string_view sig, text_field("signature"));
+      TW_ASSIGN(std::string_view sig, text_field("signature"));
       if (!sig.empty()) out.push_back(ir::ThinkingDelta{{}, std::string(sig), false});
     }
     // citations_delta and later delta types: not in the IR.
@@ -308,7 +308,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   }
 
   Status on_block_stop(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
-    TWA_ASSIGN(Block block, find_block(obj, path));
+    TW_ASSIGN(Block block, find_block(obj, path));
     if (block.kind == Kind::tool) out.push_back(ir::ToolCallEnd{block.tool_index});
     return Status::Ok();
   }
@@ -317,10 +317,10 @@ class Decoder final : public StreamDecoder, private SseSink {
     json::element el;
     if (json::get(obj, "delta", el)) {
       const Path dpath(path, "delta");
-      TWA_ASSIGN(json::object delta, json::as_object(el, dpath));
+      TW_ASSIGN(json::object delta, json::as_object(el, dpath));
       if (json::get(delta, "stop_reason", el)) {
         const Path p(dpath, "stop_reason");
-        TWA_ASSIGN(std::string_view reason, json::as_string(el, p));
+        TW_ASSIGN(std::string_view reason, json::as_string(el, p));
         stop_reason_.assign(reason);
       }
     }
@@ -335,18 +335,18 @@ class Decoder final : public StreamDecoder, private SseSink {
 
   Status on_error(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
     const Path epath(path, "error");
-    TWA_ASSIGN(json::element err_el, json::required(obj, "error", path));
-    TWA_ASSIGN(json::object err, json::as_object(err_el, epath));
+    TW_ASSIGN(json::element err_el, json::required(obj, "error", path));
+    TW_ASSIGN(json::object err, json::as_object(err_el, epath));
     ir::ErrorEvent event;
     json::element el;
     if (json::get(err, "type", el)) {
       const Path p(epath, "type");
-      TWA_ASSIGN(std::string_view type, json::as_string(el, p));
+      TW_ASSIGN(std::string_view type, json::as_string(el, p));
       event.type.assign(type);
     }
     if (json::get(err, "message", el)) {
       const Path p(epath, "message");
-      TWA_ASSIGN(std::string_view message, json::as_string(el, p));
+      TW_ASSIGN(std::string_view message, json::as_string(el, p));
       event.message.assign(message);
     }
     out.push_back(std::move(event));

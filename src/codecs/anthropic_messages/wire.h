@@ -18,20 +18,11 @@
 #include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
 #include "codecs/common/seen_ids.h"
+#include "codecs/common/style.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::codec::anthropic_messages {
-
-// TWA_ASSIGN(decl, expr): evaluates a Result, returns its Error from the
-// enclosing function, else binds its value to `decl`.
-#define TWA_CAT2(a, b) a##b
-#define TWA_CAT(a, b) TWA_CAT2(a, b)
-#define TWA_ASSIGN(decl, expr) TWA_ASSIGN_IMPL(TWA_CAT(twa_result_, __LINE__), decl, expr)
-#define TWA_ASSIGN_IMPL(tmp, decl, expr)   \
-  auto tmp = (expr);                       \
-  if (!tmp) return std::move(tmp).error(); \
-  decl = std::move(*tmp)
 
 inline constexpr std::string_view kDialect = "anthropic_messages";
 // Tool names: ^[a-zA-Z0-9_-]{1,128}$ (toolwire/codec/tool_rules.h).
@@ -60,6 +51,8 @@ std::unique_ptr<StreamDecoder> make_stream_decoder();
 std::unique_ptr<StreamEncoder> make_stream_encoder();
 WireError encode_error(const Error& error);
 Error decode_error(int http_status, std::string_view body);
+// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
+ErrorCode stream_error_code(std::string_view type);
 
 // ---- shared by the decoders (content_decoder.cc) ----
 
@@ -129,7 +122,6 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
                            const json::Path& path, JsonWriter& w, Warnings& warnings);
 // "msg_toolwire_<n>" for output that needs an id the IR did not carry.
 std::string synthesize_message_id();
-void warn(Warnings& warnings, std::string code, const json::Path& path, std::string message);
 // Writes a tool_use block's `input` value (wrapping invalid arguments). With
 // `raw_verified` (EncodeOptions) arguments flagged valid are not parsed again.
 template <class S>

@@ -48,6 +48,16 @@ WireError encode_error(const Error& error) {
   return out;
 }
 
+ErrorCode stream_error_code(std::string_view type) {
+  // The types type_for_status writes; anything else (server_error, ...) reads
+  // as the upstream failing.
+  if (type == "rate_limit_error") return ErrorCode::resource_exhausted;
+  if (type == "invalid_request_error") return ErrorCode::invalid_argument;
+  if (type == "authentication_error") return ErrorCode::unauthenticated;
+  if (type == "permission_error") return ErrorCode::permission_denied;
+  return ErrorCode::unavailable;
+}
+
 Error decode_error(int http_status, std::string_view body) {
   Error err;
   err.code = error_code_for_http_status(http_status);

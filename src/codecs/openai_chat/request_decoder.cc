@@ -30,49 +30,45 @@ struct Ctx {
 template <class S, class Parts>
 Status decode_part(json::element e, const Path& path, bool text_only, Parts& out) {
   using T = IrText<S>;
-  auto obj = json::as_object(e, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(e, path));
+  enum { kType, kText, kImageUrl };
   static constexpr std::string_view kKeys[] = {"type", "text", "image_url"};
-  auto f = pick(*obj, kKeys);
-  if (!f.has[0]) return json::invalid(Path(path, "type"), "missing content part type");
-  auto type = json::as_string(f.e[0], Path(path, "type"));
-  if (!type) return type.error();
-  if (*type == "text") {
+  auto f = pick(obj, kKeys);
+  if (!f.has[kType]) return json::invalid(Path(path, "type"), "missing content part type");
+  TW_ASSIGN(auto type, json::as_string(f.e[kType], Path(path, "type")));
+  if (type == "text") {
     Path tp(path, "text");
-    if (!f.has[1]) return json::invalid(tp, "missing text");
-    auto text = json::as_string(f.e[1], tp);
-    if (!text) return text.error();
-    if (!text->empty()) out.push_back(ir::BasicTextPart<S>{T::keep(*text)});
+    if (!f.has[kText]) return json::invalid(tp, "missing text");
+    TW_ASSIGN(auto text, json::as_string(f.e[kText], tp));
+    if (!text.empty()) out.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return Status::Ok();
   }
   if (text_only)
     return json::invalid(Path(path, "type"),
-                         "expected a text part, got '" + std::string(*type) + "'");
-  if (*type == "image_url") {
+                         "expected a text part, got '" + std::string(type) + "'");
+  if (type == "image_url") {
     Path ip(path, "image_url");
-    if (!f.has[2]) return json::invalid(ip, "missing image_url");
-    if (f.e[2].is_string()) {  // older clients send the URL directly
-      out.push_back(image_from_url<S>(f.e[2].get_string().value_unsafe(), {}));
+    if (!f.has[kImageUrl]) return json::invalid(ip, "missing image_url");
+    if (f.e[kImageUrl].is_string()) {  // older clients send the URL directly
+      out.push_back(image_from_url<S>(f.e[kImageUrl].get_string().value_unsafe(), {}));
       return Status::Ok();
     }
-    auto io = json::as_object(f.e[2], ip);
-    if (!io) return io.error();
+    TW_ASSIGN(auto io, json::as_object(f.e[kImageUrl], ip));
+    enum { kImgUrl, kImgDetail };
     static constexpr std::string_view kImgKeys[] = {"url", "detail"};
-    auto img = pick(*io, kImgKeys);
-    if (!img.has[0]) return json::invalid(Path(ip, "url"), "missing url");
-    auto url = json::as_string(img.e[0], Path(ip, "url"));
-    if (!url) return url.error();
+    auto img = pick(io, kImgKeys);
+    if (!img.has[kImgUrl]) return json::invalid(Path(ip, "url"), "missing url");
+    TW_ASSIGN(auto url, json::as_string(img.e[kImgUrl], Path(ip, "url")));
     std::string_view detail;
-    if (img.has[1]) {
-      auto d = json::as_string(img.e[1], Path(ip, "detail"));
-      if (!d) return d.error();
-      detail = *d;
+    if (img.has[kImgDetail]) {
+      TW_ASSIGN(auto d, json::as_string(img.e[kImgDetail], Path(ip, "detail")));
+      detail = d;
     }
-    out.push_back(image_from_url<S>(*url, detail));
+    out.push_back(image_from_url<S>(url, detail));
     return Status::Ok();
   }
   out.push_back(
-      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(*type), T::raw_json(e)});
+      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(e)});
   return Status::Ok();
 }
 
@@ -122,36 +118,32 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
     parts += f.e[kToolCalls].get_array().value_unsafe().size();
   m.parts.reserve(parts);
   if (f.has[kReasoning]) {
-    auto r = json::as_string(f.e[kReasoning], Path(path, "reasoning_content"));
-    if (!r) return r.error();
-    if (!r->empty()) m.parts.push_back(ir::BasicThinkingPart<S>{T::keep(*r), {}, false, {}});
+    TW_ASSIGN(auto r, json::as_string(f.e[kReasoning], Path(path, "reasoning_content")));
+    if (!r.empty()) m.parts.push_back(ir::BasicThinkingPart<S>{T::keep(r), {}, false, {}});
   }
   if (f.has[kContent])
     TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
   if (f.has[kRefusal]) {
-    auto r = json::as_string(f.e[kRefusal], Path(path, "refusal"));
-    if (!r) return r.error();
+    TW_ASSIGN(auto r, json::as_string(f.e[kRefusal], Path(path, "refusal")));
     std::string raw;
     JsonWriter w(raw);
     w.begin_object();
     w.field("type", "refusal");
-    w.field("refusal", *r);
+    w.field("refusal", r);
     w.end_object();
     m.parts.push_back(
         ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal", T::made(std::move(raw))});
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
-    auto arr = json::as_array(f.e[kToolCalls], cp);
-    if (!arr) return arr.error();
-    ctx.last_turn_calls = arr->size();
+    TW_ASSIGN(auto arr, json::as_array(f.e[kToolCalls], cp));
+    ctx.last_turn_calls = arr.size();
     size_t i = 0;
-    for (json::element c : *arr) {
+    for (json::element c : arr) {
       std::string_view id;
-      auto part = decode_tool_call<S>(c, Path(cp, i++), id);
-      if (!part) return part.error();
+      TW_ASSIGN(auto part, decode_tool_call<S>(c, Path(cp, i++), id));
       if (!id.empty()) ctx.calls.insert(id);  // a non-function call's id can be answered too
-      m.parts.push_back(std::move(*part));
+      m.parts.push_back(std::move(part));
     }
   }
   if (f.has[kFunctionCall])
@@ -165,14 +157,13 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicReques
                            Ctx& ctx) {
   Path idp(path, "tool_call_id");
   if (!f.has[kToolCallId]) return json::invalid(idp, "missing tool_call_id");
-  auto id = json::as_string(f.e[kToolCallId], idp);
-  if (!id) return id.error();
-  if (id->empty()) return json::invalid(idp, "empty tool_call_id");
-  if (!ctx.calls.contains(*id))
+  TW_ASSIGN(auto id, json::as_string(f.e[kToolCallId], idp));
+  if (id.empty()) return json::invalid(idp, "empty tool_call_id");
+  if (!ctx.calls.contains(id))
     return json::invalid(
-        idp, "tool result for call id '" + std::string(*id) + "' matches no earlier tool call");
+        idp, "tool result for call id '" + std::string(id) + "' matches no earlier tool call");
   ir::BasicToolResultPart<S> result;
-  result.call_id = IrText<S>::keep(*id);
+  result.call_id = IrText<S>::keep(id);
   Path cp(path, "content");
   if (!f.has[kContent]) return json::invalid(cp, "missing content");
   TW_TRY(decode_content<S>(f.e[kContent], cp, false, result.content));
@@ -196,24 +187,21 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicReques
 
 template <class S>
 Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
-  auto msg = json::as_object(e, path);
-  if (!msg) return msg.error();
-  const MsgFields f = pick(*msg, kMsgKeys);
+  TW_ASSIGN(auto msg, json::as_object(e, path));
+  const MsgFields f = pick(msg, kMsgKeys);
   Path rp(path, "role");
   if (!f.has[kRole]) return json::invalid(rp, "missing role");
-  auto role = json::as_string(f.e[kRole], rp);
-  if (!role) return role.error();
+  TW_ASSIGN(auto role, json::as_string(f.e[kRole], rp));
 
-  if (*role == "tool") return decode_tool_message(f, path, req, ctx);
+  if (role == "tool") return decode_tool_message(f, path, req, ctx);
 
   ir::BasicMessage<S> m;
   if (f.has[kName]) {
-    auto n = json::as_string(f.e[kName], Path(path, "name"));
-    if (!n) return n.error();
-    m.name = IrText<S>::keep(*n);
+    TW_ASSIGN(auto n, json::as_string(f.e[kName], Path(path, "name")));
+    m.name = IrText<S>::keep(n);
   }
   Path cp(path, "content");
-  if (*role == "system" || *role == "developer") {
+  if (role == "system" || role == "developer") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::system;
     TW_TRY(decode_content<S>(f.e[kContent], cp, true, m.parts));
@@ -223,21 +211,21 @@ Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& re
              "a system message name is not kept");
       for (auto& p : m.parts)
         req.system.push_back(ir::BasicSystemPart<S>{
-            std::move(std::get<ir::BasicTextPart<S>>(p).text), *role == "developer"});
+            std::move(std::get<ir::BasicTextPart<S>>(p).text), role == "developer"});
       return Status::Ok();
     }
-    if (*role == "developer")
+    if (role == "developer")
       warn(ctx.warnings, "developer_as_system", rp.str(),
            "a mid-conversation developer message becomes a system message");
-  } else if (*role == "user") {
+  } else if (role == "user") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::user;
     TW_TRY(decode_content<S>(f.e[kContent], cp, false, m.parts));
-  } else if (*role == "assistant") {
+  } else if (role == "assistant") {
     m.role = ir::Role::assistant;
     TW_TRY(decode_assistant(f, path, m, ctx));
   } else {
-    return json::invalid(rp, "unknown role '" + std::string(*role) + "'");
+    return json::invalid(rp, "unknown role '" + std::string(role) + "'");
   }
   req.messages.push_back(std::move(m));
   return Status::Ok();
@@ -246,41 +234,38 @@ Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& re
 template <class S>
 Status decode_tool(json::element e, const Path& path, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  auto obj = json::as_object(e, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(e, path));
+  enum { kType, kFunction };
   static constexpr std::string_view kKeys[] = {"type", "function"};
-  auto tf = pick(*obj, kKeys);
-  if (tf.has[0] && !(tf.e[0].is_string() && tf.e[0].get_string().value_unsafe() == "function")) {
+  auto tf = pick(obj, kKeys);
+  if (tf.has[kType] &&
+      !(tf.e[kType].is_string() && tf.e[kType].get_string().value_unsafe() == "function")) {
     req.extra.push_back(
         ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(e)});
     return Status::Ok();
   }
   Path fp(path, "function");
-  if (!tf.has[1]) return json::invalid(fp, "missing function");
-  auto f = json::as_object(tf.e[1], fp);
-  if (!f) return f.error();
+  if (!tf.has[kFunction]) return json::invalid(fp, "missing function");
+  TW_ASSIGN(auto f, json::as_object(tf.e[kFunction], fp));
   ir::BasicToolDefinition<S> def;
-  for (auto [key, value] : *f) {
+  for (auto [key, value] : f) {
     if (value.is_null()) continue;
     Path kp(fp, key);
     if (key == "name") {
-      auto s = json::as_string(value, kp);
-      if (!s) return s.error();
+      TW_ASSIGN(auto s, json::as_string(value, kp));
       // The API refuses such a name: so does its decoder (what decodes, encodes).
-      if (!is_valid_tool_name(*s, kMaxToolNameLength)) [[unlikely]]
-        return invalid_tool_name(kDialect, *s, kp.str());
-      def.name = T::keep(*s);
+      if (!is_valid_tool_name(s, kMaxToolNameLength)) [[unlikely]]
+        return invalid_tool_name(kDialect, s, kp.str());
+      def.name = T::keep(s);
     } else if (key == "description") {
-      auto s = json::as_string(value, kp);
-      if (!s) return s.error();
-      def.description = T::keep(*s);
+      TW_ASSIGN(auto s, json::as_string(value, kp));
+      def.description = T::keep(s);
     } else if (key == "parameters") {
       TW_TRY(json::check_tool_schema(value, kp));
       def.input_schema = T::raw_json(value);
     } else if (key == "strict") {
-      auto b = json::as_bool(value, kp);
-      if (!b) return b.error();
-      def.strict = *b;
+      TW_ASSIGN(auto b, json::as_bool(value, kp));
+      def.strict = b;
     }
   }
   if (def.name.empty()) return json::invalid(Path(fp, "name"), "missing function name");
@@ -304,15 +289,13 @@ Status decode_tool_choice(json::element e, const Path& path, ir::BasicRequest<S>
     req.tool_choice = c;
     return Status::Ok();
   }
-  auto obj = json::as_object(e, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(e, path));
   json::element type, fn, name;
-  if (json::get(*obj, "type", type) && type.is_string() &&
-      type.get_string().value_unsafe() == "function" && json::get(*obj, "function", fn) &&
+  if (json::get(obj, "type", type) && type.is_string() &&
+      type.get_string().value_unsafe() == "function" && json::get(obj, "function", fn) &&
       fn.is_object() && json::get(fn.get_object().value_unsafe(), "name", name)) {
-    auto n = json::as_string(name, Path(Path(path, "function"), "name"));
-    if (!n) return n.error();
-    req.tool_choice = ir::BasicToolChoice<S>{ir::ToolChoiceKind::tool, IrText<S>::keep(*n)};
+    TW_ASSIGN(auto n, json::as_string(name, Path(Path(path, "function"), "name")));
+    req.tool_choice = ir::BasicToolChoice<S>{ir::ToolChoiceKind::tool, IrText<S>::keep(n)};
     return Status::Ok();
   }
   // allowed_tools, custom...: kept raw for a same-dialect passthrough.
@@ -326,13 +309,11 @@ Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) 
     req.stop.push_back(IrText<S>::keep(e.get_string().value_unsafe()));
     return Status::Ok();
   }
-  auto arr = json::as_array(e, path);
-  if (!arr) return arr.error();
+  TW_ASSIGN(auto arr, json::as_array(e, path));
   size_t i = 0;
-  for (json::element s : *arr) {
-    auto v = json::as_string(s, Path(path, i++));
-    if (!v) return v.error();
-    req.stop.push_back(IrText<S>::keep(*v));
+  for (json::element s : arr) {
+    TW_ASSIGN(auto v, json::as_string(s, Path(path, i++)));
+    req.stop.push_back(IrText<S>::keep(v));
   }
   return Status::Ok();
 }
@@ -370,11 +351,9 @@ template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
   simdjson::dom::parser& parser = request_parser();
-  auto root = json::parse(parser, body);
-  if (!root) return root.error();
+  TW_ASSIGN(auto root, json::parse(parser, body));
   Path path;
-  auto obj = json::as_object(*root, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(root, path));
 
   req.source_dialect = typename S::String(kDialect);
   Ctx ctx{warnings, {}, 0};
@@ -382,9 +361,9 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   json::element messages;
   json::KeyRepeats repeats;
   size_t index = 0;
-  for (auto [key, value] : *obj) {
+  for (auto [key, value] : obj) {
     Path kp(path, key);
-    if (repeats.seen_before(*obj, key, index++)) [[unlikely]]
+    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
       forget_earlier<S>(key, kp, req, warnings);
     if (key == "messages") {
       messages = value;
@@ -393,37 +372,31 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
     }
     if (value.is_null()) continue;  // explicit null = absent
     if (key == "model") {
-      auto s = json::as_string(value, kp);
-      if (!s) return s.error();
-      req.model = T::keep(*s);
+      TW_ASSIGN(auto s, json::as_string(value, kp));
+      req.model = T::keep(s);
       have_model = true;
     } else if (key == "tools") {
-      auto arr = json::as_array(value, kp);
-      if (!arr) return arr.error();
-      req.tools.reserve(arr->size());
+      TW_ASSIGN(auto arr, json::as_array(value, kp));
+      req.tools.reserve(arr.size());
       size_t i = 0;
-      for (json::element t : *arr) TW_TRY(decode_tool<S>(t, Path(kp, i++), req));
+      for (json::element t : arr) TW_TRY(decode_tool<S>(t, Path(kp, i++), req));
     } else if (key == "tool_choice") {
       TW_TRY(decode_tool_choice<S>(value, kp, req));
     } else if (key == "parallel_tool_calls") {
-      auto b = json::as_bool(value, kp);
-      if (!b) return b.error();
-      req.parallel_tool_calls = *b;
+      TW_ASSIGN(auto b, json::as_bool(value, kp));
+      req.parallel_tool_calls = b;
     } else if (key == "max_completion_tokens" || key == "max_tokens") {
-      auto n = json::as_int64(value, kp);
-      if (!n) return n.error();
-      if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = *n;
+      TW_ASSIGN(auto n, json::as_int64(value, kp));
+      if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = n;
       have_max_completion |= key == "max_completion_tokens";
     } else if (key == "temperature" || key == "top_p") {
-      auto d = json::as_double(value, kp);
-      if (!d) return d.error();
-      (key == "temperature" ? req.temperature : req.top_p) = *d;
+      TW_ASSIGN(auto d, json::as_double(value, kp));
+      (key == "temperature" ? req.temperature : req.top_p) = d;
     } else if (key == "stop") {
       TW_TRY(decode_stop<S>(value, kp, req));
     } else if (key == "stream") {
-      auto b = json::as_bool(value, kp);
-      if (!b) return b.error();
-      req.stream = *b;
+      TW_ASSIGN(auto b, json::as_bool(value, kp));
+      req.stream = b;
     } else if (key == "metadata") {
       if (!value.is_object())
         return json::invalid(kp,
@@ -438,11 +411,10 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   if (!have_model) return json::invalid(path, "missing required field 'model'");
   if (!have_messages) return json::invalid(path, "missing required field 'messages'");
   Path mp(path, "messages");
-  auto arr = json::as_array(messages, mp);
-  if (!arr) return arr.error();
-  req.messages.reserve(arr->size());
+  TW_ASSIGN(auto arr, json::as_array(messages, mp));
+  req.messages.reserve(arr.size());
   size_t i = 0;
-  for (json::element m : *arr) TW_TRY(decode_message<S>(m, Path(mp, i++), req, ctx));
+  for (json::element m : arr) TW_TRY(decode_message<S>(m, Path(mp, i++), req, ctx));
   return Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 // IR request → OpenAI Chat Completions request JSON.
 #include "codecs/common/request_size.h"
+#include "codecs/common/request_tail.h"
 #include "codecs/common/tool_schema.h"
 #include "codecs/openai_chat/wire.h"
 #include "toolwire/codec/tool_rules.h"
@@ -230,11 +231,15 @@ struct Enc {
   }
 };
 
-// A raw JSON object field of a hand-built IR is checked before it is spliced
-// in (see EncodeOptions): a bad one would corrupt the whole request.
-bool is_json_object(std::string_view raw, bool verified) {
-  return !raw.empty() && raw.front() == '{' && (verified || is_valid_json(raw));
-}
+const TailRules kTail{
+    .dialect = kDialect,
+    .tool_choice_extra_yields = true,
+    .unknown_field_suffix = " has no equivalent in OpenAI Chat",
+    .unsupported_tool_message =
+        [](std::string_view) {
+          return std::string("a tool of another dialect has no OpenAI form");
+        },
+};
 
 template <class S>
 Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect,
@@ -339,42 +344,14 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
   if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
   if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
-  if (req.temperature) {
-    w.key("temperature");
-    w.number(*req.temperature);
-  }
-  if (req.top_p) {
-    w.key("top_p");
-    w.number(*req.top_p);
-  }
+  write_sampling(w, req);
   if (!req.stop.empty()) {
     w.key("stop");
     w.begin_array();
     for (const auto& s : req.stop) w.string(s);
     w.end_array();
   }
-  if (req.stream) w.field("stream", true);
-  if (!req.metadata.empty()) {
-    const json::Path root, path(root, "metadata");
-    if (!is_json_object(req.metadata, options.raw_json_verified))
-      return json::invalid(path, "metadata is not a JSON object");
-    w.field_raw("metadata", req.metadata);
-  }
-  for (const auto& x : req.extra) {
-    if (x.key == kUnsupportedToolKey) {
-      if (!same)
-        warn(warnings, "dropped_unsupported_tool", "$.tools",
-             "a tool of another dialect has no OpenAI form");
-      continue;
-    }
-    if (same) {
-      if (x.key == "tool_choice" && req.tool_choice) continue;
-      w.field_raw(x.key, x.raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_field", "$." + std::string(x.key),
-           "field '" + std::string(x.key) + "' has no equivalent in OpenAI Chat");
-    }
-  }
+  TW_TRY(write_request_tail(w, req, options.raw_json_verified, warnings, kTail));
   w.end_object();
   return out;
 }

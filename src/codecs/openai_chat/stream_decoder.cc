@@ -162,47 +162,41 @@ class Decoder final : public StreamDecoder, private SseSink {
       return e;
     }
     Path path;
-    auto obj = json::as_object(*root, path);
-    if (!obj) return obj.error();
+    TW_ASSIGN(auto obj, json::as_object(*root, path));
     enum { kError, kId, kModel, kCreated, kChoices, kUsage };
     static constexpr std::string_view kKeys[] = {"error",   "id",      "model",
                                                  "created", "choices", "usage"};
-    const auto f = pick(*obj, kKeys);
+    const auto f = pick(obj, kKeys);
     if (f.has[kError] || ev.event == "error")
       return on_error(f.e[kError], f.has[kError], *root, out);
     if (!started_) {
       ir::MessageStart start;
       if (f.has[kId]) {
-        auto s = json::as_string(f.e[kId], Path(path, "id"));
-        if (!s) return s.error();
-        start.id = std::string(*s);
+        TW_ASSIGN(auto s, json::as_string(f.e[kId], Path(path, "id")));
+        start.id = std::string(s);
       }
       if (f.has[kModel]) {
-        auto s = json::as_string(f.e[kModel], Path(path, "model"));
-        if (!s) return s.error();
-        start.model = std::string(*s);
+        TW_ASSIGN(auto s, json::as_string(f.e[kModel], Path(path, "model")));
+        start.model = std::string(s);
       }
       if (f.has[kCreated]) {
-        auto n = json::as_int64(f.e[kCreated], Path(path, "created"));
-        if (!n) return n.error();
-        start.created = *n;
+        TW_ASSIGN(auto n, json::as_int64(f.e[kCreated], Path(path, "created")));
+        start.created = n;
       }
       out.push_back(std::move(start));
       started_ = true;
     }
     if (f.has[kChoices]) {
       Path cp(path, "choices");
-      auto arr = json::as_array(f.e[kChoices], cp);
-      if (!arr) return arr.error();
+      TW_ASSIGN(auto arr, json::as_array(f.e[kChoices], cp));
       size_t i = 0;
-      for (json::element c : *arr) TW_TRY(on_choice(c, Path(cp, i++), out));
+      for (json::element c : arr) TW_TRY(on_choice(c, Path(cp, i++), out));
     }
     if (f.has[kUsage]) {
-      auto u = decode_usage(f.e[kUsage], Path(path, "usage"));
-      if (!u) return u.error();
-      if (!u->empty()) out.push_back(ir::UsageEvent{*u});
+      TW_ASSIGN(auto u, decode_usage(f.e[kUsage], Path(path, "usage")));
+      if (!u.empty()) out.push_back(ir::UsageEvent{u});
     }
-    learn_envelope(*obj, ev.data);
+    learn_envelope(obj, ev.data);
     return Status::Ok();
   }
 
@@ -230,83 +224,75 @@ class Decoder final : public StreamDecoder, private SseSink {
   }
 
   Status on_choice(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
-    auto obj = json::as_object(c, path);
-    if (!obj) return obj.error();
+    TW_ASSIGN(auto obj, json::as_object(c, path));
+    enum { kIndex, kDelta, kFinishReason };
     static constexpr std::string_view kKeys[] = {"index", "delta", "finish_reason"};
-    const auto f = pick(*obj, kKeys);
-    if (f.has[0]) {
-      auto n = json::as_int64(f.e[0], Path(path, "index"));
-      if (!n) return n.error();
-      if (*n != 0) return Status::Ok();  // only choice 0 is translated (n > 1)
+    const auto f = pick(obj, kKeys);
+    if (f.has[kIndex]) {
+      TW_ASSIGN(auto n, json::as_int64(f.e[kIndex], Path(path, "index")));
+      if (n != 0) return Status::Ok();  // only choice 0 is translated (n > 1)
     }
-    if (f.has[1]) {
+    if (f.has[kDelta]) {
       Path dp(path, "delta");
-      auto delta = json::as_object(f.e[1], dp);
-      if (!delta) return delta.error();
+      TW_ASSIGN(auto delta, json::as_object(f.e[kDelta], dp));
+      enum { kDeltaReasoningContent, kDeltaContent, kDeltaToolCalls };
       static constexpr std::string_view kDeltaKeys[] = {"reasoning_content", "content",
                                                         "tool_calls"};
-      const auto d = pick(*delta, kDeltaKeys);
-      if (d.has[0]) {
-        auto s = json::as_string(d.e[0], Path(dp, "reasoning_content"));
-        if (!s) return s.error();
-        if (!s->empty()) out.push_back(ir::ThinkingDelta{std::string(*s), {}, false});
+      const auto d = pick(delta, kDeltaKeys);
+      if (d.has[kDeltaReasoningContent]) {
+        TW_ASSIGN(auto s,
+                  json::as_string(d.e[kDeltaReasoningContent], Path(dp, "reasoning_content")));
+        if (!s.empty()) out.push_back(ir::ThinkingDelta{std::string(s), {}, false});
       }
-      if (d.has[1]) {
-        auto s = json::as_string(d.e[1], Path(dp, "content"));
-        if (!s) return s.error();
-        if (!s->empty()) out.push_back(ir::TextDelta{std::string(*s)});
+      if (d.has[kDeltaContent]) {
+        TW_ASSIGN(auto s, json::as_string(d.e[kDeltaContent], Path(dp, "content")));
+        if (!s.empty()) out.push_back(ir::TextDelta{std::string(s)});
       }
-      if (d.has[2]) {
+      if (d.has[kDeltaToolCalls]) {
         Path tp(dp, "tool_calls");
-        auto arr = json::as_array(d.e[2], tp);
-        if (!arr) return arr.error();
+        TW_ASSIGN(auto arr, json::as_array(d.e[kDeltaToolCalls], tp));
         size_t i = 0;
-        for (json::element call : *arr) TW_TRY(on_tool_call(call, Path(tp, i++), out));
+        for (json::element call : arr) TW_TRY(on_tool_call(call, Path(tp, i++), out));
       }
     }
-    if (f.has[2]) {
-      auto s = json::as_string(f.e[2], Path(path, "finish_reason"));
-      if (!s) return s.error();
-      finish_ = std::string(*s);
+    if (f.has[kFinishReason]) {
+      TW_ASSIGN(auto s, json::as_string(f.e[kFinishReason], Path(path, "finish_reason")));
+      finish_ = std::string(s);
     }
     return Status::Ok();
   }
 
   Status on_tool_call(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
-    auto obj = json::as_object(c, path);
-    if (!obj) return obj.error();
+    TW_ASSIGN(auto obj, json::as_object(c, path));
+    enum { kIndex, kId, kFunction };
     static constexpr std::string_view kKeys[] = {"index", "id", "function"};
-    const auto f = pick(*obj, kKeys);
+    const auto f = pick(obj, kKeys);
     std::string_view id, name, args;
-    if (f.has[1]) {
-      auto s = json::as_string(f.e[1], Path(path, "id"));
-      if (!s) return s.error();
-      id = *s;
+    if (f.has[kId]) {
+      TW_ASSIGN(auto s, json::as_string(f.e[kId], Path(path, "id")));
+      id = s;
     }
-    if (f.has[2]) {
+    if (f.has[kFunction]) {
       Path fp(path, "function");
-      auto fn = json::as_object(f.e[2], fp);
-      if (!fn) return fn.error();
+      TW_ASSIGN(auto fn, json::as_object(f.e[kFunction], fp));
+      enum { kFnName, kFnArguments };
       static constexpr std::string_view kFnKeys[] = {"name", "arguments"};
-      const auto g = pick(*fn, kFnKeys);
-      if (g.has[0]) {
-        auto s = json::as_string(g.e[0], Path(fp, "name"));
-        if (!s) return s.error();
-        name = *s;
+      const auto g = pick(fn, kFnKeys);
+      if (g.has[kFnName]) {
+        TW_ASSIGN(auto s, json::as_string(g.e[kFnName], Path(fp, "name")));
+        name = s;
       }
-      if (g.has[1]) {
-        auto s = json::as_string(g.e[1], Path(fp, "arguments"));
-        if (!s) return s.error();
-        args = *s;
+      if (g.has[kFnArguments]) {
+        TW_ASSIGN(auto s, json::as_string(g.e[kFnArguments], Path(fp, "arguments")));
+        args = s;
       }
     }
     int64_t index;
-    if (f.has[0]) {
-      auto n = json::as_int64(f.e[0], Path(path, "index"));
-      if (!n) return n.error();
-      if (*n < 0 || *n >= kMaxToolCalls)
+    if (f.has[kIndex]) {
+      TW_ASSIGN(auto n, json::as_int64(f.e[kIndex], Path(path, "index")));
+      if (n < 0 || n >= kMaxToolCalls)
         return json::invalid(Path(path, "index"), "tool call index out of range");
-      index = *n;
+      index = n;
     } else if (!id.empty()) {  // servers that omit `index`: a new id is the next call
       index = started_calls_;
     } else if (last_index_ >= 0) {

@@ -20,7 +20,7 @@ class Encoder final : public StreamEncoder {
 
   void encode(const ir::StreamEvent& event, std::string& out) override {
     if (ended_) {
-      warn(warnings_, "event_after_end", {}, "stream event after Finish/Error ignored");
+      warn(warnings_, "event_after_end", "", "stream event after Finish/Error ignored");
       return;
     }
     if (const auto* err = std::get_if<ir::ErrorEvent>(&event)) {
@@ -30,7 +30,7 @@ class Encoder final : public StreamEncoder {
     }
     if (const auto* start = std::get_if<ir::MessageStart>(&event)) {
       if (started_) {
-        warn(warnings_, "duplicate_message_start", {}, "a second MessageStart was ignored");
+        warn(warnings_, "duplicate_message_start", "", "a second MessageStart was ignored");
         return;
       }
       id_ = start->id;
@@ -41,7 +41,7 @@ class Encoder final : public StreamEncoder {
       return;
     }
     if (!started_) {  // out-of-order IR: make up the start the client expects
-      warn(warnings_, "synthesized_message_start", {},
+      warn(warnings_, "synthesized_message_start", "",
            "stream had no MessageStart; an id was generated");
       id_ = next_id();
       write_role_chunk(out);
@@ -70,12 +70,12 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
     if (e.redacted) {
-      warn(warnings_, "dropped_redacted_thinking", {},
+      warn(warnings_, "dropped_redacted_thinking", "",
            "redacted thinking cannot be expressed in OpenAI Chat");
       return;
     }
     if (!e.signature.empty() && !signature_warned_) {
-      warn(warnings_, "dropped_thinking_signature", {}, "reasoning_content carries no signature");
+      warn(warnings_, "dropped_thinking_signature", "", "reasoning_content carries no signature");
       signature_warned_ = true;
     }
     if (e.text.empty()) return;
@@ -97,7 +97,7 @@ class Encoder final : public StreamEncoder {
     }
     std::string made;
     if (id.empty()) {  // clients match results by id: never send an empty one
-      warn(warnings_, "synthesized_call_id", {}, "a tool call had no id; one was generated");
+      warn(warnings_, "synthesized_call_id", "", "a tool call had no id; one was generated");
       made = "call_toolwire_" + std::to_string(++g_synthesized_ids);
       id = made;
     }
@@ -128,7 +128,7 @@ class Encoder final : public StreamEncoder {
     if (e.fragment.empty()) return;
     if (e.index < 0 || static_cast<size_t>(e.index) >= started_calls_.size() ||
         !started_calls_[e.index]) {
-      warn(warnings_, "synthesized_tool_call_start", {},
+      warn(warnings_, "synthesized_tool_call_start", "",
            "arguments arrived for a tool call that never started");
       start_call(e.index, {}, {}, out);
     }

@@ -9,10 +9,6 @@ namespace toolwire::codec::openai_chat {
 
 using ir::FinishReason;
 
-void warn(Warnings& warnings, std::string code, std::string path, std::string message) {
-  warnings.push_back(Warning{std::move(code), std::move(path), std::move(message)});
-}
-
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
   FinishReason r;
   r.raw = std::string(raw);
@@ -93,25 +89,21 @@ void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image) {
 }
 
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
-  auto obj = json::as_object(e, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(e, path));
   ir::Usage u;
-  for (auto [key, value] : *obj) {
+  for (auto [key, value] : obj) {
     if (value.is_null()) continue;
     if (key == "prompt_tokens" || key == "completion_tokens") {
       json::Path p(path, key);
-      auto n = json::as_int64(value, p);
-      if (!n) return n.error();
-      (key == "prompt_tokens" ? u.input_tokens : u.output_tokens) = *n;
+      TW_ASSIGN(auto n, json::as_int64(value, p));
+      (key == "prompt_tokens" ? u.input_tokens : u.output_tokens) = n;
     } else if (key == "prompt_tokens_details") {
       json::Path p(path, key);
-      auto details = json::as_object(value, p);
-      if (!details) return details.error();
+      TW_ASSIGN(auto details, json::as_object(value, p));
       json::element cached;
-      if (json::get(*details, "cached_tokens", cached)) {
-        auto n = json::as_int64(cached, json::Path(p, "cached_tokens"));
-        if (!n) return n.error();
-        u.cache_read_tokens = *n;
+      if (json::get(details, "cached_tokens", cached)) {
+        TW_ASSIGN(auto n, json::as_int64(cached, json::Path(p, "cached_tokens")));
+        u.cache_read_tokens = n;
       }
     }
   }
@@ -141,37 +133,36 @@ template <class S>
 Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path,
                                           std::string_view& id) {
   using T = IrText<S>;
-  auto obj = json::as_object(entry, path);
-  if (!obj) return obj.error();
+  TW_ASSIGN(auto obj, json::as_object(entry, path));
+  enum { kId, kType, kFunction };
   static constexpr std::string_view kKeys[] = {"id", "type", "function"};
-  auto f = pick(*obj, kKeys);
+  auto f = pick(obj, kKeys);
   id = {};
-  if (f.has[0] && f.e[0].is_string()) id = f.e[0].get_string().value_unsafe();
-  if (f.has[1] && !(f.e[1].is_string() && f.e[1].get_string().value_unsafe() == "function"))
+  if (f.has[kId] && f.e[kId].is_string()) id = f.e[kId].get_string().value_unsafe();
+  if (f.has[kType] &&
+      !(f.e[kType].is_string() && f.e[kType].get_string().value_unsafe() == "function"))
     return ir::BasicPart<S>(ir::BasicUnknownPart<S>{typename S::String(kDialect),
                                                     typename S::String(kUnknownToolCallType),
                                                     T::raw_json(entry)});
   ir::BasicToolCallPart<S> part;
   json::Path ipath(path, "id");
-  if (!f.has[0]) return json::invalid(ipath, "missing tool call id");
-  if (!f.e[0].is_string()) return json::as_string(f.e[0], ipath).error();
+  if (!f.has[kId]) return json::invalid(ipath, "missing tool call id");
+  if (!f.e[kId].is_string()) return json::as_string(f.e[kId], ipath).error();
   if (id.empty()) return json::invalid(ipath, "empty tool call id");
   part.id = T::keep(id);
   json::Path fpath(path, "function");
-  if (!f.has[2]) return json::invalid(fpath, "missing 'function'");
-  auto fobj = json::as_object(f.e[2], fpath);
-  if (!fobj) return fobj.error();
+  if (!f.has[kFunction]) return json::invalid(fpath, "missing 'function'");
+  TW_ASSIGN(auto fobj, json::as_object(f.e[kFunction], fpath));
+  enum { kFnName, kFnArguments };
   static constexpr std::string_view kFnKeys[] = {"name", "arguments"};
-  auto fn = pick(*fobj, kFnKeys);
+  auto fn = pick(fobj, kFnKeys);
   json::Path npath(fpath, "name");
-  if (!fn.has[0]) return json::invalid(npath, "missing function name");
-  auto name = json::as_string(fn.e[0], npath);
-  if (!name) return name.error();
-  part.name = T::keep(*name);
-  if (fn.has[1]) {
-    auto a = json::as_string(fn.e[1], json::Path(fpath, "arguments"));
-    if (!a) return a.error();
-    part.arguments = T::keep(*a);
+  if (!fn.has[kFnName]) return json::invalid(npath, "missing function name");
+  TW_ASSIGN(auto name, json::as_string(fn.e[kFnName], npath));
+  part.name = T::keep(name);
+  if (fn.has[kFnArguments]) {
+    TW_ASSIGN(auto a, json::as_string(fn.e[kFnArguments], json::Path(fpath, "arguments")));
+    part.arguments = T::keep(a);
   }
   if (part.arguments.empty()) part.arguments = "{}";
   part.arguments_valid = is_valid_json(part.arguments);

@@ -13,6 +13,7 @@
 #include "codecs/common/dom_json.h"
 #include "codecs/common/fields.h"
 #include "codecs/common/json_in.h"
+#include "codecs/common/style.h"
 #include "toolwire/codec/codec.h"
 #include "toolwire/core/json_writer.h"
 
@@ -24,9 +25,6 @@ inline constexpr size_t kMaxToolNameLength = 64;
 
 // is_error convention (OpenAI has no flag): an error result's text starts with this.
 inline constexpr std::string_view kErrorPrefix = "Error: ";
-
-// Extra field key holding a non-function tool definition as raw JSON.
-inline constexpr std::string_view kUnsupportedToolKey = "x-unsupported-tool";
 
 // UnknownPart type for a tool_calls entry whose type is not "function".
 inline constexpr std::string_view kUnknownToolCallType = "tool_call";
@@ -47,6 +45,8 @@ std::unique_ptr<StreamDecoder> make_stream_decoder();
 std::unique_ptr<StreamEncoder> make_stream_encoder();
 WireError encode_error(const Error& error);
 Error decode_error(int http_status, std::string_view body);
+// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
+ErrorCode stream_error_code(std::string_view type);
 
 // ---- shared helpers (wire.cc) ----
 
@@ -89,8 +89,5 @@ Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path&
 // Writes one tool_calls entry.
 template <class S>
 void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call);
-
-// The "Warnings" helper: appends {code, path, message}.
-void warn(Warnings& warnings, std::string code, std::string path, std::string message);
 
 }  // namespace toolwire::codec::openai_chat

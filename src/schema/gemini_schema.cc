@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "tools/export/local_ref.h"
-#include "toolwire/tools/schema_export.h"
+#include "schema/local_ref.h"
+#include "toolwire/schema/json_schema.h"
 
-namespace toolwire::tools {
+namespace toolwire::schema {
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -209,4 +209,4 @@ Result<json> to_gemini_schema(const json& schema) {
   return c.convert(schema, "$");
 }
 
-}  // namespace toolwire::tools
+}  // namespace toolwire::schema

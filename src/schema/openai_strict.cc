@@ -7,10 +7,10 @@
 #include <set>
 #include <string>
 
-#include "tools/export/local_ref.h"
-#include "toolwire/tools/schema_export.h"
+#include "schema/local_ref.h"
+#include "toolwire/schema/json_schema.h"
 
-namespace toolwire::tools {
+namespace toolwire::schema {
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -203,4 +203,4 @@ void strip_strict_nulls(const nlohmann::json& schema, nlohmann::json& args) {
   strip(schema, schema, args, 0);
 }
 
-}  // namespace toolwire::tools
+}  // namespace toolwire::schema

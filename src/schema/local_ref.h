@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace toolwire::tools::export_detail {
+namespace toolwire::schema::export_detail {
 
 // The subschema a local $ref points at, or nullptr (non-local, bad pointer).
 template <class J>
@@ -30,4 +30,4 @@ inline std::string index_path(const std::string& path, size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
 
-}  // namespace toolwire::tools::export_detail
+}  // namespace toolwire::schema::export_detail

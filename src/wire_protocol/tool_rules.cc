@@ -1,13 +1,14 @@
 // Tool-name rules per dialect (see toolwire/codec/tool_rules.h).
 #include "toolwire/codec/tool_rules.h"
 
+#include "toolwire/codec/dialect.h"
+
 namespace toolwire::codec {
 
-// The same limits as the codecs' kMaxToolNameLength (their wire.h).
+// The limits are the dialect list's (each codec's kMaxToolNameLength).
 size_t max_tool_name_length(std::string_view dialect) {
-  if (dialect == "openai_chat") return 64;
-  if (dialect == "anthropic_messages") return 128;
-  return 0;
+  const Dialect* d = find_dialect(dialect);
+  return d ? d->max_tool_name_length : 0;
 }
 
 bool is_valid_tool_name(std::string_view dialect, std::string_view name) {
@@ -27,13 +28,14 @@ Error invalid_tool_name(std::string_view dialect, std::string_view name, std::st
 }
 
 Status check_tool_names(std::string_view dialect, const ir::Request& request) {
+  const Dialect* d = find_dialect(dialect);
+  const std::string_view name_path = d ? d->tool_name_path : std::string_view(".name");
   for (size_t i = 0; i < request.tools.size(); ++i) {
     const std::string& name = request.tools[i].name;
     if (is_valid_tool_name(dialect, name)) [[likely]]
       continue;
     return invalid_tool_name(dialect, name,
-                             "$.tools[" + std::to_string(i) + "]" +
-                                 (dialect == "openai_chat" ? ".function.name" : ".name"));
+                             "$.tools[" + std::to_string(i) + "]" + std::string(name_path));
   }
   return Status::Ok();
 }
