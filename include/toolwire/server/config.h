@@ -80,6 +80,9 @@ struct RouteConfig {
   std::vector<std::string> aliases;
   std::vector<RouteTargetConfig> targets;  // primary, then fallbacks
   RouteToolsConfig tools;
+  // Device tools of conductor sessions on this route, from `conductor:
+  // device_tools: {<this route's model>: [...]}`.
+  std::vector<DeviceTool> device_tools;
 };
 
 struct GatewayConfig {

@@ -61,16 +61,24 @@ void Connection::read() {
 // hits the limit like any other.
 void Connection::on_frame(std::string_view text, bool binary) {
   auto now = TokenBucket::Clock::now();
-  if (!bucket_.take(now)) {
+  // The session's bucket once there is one (a resume goes on with it), then
+  // the key's, shared by all its connections.
+  const auto& o = conductor_.options();
+  std::string refused;
+  if (!(session_ ? session_->bucket().take(now) : bucket_.take(now)))
+    refused = "too many frames: the limit is " + std::to_string(o.frames_per_second) +
+              " a second per session";
+  else if (key_ && !conductor_.take_key_frame(key_, now))
+    refused = "too many frames for key '" + key_->config().name + "': the limit is " +
+              std::to_string(o.key_frames_per_second) + " a second for all its sessions";
+  if (!refused.empty()) {
     if (now - last_refused_ > std::chrono::seconds(2)) refused_ = 0;  // a new flood
     last_refused_ = now;
-    if (++refused_ > conductor_.options().flood_close_after)
+    if (++refused_ > o.flood_close_after)
       return close(static_cast<uint16_t>(websocket::close_code::policy_error),
                    "frame rate limit exceeded");
-    return send_error("rate_limited",
-                      "too many frames: the limit is " +
-                          std::to_string(conductor_.options().frames_per_second) + " a second",
-                      true, "");
+    return send_error("rate_limited", std::move(refused), true, "",
+                      session_ ? session_->id() : std::string());
   }
   std::string sid = session_ ? session_->id() : std::string();
   if (binary)
@@ -143,6 +151,13 @@ void Connection::close(uint16_t code, std::string reason) {
     self->close_code_ = code;
     self->close_reason_ = reason;
     if (!self->writing_) self->do_close();
+  });
+}
+
+void Connection::abort() {
+  asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    error_code ignored;
+    beast::get_lowest_layer(self->ws_).close(ignored);  // pending operations fail: ended()
   });
 }
 

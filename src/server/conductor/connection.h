@@ -33,6 +33,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Any thread.
   void send(std::string frame);
   void close(uint16_t code, std::string reason);
+  // Cuts the TCP connection (shutdown, after a close the device did not answer).
+  void abort();
 
   // On the strand (Conductor::start runs there).
   void set_session(std::shared_ptr<Session> s) { session_ = std::move(s); }

@@ -5,6 +5,7 @@
 #include "toolwire/server/config.h"
 #include "toolwire/server/routing.h"
 #include "toolwire/tools/builtin.h"
+#include "toolwire/tools/names.h"
 
 namespace toolwire::server {
 namespace {
@@ -122,6 +123,16 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
       Error e = tools.error();
       e.message = config.source + ": routes[" + std::to_string(i) + "].tools: " + e.message;
       return e;
+    }
+    (*tools)->device_tools = rc.device_tools;
+    // A device tool may not take a server tool's name (which would run?).
+    for (size_t j = 0; j < rc.device_tools.size(); ++j) {
+      const std::string wire = tools::to_wire_name(rc.device_tools[j].name);
+      if ((*tools)->registry && (*tools)->registry->find(wire))
+        return make_error(ErrorCode::invalid_argument, config.source + ": conductor.device_tools." +
+                                                           rc.model + "[" + std::to_string(j) +
+                                                           "]: '" + rc.device_tools[j].name +
+                                                           "' is also a server tool of this route");
     }
     std::shared_ptr<const RouteTools> rt = *tools;
     Route r;
