@@ -26,7 +26,7 @@ BINARY = None
 
 PHOTO_SCHEMA = {"type": "object", "properties": {"camera": {"enum": ["front", "back"]}},
                 "required": ["camera"]}
-KEY_A, KEY_B = "conductor-key-a", "conductor-key-b"
+KEY_A, KEY_B, KEY_C = "conductor-key-a", "conductor-key-b", "conductor-key-c"
 
 
 def write_config(dirname, base_url, extra_conductor=""):
@@ -34,11 +34,13 @@ def write_config(dirname, base_url, extra_conductor=""):
         f.write("server-side content\n")
     da = hashlib.sha256(KEY_A.encode()).hexdigest()
     db = hashlib.sha256(KEY_B.encode()).hexdigest()
+    dc = hashlib.sha256(KEY_C.encode()).hexdigest()
     cfg = os.path.join(dirname, "gateway.yaml")
     with open(cfg, "w") as f:
         f.write(f"""keys:
   - {{name: a, sha256: "sha256:{da}"}}
   - {{name: b, sha256: "sha256:{db}"}}
+  - {{name: c, sha256: "sha256:{dc}", models: ["other-*"]}}
 upstreams:
   mock: {{profile: openai_compatible, base_url: "{base_url}", max_attempts: 1}}
 routes:
@@ -201,11 +203,32 @@ class UpstreamConductorTest(unittest.TestCase):
 
 class KeyLimitTest(UpstreamConductorTest):
     """key_frames_per_second: one bucket for all sessions of a key."""
-    EXTRA = "  key_frames_per_second: 0.001\n  key_frame_burst: 12\n"
+    EXTRA = ("  key_frames_per_second: 0.001\n  key_frame_burst: 12\n"
+             "  max_frame_bytes: 4096\n  allowed_origins: [\"https://app.example\"]\n")
 
     # Only this class's own test runs here.
     test_server_and_device_tools_in_one_model_turn = None
     test_barge_in_cancels_the_upstream_request_in_flight = None
+
+    def test_frame_size_origins_and_key_models_from_the_file(self):
+        async def go():
+            with self.assertRaises(websockets.InvalidStatusCode) as cm:
+                await Device.connect(self.server.url, origin="https://evil.example")
+            self.assertEqual(cm.exception.status_code, 403)
+            d = await Device.connect(self.server.url, origin="https://app.example",
+                                     extra_headers={"x-api-key": KEY_B})
+            with self.assertRaises(websockets.ConnectionClosed) as cm:
+                await d.ws.send("x" * 4097)
+                await d.next()
+            self.assertEqual(cm.exception.code, 1009)
+            # Key c may use other-* only; the conductor's default model is not one.
+            c = await self.connect(KEY_C)
+            await c.send("session.start", {"tools": []})
+            err = (await c.until("error"))[-1]["payload"]
+            self.assertEqual(err["code"], "forbidden_model")
+            self.assertIn("'assistant'", err["message"])
+            await c.close()
+        self.run_async(go())
 
     def test_per_key_frame_limit_is_shared_by_the_keys_sessions(self):
         async def go():
