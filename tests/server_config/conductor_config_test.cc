@@ -49,6 +49,8 @@ conductor:
             camera: {enum: [front, back]}
             count: {type: integer, minimum: 1, maximum: 5}
             label: {type: string, default: "42"}
+            zoom: {type: number, minimum: 0.5, maximum: 1e1, default: 0x10}
+            mode: {enum: [inf, True, ~, -3]}
           required: [camera]
       - name: agent.battery
       - name: get_time
@@ -86,6 +88,10 @@ TEST(ConductorConfig, LoadsEveryKey) {
   auto p = nlohmann::json::parse(dt[0].parameters);
   EXPECT_EQ(p["properties"]["count"]["maximum"], 5);
   EXPECT_EQ(p["properties"]["label"]["default"], "42");
+  EXPECT_EQ(p["properties"]["zoom"]["minimum"], 0.5);
+  EXPECT_EQ(p["properties"]["zoom"]["maximum"], 10.0);
+  EXPECT_EQ(p["properties"]["zoom"]["default"], "0x10");  // not a YAML 1.2 number
+  EXPECT_EQ(p["properties"]["mode"]["enum"], nlohmann::json::parse(R"(["inf", true, null, -3])"));
   EXPECT_EQ(p["properties"]["camera"]["enum"], nlohmann::json({"front", "back"}));
   EXPECT_EQ(p["required"], nlohmann::json({"camera"}));
   EXPECT_EQ(dt[1].name, "agent.battery");

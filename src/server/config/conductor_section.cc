@@ -3,6 +3,8 @@
 // its `model` and `device_tools` keys refer to.
 #include "server/config/conductor_section.h"
 
+#include <cctype>
+#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include "toolwire/server/routing.h"
@@ -14,8 +16,26 @@ namespace {
 
 using json = nlohmann::json;
 
-// YAML carries no types for plain scalars: true/false, null, numbers are
-// read as such; quoted scalars stay strings.
+// A plain scalar that YAML 1.2's core schema reads as a number: digits with
+// an optional sign, fraction and exponent (not hex, inf or nan).
+bool is_number(const std::string& s) {
+  size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0, digits = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  if (i < s.size() && s[i] == '.')
+    for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));) ++i, ++digits;
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    size_t exp = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++exp;
+    if (exp == 0) return false;
+  }
+  return i == s.size();
+}
+
+// YAML carries no types for plain scalars: true/false, null and numbers are
+// read as such (the core schema); quoted scalars stay strings.
 Result<json> to_json(const Reader& r, const YAML::Node& n, const std::string& path) {
   switch (n.Type()) {
     case YAML::NodeType::Null:
@@ -23,14 +43,17 @@ Result<json> to_json(const Reader& r, const YAML::Node& n, const std::string& pa
     case YAML::NodeType::Scalar: {
       const std::string& s = n.Scalar();
       if (n.Tag() == "!") return json(s);  // quoted
-      if (s == "true" || s == "false") return json(s == "true");
-      if (s == "null" || s == "~") return json(nullptr);
-      char* end = nullptr;
-      long long i = std::strtoll(s.c_str(), &end, 10);
-      if (!s.empty() && *end == '\0') return json(i);
-      double d = std::strtod(s.c_str(), &end);
-      if (!s.empty() && *end == '\0' && d == d) return json(d);
-      return json(s);
+      if (s == "true" || s == "True" || s == "TRUE") return json(true);
+      if (s == "false" || s == "False" || s == "FALSE") return json(false);
+      if (s == "null" || s == "Null" || s == "NULL" || s == "~") return json(nullptr);
+      if (s.empty() || !is_number(s)) return json(s);
+      if (s.find_first_of(".eE") == std::string::npos) {
+        char* end = nullptr;
+        errno = 0;
+        long long i = std::strtoll(s.c_str(), &end, 10);
+        if (errno == 0) return json(i);
+      }
+      return json(std::strtod(s.c_str(), nullptr));
     }
     case YAML::NodeType::Sequence: {
       json a = json::array();
