@@ -128,16 +128,16 @@ TEST(ConductorConfig, BuildPutsDeviceToolsOnTheRoute) {
   EXPECT_TRUE(!other->front().tools || other->front().tools->device_tools.empty());
 }
 
-TEST(ConductorConfig, DeviceToolMayNotTakeAServerToolsName) {
+// build_gateway checks again against the built registry (which also holds
+// MCP servers' tools, unknown when the file is read).
+TEST(ConductorConfig, BuildRefusesADeviceToolNamedLikeAServerTool) {
   auto c = load_config_string(R"(upstreams: {s: {profile: scripted}}
 routes:
   - {model: a, upstreams: [s], tools: {mode: server, builtins: [list]}}
-conductor:
-  device_tools:
-    a: [{name: list}]
 )",
                               "c.yaml");
   ASSERT_TRUE(c) << c.error().message;
+  c->routes[0].device_tools.push_back({.name = "list"});
   transport::HttpClient http;
   auto built = build_gateway(*c, http);
   ASSERT_FALSE(built);
@@ -145,6 +145,26 @@ conductor:
                                        "server tool"),
             std::string::npos)
       << built.error().message;
+}
+
+// Built-in and demo tool names are known when the file is read: the error
+// has its line.
+TEST(ConductorConfig, DeviceToolClashWithABuiltinNamesTheLine) {
+  auto c = load_config_string(R"(upstreams: {s: {profile: scripted}}
+routes:
+  - {model: a, upstreams: [s], tools: {mode: mixed, builtins: [list], tool_prefix: gw_}}
+conductor:
+  device_tools:
+    a:
+      - name: list
+      - name: gw_list
+)",
+                              "c.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("c.yaml:8:15: conductor.device_tools.a[1].name: 'gw_list' is "
+                                   "also a server tool of route 'a'"),
+            std::string::npos)
+      << c.error().message;
 }
 
 struct Bad {

@@ -182,6 +182,18 @@ Status read_conductor(const Reader& r, const YAML::Node& n, GatewayConfig& c) {
       if (!it->device_tools.empty())
         return r.error(kv.first, rp, "route '" + it->model + "' has device tools listed already");
       TW_TRY(read_device_tools(r, kv.second, rp, it->device_tools));
+      // The route's server tools known now (built-ins, the demo's); an MCP
+      // server's names are checked when the gateway is built.
+      const RouteToolsConfig& t = it->tools;
+      if (t.mode == ToolMode::passthrough && !t.builtin_when_client_has_no_tools) continue;
+      std::vector<std::string> server = t.builtins;
+      if (t.demo_todo) server.insert(server.end(), {"add_todo", "list_todos", "complete_todo"});
+      for (size_t i = 0; i < it->device_tools.size(); ++i)
+        for (const auto& name : server)
+          if (tools::to_wire_name(it->device_tools[i].name) == t.tool_prefix + name)
+            return r.error(kv.second[i]["name"], rp + "[" + std::to_string(i) + "].name",
+                           "'" + it->device_tools[i].name + "' is also a server tool of route '" +
+                               it->model + "'");
     }
   }
   return Status::Ok();
