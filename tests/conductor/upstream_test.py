@@ -299,11 +299,12 @@ class ShutdownTest(unittest.TestCase):
             bare = await connect()  # no session yet
             t0 = time.monotonic()
             os.kill(server.proc.pid, signal.SIGTERM)
-            for d in (streaming, waiting, idle, bare):
+            for name, d in (("streaming", streaming), ("waiting", waiting), ("idle", idle),
+                            ("bare", bare)):
                 with self.assertRaises(websockets.ConnectionClosed) as cm:
                     while True:
                         await d.next()
-                self.assertEqual(cm.exception.code, 1001, cm.exception)
+                self.assertEqual(cm.exception.code, 1001, f"{name}: {cm.exception}")
             closed = await asyncio.to_thread(take, mock.closed, 15)
             self.assertIsNotNone(closed, "the upstream request in flight was never cancelled")
             rc = await asyncio.to_thread(server.proc.wait, 15)

@@ -43,6 +43,14 @@ void Connection::accept(beast::http::request<beast::http::string_body> req) {
   ws_.read_message_max(conductor_.options().max_frame_bytes);
   ws_.async_accept(req, [self = shared_from_this()](error_code ec) {
     if (ec) return self->ended();
+    // Nothing else may touch the stream while the handshake runs: a close
+    // (gateway shutdown) or a write queued meanwhile starts now.
+    self->accepted_ = true;
+    if (!self->out_.empty()) self->write_next();
+    if (self->closing_) {
+      if (!self->writing_ && self->accepted_) self->do_close();
+      return;
+    }
     self->read();
   });
 }
@@ -121,7 +129,7 @@ void Connection::send(std::string frame) {
   asio::dispatch(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
     if (self->ended_ || self->closing_) return;
     self->out_.push_back(std::move(f));
-    if (!self->writing_) self->write_next();
+    if (!self->writing_ && self->accepted_) self->write_next();
   });
 }
 
@@ -150,7 +158,7 @@ void Connection::close(uint16_t code, std::string reason) {
     self->closing_ = true;
     self->close_code_ = code;
     self->close_reason_ = reason;
-    if (!self->writing_) self->do_close();
+    if (!self->writing_ && self->accepted_) self->do_close();
   });
 }
 
