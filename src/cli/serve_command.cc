@@ -44,6 +44,7 @@ struct ServeArgs {
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
   int conductor_grace_ms = 60000;
+  bool conductor_grace_given = false;
   bool conductor_ui_calls = false;
   std::vector<std::string> conductor_origins;
   std::vector<std::string> mcp_origins;
@@ -166,10 +167,11 @@ int run_serve(const ServeArgs& a) {
     }
     if (a.quiet) opt.log_requests = false;
   }
-  // The configuration file has no conductor section (yet): the flags apply.
-  opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
-  opt.conductor.ui_calls = a.conductor_ui_calls;
-  opt.conductor.allowed_origins = a.conductor_origins;
+  // The conductor flags, when given, win over the file's conductor: section.
+  if (a.conductor_grace_given)
+    opt.conductor.resume_grace = std::chrono::milliseconds(a.conductor_grace_ms);
+  if (a.conductor_ui_calls) opt.conductor.ui_calls = true;
+  if (!a.conductor_origins.empty()) opt.conductor.allowed_origins = a.conductor_origins;
   if (!a.mcp_origins.empty()) opt.mcp.allowed_origins = a.mcp_origins;
   if (a.no_mcp) opt.mcp.enabled = false;
 
@@ -336,7 +338,8 @@ void add_serve_command(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
   cmd->add_option("--conductor-grace-ms", a->conductor_grace_ms,
                   "how long a conductor session waits for its device to resume")
-      ->check(CLI::Range(0, 86400000));
+      ->check(CLI::Range(0, 86400000))
+      ->each([a](const std::string&) { a->conductor_grace_given = true; });
   cmd->add_flag("--conductor-ui-calls", a->conductor_ui_calls,
                 "after each final answer, send the conductor's UI calls (convo.*, tts.speak)");
   cmd->add_option("--conductor-origin", a->conductor_origins,

@@ -194,6 +194,10 @@ void Gateway::wait() {
     std::unique_lock lock(I.mu);
     I.cv.wait(lock, [&] { return I.stopping && I.sessions.empty(); });
   }
+  // Conductor devices get their close frames (1001) and cancelled turns
+  // report back before the io_context stops.
+  if (!I.ctx->conductor->wait_closed(I.ctx->options.drain_deadline))
+    I.ctx->log("conductor: connections or turns still open at shutdown");
   // Upstream calls cancelled with their sessions still report back (posting
   // to this io_context); let them before the executor goes away.
   I.ctx->upstream_calls.wait_idle(std::chrono::seconds(5));

@@ -132,6 +132,9 @@ TEST(GatewayConfig, ExampleFileIsValid) {
   ASSERT_EQ(c->routes.size(), 4u);
   EXPECT_EQ(c->routes[3].tools.tool_prefix, "gw_");
   EXPECT_TRUE(c->routes[3].tools.builtin_when_client_has_no_tools);
+  EXPECT_EQ(c->options.conductor.default_model, "demo");
+  ASSERT_EQ(c->routes[2].device_tools.size(), 2u);
+  EXPECT_EQ(c->routes[2].device_tools[0].name, "agent.photo");
 }
 
 TEST(GatewayConfig, MissingFileIsNotFound) {

@@ -87,6 +87,9 @@ struct RouteConfig {
   // How the agent loop reads the model on this route (`turn_protocol:`):
   // conductor sessions use it; the HTTP endpoints' tool rounds do not.
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
+  // Device tools of conductor sessions on this route, from `conductor:
+  // device_tools: {<this route's model>: [...]}`.
+  std::vector<DeviceTool> device_tools;
 };
 
 struct GatewayConfig {

@@ -82,6 +82,15 @@ class LiveRegistry {
   std::vector<std::function<void(std::shared_ptr<const tools::Registry>)>> subscribers_;
 };
 
+// A tool that runs on a conductor device, configured on a route (`conductor:
+// device_tools:` in the YAML): every conductor session on the route offers it
+// besides the tools its session.start declares (docs/conductor.md).
+struct DeviceTool {
+  std::string name;  // as the device knows it; dots allowed (agent.photo → agent__photo upstream)
+  std::string description;
+  std::string parameters = R"({"type":"object"})";  // JSON Schema, as JSON text
+};
+
 struct RouteTools {
   ToolMode mode = ToolMode::passthrough;
   std::shared_ptr<const tools::Registry> registry;  // the server tools (at build time)
@@ -92,6 +101,7 @@ struct RouteTools {
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(30)};  // per server call
   // A request without tools runs the server loop with `registry` (any mode).
   bool builtin_when_client_has_no_tools = false;
+  std::vector<DeviceTool> device_tools;  // conductor sessions on this route
 };
 
 // One upstream a model is routed to.
@@ -120,13 +130,20 @@ class ModelRouter {
 // the device's own tools to it as `tool.call` events.
 struct ConductorOptions {
   bool enabled = true;
+  // The model of a session.start that names none ("": "default"); routed
+  // like any model name.
+  std::string default_model;
   std::vector<std::string> allowed_origins;  // empty: any Origin (or none) is accepted
   size_t max_frame_bytes = 1024 * 1024;      // a bigger frame closes with 1009
-  // Token bucket per connection: excess frames get `error` rate_limited; a
-  // flood that goes on (flood_close_after refused frames) closes with 1008.
+  // Token bucket per session (per connection until session.start; a resume
+  // keeps the session's): excess frames get `error` rate_limited; a flood
+  // that goes on (flood_close_after refused frames) closes with 1008.
   double frames_per_second = 50;
   double frame_burst = 100;
   int flood_close_after = 50;
+  // One more bucket shared by every connection of one gateway key (0: none).
+  double key_frames_per_second = 0;
+  double key_frame_burst = 0;  // 0: key_frames_per_second
   std::chrono::milliseconds resume_grace{std::chrono::seconds(60)};
   size_t replay_events = 256;  // per session, also capped at replay_bytes
   size_t replay_bytes = 256 * 1024;

@@ -183,34 +183,64 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
 
   // A fresh session: model, the device's tools, options.
   std::string model = p.value("model", "");
+  std::string routed = !model.empty()             ? model
+                       : !o.default_model.empty() ? o.default_model
+                                                  : "default";
+  if (GatewayKey* key = conn->key(); key && !key->allows_model(routed))
+    return conn->send_error("forbidden_model",
+                            "key '" + key->config().name + "' may not use model '" + routed + "'",
+                            false, frame.id);
   auto targets =
-      ctx_.router ? ctx_.router->resolve(model.empty() ? "default" : model)
+      ctx_.router ? ctx_.router->resolve(routed)
                   : Result<std::vector<RouteTarget>>(make_error(ErrorCode::not_found, "no router"));
   if (!targets || targets->empty())
     return conn->send_error("model_not_found",
-                            "no route for model '" + model + "'" +
+                            "no route for model '" + routed + "'" +
                                 (targets ? std::string() : ": " + targets.error().message),
                             false, frame.id);
   const RouteTarget& t = targets->front();
   SessionSetup setup;
   setup.provider = t.provider;
-  setup.model = t.upstream_model.empty()
-                    ? (model.empty() ? std::string(t.provider->default_model()) : model)
-                    : t.upstream_model;
+  setup.model = !t.upstream_model.empty()  ? t.upstream_model
+                : !model.empty()           ? model
+                : !o.default_model.empty() ? o.default_model
+                                           : std::string(t.provider->default_model());
   setup.system = p.value("system", "");
   setup.registry = &no_tools_;
   // A registry a LiveRegistry replaced stays alive with it (the session keeps this pointer).
   if (t.tools && t.tools->mode != ToolMode::passthrough && t.tools->current())
     setup.registry = t.tools->current().get();
+  // The route's configured device tools first; a device that declares one
+  // of them again gets the configured definition, listed once.
+  auto add_device_tool = [&](std::string declared, std::string description,
+                             std::string schema) -> bool {
+    agent::RemoteTool rt;
+    rt.definition.name = tools::to_wire_name(declared);  // some upstreams reject dots
+    rt.definition.description = std::move(description);
+    rt.definition.input_schema = std::move(schema);
+    bool clash = setup.registry->find(rt.definition.name) != nullptr;
+    for (const auto& d : setup.device_tools)
+      clash = clash || d.definition.name == rt.definition.name;
+    if (clash) {
+      conn->send_error("invalid_tools",
+                       "tool '" + declared + "' is declared twice or clashes with a server tool",
+                       false, frame.id);
+      return false;
+    }
+    setup.device_tools.push_back(std::move(rt));
+    setup.device_names.push_back(std::move(declared));
+    return true;
+  };
+  if (t.tools)
+    for (const auto& d : t.tools->device_tools)
+      if (!add_device_tool(d.name, d.description, d.parameters)) return;
+  const size_t configured = setup.device_names.size();
   if (auto it = p.find("tools"); it != p.end()) {
     for (const auto& tool : *it) {
-      agent::RemoteTool rt;
       std::string declared = tool["name"].get<std::string>();
       if (auto bad = tools::check_tool_name(declared); !bad.ok())
         return conn->send_error("invalid_tools", "tool '" + declared + "': " + bad.error().message,
                                 false, frame.id);
-      rt.definition.name = tools::to_wire_name(declared);  // some upstreams reject dots
-      rt.definition.description = tool.value("description", "");
       json params = tool.value("parameters", json{{"type", "object"}});
       if (auto c = tools::CompiledSchema::compile(params); !c)
         return conn->send_error("invalid_tools",
@@ -219,17 +249,11 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
                                     "Schema: " +
                                     c.error().to_string(),
                                 false, frame.id);
-      rt.definition.input_schema = params.dump();
-      bool clash = setup.registry->find(rt.definition.name) != nullptr;
-      for (const auto& d : setup.device_tools)
-        clash = clash || d.definition.name == rt.definition.name;
-      if (clash)
-        return conn->send_error(
-            "invalid_tools",
-            "tool '" + declared + "' is declared twice or clashes with a server tool", false,
-            frame.id);
-      setup.device_tools.push_back(std::move(rt));
-      setup.device_names.push_back(std::move(declared));
+      if (std::find(setup.device_names.begin(), setup.device_names.begin() + configured,
+                    declared) != setup.device_names.begin() + configured)
+        continue;
+      if (!add_device_tool(std::move(declared), tool.value("description", ""), params.dump()))
+        return;
     }
   }
   const json opts = p.value("options", json::object());
@@ -259,6 +283,22 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   }
   conn->set_session(s);
   asio::post(s->strand(), [s, conn] { s->attach(conn, std::nullopt); });
+}
+
+bool Conductor::take_key_frame(const GatewayKey* key, std::chrono::steady_clock::time_point now) {
+  const auto& o = options();
+  if (o.key_frames_per_second <= 0) return true;
+  SharedBucket* b;
+  {
+    std::lock_guard lock(key_mu_);
+    auto& slot = key_buckets_[key];  // keys live as long as the gateway
+    if (!slot)
+      slot = std::make_unique<SharedBucket>(
+          o.key_frames_per_second,
+          std::max(1.0, o.key_frame_burst > 0 ? o.key_frame_burst : o.key_frames_per_second));
+    b = slot.get();
+  }
+  return b->take(now);
 }
 
 tools::Executor& Conductor::executor_for(const tools::Registry& registry) {
@@ -312,11 +352,34 @@ std::string Conductor::metrics_text() const {
 void Conductor::forget_session(const std::string& id) {
   std::lock_guard lock(mu_);
   sessions_.erase(id);
+  idle_cv_.notify_all();
 }
 
 void Conductor::forget_connection(const Connection* conn) {
   std::lock_guard lock(mu_);
   connections_.erase(conn);
+  idle_cv_.notify_all();
+}
+
+void Conductor::run_started() {
+  std::lock_guard lock(mu_);
+  ++live_runs_;
+}
+
+void Conductor::run_finished() {
+  std::lock_guard lock(mu_);
+  --live_runs_;
+  idle_cv_.notify_all();
+}
+
+bool Conductor::wait_closed(std::chrono::milliseconds limit) {
+  auto idle = [this] { return connections_.empty() && sessions_.empty() && live_runs_ == 0; };
+  std::unique_lock lock(mu_);
+  if (idle_cv_.wait_for(lock, limit, idle)) return true;
+  // A device that never answered the close: its socket is cut.
+  for (auto& [p, w] : connections_)
+    if (auto c = w.lock()) c->abort();
+  return idle_cv_.wait_for(lock, std::chrono::seconds(2), idle);
 }
 
 void Conductor::shutdown() {

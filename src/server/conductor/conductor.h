@@ -8,6 +8,7 @@
 // one mutex. No thread per session, connection or pending call.
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "server/conductor/protocol.h"
+#include "server/conductor/rate_limit.h"
 #include "server/http/exchange.h"
 #include "toolwire/server/auth.h"
 #include "toolwire/server/gateway.h"
@@ -42,10 +44,21 @@ class Conductor {
   // session.start on `conn` (its strand): a fresh session or a resumed one.
   void start(const std::shared_ptr<Connection>& conn, const Frame& frame);
 
+  // One frame from `key`'s shared bucket (always true without a per-key limit).
+  bool take_key_frame(const GatewayKey* key, std::chrono::steady_clock::time_point now);
+
   void forget_session(const std::string& id);
   void forget_connection(const Connection* conn);
   // Gateway stop: closes every connection and ends every session.
   void shutdown();
+  // After shutdown(), blocks (not on an io thread) until every connection has
+  // ended (its close handshake done: the device saw 1001) and every turn has
+  // completed (a cancelled upstream call reported back), at most `limit`;
+  // connections still open then are cut. False when something was left.
+  bool wait_closed(std::chrono::milliseconds limit);
+  // AgentRuns in progress (Session::start_turn → its on_done).
+  void run_started();
+  void run_finished();
 
   const ConductorOptions& options() const;
   routes::RouteContext& context() { return ctx_; }
@@ -64,7 +77,11 @@ class Conductor {
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
   std::unordered_map<const tools::Registry*, std::unique_ptr<tools::Executor>> executors_;
   tools::Registry no_tools_;
+  std::mutex key_mu_;
+  std::unordered_map<const GatewayKey*, std::unique_ptr<SharedBucket>> key_buckets_;
   bool stopped_ = false;
+  size_t live_runs_ = 0;
+  std::condition_variable idle_cv_;  // connections_, sessions_ or live_runs_ shrank
   mutable std::mutex lat_mu_;
   std::vector<uint32_t> latency_ns_;  // the last kLatencyWindow samples (ring)
   size_t latency_next_ = 0;

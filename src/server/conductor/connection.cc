@@ -43,6 +43,14 @@ void Connection::accept(beast::http::request<beast::http::string_body> req) {
   ws_.read_message_max(conductor_.options().max_frame_bytes);
   ws_.async_accept(req, [self = shared_from_this()](error_code ec) {
     if (ec) return self->ended();
+    // Nothing else may touch the stream while the handshake runs: a close
+    // (gateway shutdown) or a write queued meanwhile starts now.
+    self->accepted_ = true;
+    if (!self->out_.empty()) self->write_next();
+    if (self->closing_) {
+      if (!self->writing_ && self->accepted_) self->do_close();
+      return;
+    }
     self->read();
   });
 }
@@ -61,16 +69,24 @@ void Connection::read() {
 // hits the limit like any other.
 void Connection::on_frame(std::string_view text, bool binary) {
   auto now = TokenBucket::Clock::now();
-  if (!bucket_.take(now)) {
+  // The session's bucket once there is one (a resume goes on with it), then
+  // the key's, shared by all its connections.
+  const auto& o = conductor_.options();
+  std::string refused;
+  if (!(session_ ? session_->bucket().take(now) : bucket_.take(now)))
+    refused = "too many frames: the limit is " + std::to_string(o.frames_per_second) +
+              " a second per session";
+  else if (key_ && !conductor_.take_key_frame(key_, now))
+    refused = "too many frames for key '" + key_->config().name + "': the limit is " +
+              std::to_string(o.key_frames_per_second) + " a second for all its sessions";
+  if (!refused.empty()) {
     if (now - last_refused_ > std::chrono::seconds(2)) refused_ = 0;  // a new flood
     last_refused_ = now;
-    if (++refused_ > conductor_.options().flood_close_after)
+    if (++refused_ > o.flood_close_after)
       return close(static_cast<uint16_t>(websocket::close_code::policy_error),
                    "frame rate limit exceeded");
-    return send_error("rate_limited",
-                      "too many frames: the limit is " +
-                          std::to_string(conductor_.options().frames_per_second) + " a second",
-                      true, "");
+    return send_error("rate_limited", std::move(refused), true, "",
+                      session_ ? session_->id() : std::string());
   }
   std::string sid = session_ ? session_->id() : std::string();
   if (binary)
@@ -113,7 +129,7 @@ void Connection::send(std::string frame) {
   asio::dispatch(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
     if (self->ended_ || self->closing_) return;
     self->out_.push_back(std::move(f));
-    if (!self->writing_) self->write_next();
+    if (!self->writing_ && self->accepted_) self->write_next();
   });
 }
 
@@ -142,7 +158,14 @@ void Connection::close(uint16_t code, std::string reason) {
     self->closing_ = true;
     self->close_code_ = code;
     self->close_reason_ = reason;
-    if (!self->writing_) self->do_close();
+    if (!self->writing_ && self->accepted_) self->do_close();
+  });
+}
+
+void Connection::abort() {
+  asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    error_code ignored;
+    beast::get_lowest_layer(self->ws_).close(ignored);  // pending operations fail: ended()
   });
 }
 

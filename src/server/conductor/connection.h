@@ -33,6 +33,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Any thread.
   void send(std::string frame);
   void close(uint16_t code, std::string reason);
+  // Cuts the TCP connection (shutdown, after a close the device did not answer).
+  void abort();
 
   // On the strand (Conductor::start runs there).
   void set_session(std::shared_ptr<Session> s) { session_ = std::move(s); }
@@ -59,6 +61,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int refused_ = 0;  // frames refused by the rate limit since the flood began
   TokenBucket::Clock::time_point last_refused_{};
   std::deque<std::string> out_;
+  bool accepted_ = false;  // the handshake (101) is done
   bool writing_ = false;
   bool closing_ = false;  // a close is queued behind the writes
   uint16_t close_code_ = 1000;

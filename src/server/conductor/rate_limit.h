@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 
 namespace toolwire::server::conductor {
 
@@ -26,6 +27,21 @@ class TokenBucket {
   double burst_;
   double tokens_;
   Clock::time_point last_{};
+};
+
+// A bucket several strands take from (a session's connections over time, the
+// sessions of one gateway key).
+class SharedBucket {
+ public:
+  SharedBucket(double rate, double burst) : b_(rate, burst) {}
+  bool take(TokenBucket::Clock::time_point now) {
+    std::lock_guard lock(mu_);
+    return b_.take(now);
+  }
+
+ private:
+  std::mutex mu_;
+  TokenBucket b_;
 };
 
 }  // namespace toolwire::server::conductor

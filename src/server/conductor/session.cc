@@ -22,6 +22,7 @@ Session::Session(Conductor& conductor, http::Strand strand, std::string id, std:
       token_(std::move(token)),
       setup_(std::move(setup)),
       tap_(*setup_.provider, conductor),
+      bucket_(conductor.options().frames_per_second, conductor.options().frame_burst),
       grace_(strand_),
       replay_(conductor.options().replay_events, conductor.options().replay_bytes) {}
 
@@ -209,6 +210,8 @@ void Session::start_turn(std::string text) {
   user.role = ir::Role::user;
   user.parts.emplace_back(ir::TextPart{std::move(text)});
   std::weak_ptr<Session> weak = weak_from_this();
+  Conductor* conductor = &conductor_;  // outlives every run (Gateway::wait)
+  conductor->run_started();
   run_ = agent::AgentRun::start({
       .provider = tap_,
       .registry = *setup_.registry,
@@ -222,8 +225,9 @@ void Session::start_turn(std::string text) {
             if (auto s = weak.lock()) s->on_agent_event(e);
           },
       .on_done =
-          [weak](agent::RunResult r, std::vector<ir::Message> h) {
+          [weak, conductor](agent::RunResult r, std::vector<ir::Message> h) {
             if (auto s = weak.lock()) s->turn_done(std::move(r), std::move(h));
+            conductor->run_finished();
           },
   });
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "server/conductor/protocol.h"
+#include "server/conductor/rate_limit.h"
 #include "server/conductor/replay.h"
 #include "server/http/socket.h"
 #include "toolwire/agent/agent_run.h"
@@ -74,6 +75,8 @@ class Session : public std::enable_shared_from_this<Session> {
   http::Strand strand() const { return strand_; }
   const std::string& id() const { return id_; }
   const std::string& token() const { return token_; }  // compared in constant time
+  // The session's frame budget; any thread (a resumed connection goes on with it).
+  SharedBucket& bucket() { return bucket_; }
 
   // `conn` now carries this session: session.ready, then (a resume) the
   // events after `replay_after`. A previous connection is closed.
@@ -101,6 +104,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string token_;
   SessionSetup setup_;
   ProviderTap tap_;
+  SharedBucket bucket_;
   std::shared_ptr<Connection> conn_;
   boost::asio::steady_timer grace_;
   ReplayBuffer replay_;

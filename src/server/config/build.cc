@@ -12,6 +12,7 @@
 #include "toolwire/server/routing.h"
 #include "toolwire/textprovider/text_provider.h"
 #include "toolwire/tools/builtin.h"
+#include "toolwire/tools/names.h"
 
 namespace toolwire::server {
 namespace {
@@ -263,6 +264,16 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
       (*tools)->live = std::make_shared<LiveRegistry>((*tools)->registry);
       std::lock_guard lock(live->mu);
       live->users.push_back({std::move(*recipe), (*tools)->live});
+    }
+    (*tools)->device_tools = rc.device_tools;
+    // A device tool may not take a server tool's name (which would run?).
+    for (size_t j = 0; j < rc.device_tools.size(); ++j) {
+      const std::string wire = tools::to_wire_name(rc.device_tools[j].name);
+      if ((*tools)->registry && (*tools)->registry->find(wire))
+        return make_error(ErrorCode::invalid_argument, config.source + ": conductor.device_tools." +
+                                                           rc.model + "[" + std::to_string(j) +
+                                                           "]: '" + rc.device_tools[j].name +
+                                                           "' is also a server tool of this route");
     }
     std::shared_ptr<const RouteTools> rt = *tools;
     Route r;
