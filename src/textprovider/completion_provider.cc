@@ -122,19 +122,23 @@ class CompletionProvider final : public provider::Provider {
       st->body.append(bytes);
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, tools, done](const Status& s,
-                                                   const transport::HttpStats& stats) {
+    // `done` (and what it holds: the caller's whole request) is moved out and
+    // released when the call ends, not when the transport frees the transfer,
+    // which may be after the caller's executor is gone.
+    cb.on_complete = [ctx = ctx_, st, tools, done = std::move(done)](
+                         const Status& s, const transport::HttpStats& stats) mutable {
+      auto finish = std::move(done);
       if (st->too_big)
-        return done(
+        return finish(
             make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
-      if (!s) return done(ctx->transport_error(s.error()));
+      if (!s) return finish(ctx->transport_error(s.error()));
       if (st->status < 200 || st->status > 299)
-        return done(ctx->upstream_error(st->status, st->body));
+        return finish(ctx->upstream_error(st->status, st->body));
       auto j = nlohmann::json::parse(st->body, nullptr, false);
       if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() ||
           j["choices"].empty() || !j["choices"][0].is_object())
-        return done(make_error(ErrorCode::unavailable,
-                               "upstream response: not a completion (no choices[0])"));
+        return finish(make_error(ErrorCode::unavailable,
+                                 "upstream response: not a completion (no choices[0])"));
       const auto& c = j["choices"][0];
       TextTurn turn(textformats::make_parser(ctx->family, tools.get()).value(), tools, nullptr);
       ir::MessageStart start;
@@ -155,7 +159,7 @@ class CompletionProvider final : public provider::Provider {
       g.timing.total = stats.total_time;
       g.timing.time_to_first_token = stats.time_to_first_byte;
       g.timing.attempts = stats.attempts;
-      done(std::move(g));
+      finish(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
     return provider::ProviderCall([call] { call.cancel(); });
@@ -238,21 +242,26 @@ class CompletionProvider final : public provider::Provider {
       }
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, done](const Status& s, const transport::HttpStats& stats) {
-      if (st->error) return done(*st->error);
-      if (!s) return done(ctx->transport_error(s.error()));
+    // As in generate(): `done` and the turn (which holds `on_event`) are released
+    // when the call ends.
+    cb.on_complete = [ctx = ctx_, st, done = std::move(done)](
+                         const Status& s, const transport::HttpStats& stats) mutable {
+      auto finish = std::move(done);
+      auto turn = std::move(st->turn);
+      if (st->error) return finish(*st->error);
+      if (!s) return finish(ctx->transport_error(s.error()));
       if (st->status < 200 || st->status > 299)
-        return done(ctx->upstream_error(st->status, st->error_body));
+        return finish(ctx->upstream_error(st->status, st->error_body));
       if (!st->done_seen && st->sse.has_partial_event())
-        return done(make_error(ErrorCode::unavailable, "upstream stream ended early"));
-      st->turn->finish();
+        return finish(make_error(ErrorCode::unavailable, "upstream stream ended early"));
+      turn->finish();
       provider::Generation g;
-      g.response = std::move(*st->turn).take_response();
-      g.warnings = std::move(*st->turn).take_warnings();
+      g.response = std::move(*turn).take_response();
+      g.warnings = std::move(*turn).take_warnings();
       g.timing.total =
           std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - st->start);
       g.timing.attempts = stats.attempts;
-      done(std::move(g));
+      finish(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
     return provider::ProviderCall([call] { call.cancel(); });

@@ -72,7 +72,21 @@ bool is_content(const ir::StreamEvent& e) {
          std::holds_alternative<ir::ToolCallDelta>(e);
 }
 
+class ModelCall;
+
+// See ModelCall::attempt(): the call first, then the in-flight count.
+struct UpstreamHold {
+  explicit UpstreamHold(std::shared_ptr<ModelCall> call);
+  ~UpstreamHold();
+  UpstreamHold(const UpstreamHold&) = delete;
+  UpstreamHold& operator=(const UpstreamHold&) = delete;
+  std::shared_ptr<ModelCall> self;
+  std::shared_ptr<RouteContext> ctx;
+};
+
 class ModelCall : public std::enable_shared_from_this<ModelCall> {
+  friend struct UpstreamHold;
+
  public:
   ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
             GatewayKey* key, std::shared_ptr<http::Exchange> ex)
@@ -194,19 +208,23 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!t.upstream_model.empty()) r.model = t.upstream_model;
     uint64_t gen = ++gen_;
     upstream_start_ = Clock::now();
-    auto self = shared_from_this();
-    auto done = [self, gen](Result<provider::Generation> result) {
+    // The provider's hold on this call. It counts as in flight until the
+    // provider has dropped its callbacks, not merely called them: the last
+    // reference may go on the transport's thread after the answer is out, and
+    // Gateway::wait() must not let the executor go before that.
+    auto hold = std::make_shared<UpstreamHold>(shared_from_this());
+    auto done = [hold, gen](Result<provider::Generation> result) {
+      auto self = hold->self;
       auto ex = self->ex_;
       ex->dispatch([self, gen, result = std::move(result)]() mutable {
         self->on_done(gen, std::move(result));
       });
-      self->ctx_->upstream_calls.end();
     };
-    ctx_->upstream_calls.begin();
     // The upstream call's I/O and callbacks share this connection's strand.
     transport::StrandScope scope(ex_->executor());
     if (stream_) {
-      auto on_event = [self, gen](const ir::StreamEvent& e) {
+      auto on_event = [hold, gen](const ir::StreamEvent& e) {
+        const auto& self = hold->self;
         if (self->ex_->on_strand()) {
           if (gen == self->gen_) self->on_event(e);
           return;
@@ -678,6 +696,16 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   size_t outstanding_ = 0;
   uint64_t batch_ = 0;
 };
+
+UpstreamHold::UpstreamHold(std::shared_ptr<ModelCall> call)
+    : self(std::move(call)), ctx(self->ctx_) {
+  ctx->upstream_calls.begin();
+}
+
+UpstreamHold::~UpstreamHold() {
+  self.reset();  // the call may end here, while the executor is still there
+  ctx->upstream_calls.end();
+}
 
 }  // namespace
 
