@@ -32,10 +32,12 @@ void StreamAccumulator::add(const StreamEvent& event) {
           auto& t = std::get<ThinkingPart>(parts.back());
           (e.redacted ? t.redacted_data : t.text) += e.text;
           t.signature += e.signature;
+          if (!e.item_id.empty()) t.item_id = e.item_id;
+          t.encrypted_content += e.encrypted_content;
         } else if constexpr (std::is_same_v<T, ToolCallStart>) {
           open_ = Open::none;
           call_part_[e.index] = parts.size();
-          parts.push_back(ToolCallPart{e.id, e.name, {}, true});
+          parts.push_back(ToolCallPart{e.id, e.name, {}, true, e.signature});
         } else if constexpr (std::is_same_v<T, ToolCallDelta>) {
           open_ = Open::none;
           auto it = call_part_.find(e.index);

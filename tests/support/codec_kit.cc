@@ -106,9 +106,12 @@ std::string describe(const ir::StreamEvent& event) {
         else if constexpr (std::is_same_v<T, ir::TextDelta>)
           return "Text{" + e.text + "}";
         else if constexpr (std::is_same_v<T, ir::ThinkingDelta>)
-          return "Thinking{" + e.text + "," + e.signature + (e.redacted ? ",redacted}" : "}");
+          return "Thinking{" + e.text + "," + e.signature + (e.redacted ? ",redacted" : "") +
+                 (e.item_id.empty() ? "" : ",item=" + e.item_id) +
+                 (e.encrypted_content.empty() ? "" : ",enc=" + e.encrypted_content) + "}";
         else if constexpr (std::is_same_v<T, ir::ToolCallStart>)
-          return "CallStart{" + std::to_string(e.index) + "," + e.id + "," + e.name + "}";
+          return "CallStart{" + std::to_string(e.index) + "," + e.id + "," + e.name +
+                 (e.signature.empty() ? "" : ",sig=" + e.signature) + "}";
         else if constexpr (std::is_same_v<T, ir::ToolCallDelta>)
           return "CallDelta{" + std::to_string(e.index) + "," + e.fragment + "}";
         else if constexpr (std::is_same_v<T, ir::ToolCallEnd>)

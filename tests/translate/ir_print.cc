@@ -70,7 +70,8 @@ void print_part(std::ostringstream& o, const ir::Part& part, const std::string& 
             << " data=" << q(p.data) << " detail=" << q(p.detail) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ToolCallPart>) {
           o << indent << "tool_call id=" << q(p.id) << " name=" << q(p.name)
-            << (p.arguments_valid ? "" : " INVALID") << "\n"
+            << (p.arguments_valid ? "" : " INVALID")
+            << (p.signature.empty() ? "" : " signature=" + q(p.signature)) << "\n"
             << indent << "  args " << q(p.arguments) << "\n";
         } else if constexpr (std::is_same_v<T, ir::ToolResultPart>) {
           o << indent << "tool_result call_id=" << q(p.call_id) << (p.is_error ? " is_error" : "")
@@ -78,7 +79,9 @@ void print_part(std::ostringstream& o, const ir::Part& part, const std::string& 
           for (const auto& c : p.content) print_result_content(o, c, indent + "  ");
         } else if constexpr (std::is_same_v<T, ir::ThinkingPart>) {
           o << indent << "thinking " << q(p.text) << " signature=" << q(p.signature)
-            << (p.redacted ? " redacted data=" + q(p.redacted_data) : "") << "\n";
+            << (p.redacted ? " redacted data=" + q(p.redacted_data) : "")
+            << (p.item_id.empty() ? "" : " item_id=" + q(p.item_id))
+            << (p.encrypted_content.empty() ? "" : " encrypted=" + q(p.encrypted_content)) << "\n";
         } else {
           o << indent << "unknown " << p.dialect << " type=" << q(p.type) << " " << q(p.raw_json)
             << "\n";
@@ -152,10 +155,12 @@ std::string print(const ir::StreamEvent& event) {
           return "TextDelta " + q(e.text);
         } else if constexpr (std::is_same_v<T, ir::ThinkingDelta>) {
           return "ThinkingDelta " + q(e.text) + " sig=" + q(e.signature) +
-                 (e.redacted ? " redacted" : "");
+                 (e.redacted ? " redacted" : "") +
+                 (e.item_id.empty() ? "" : " item_id=" + q(e.item_id)) +
+                 (e.encrypted_content.empty() ? "" : " encrypted=" + q(e.encrypted_content));
         } else if constexpr (std::is_same_v<T, ir::ToolCallStart>) {
           return "ToolCallStart #" + std::to_string(e.index) + " id=" + q(e.id) +
-                 " name=" + q(e.name);
+                 " name=" + q(e.name) + (e.signature.empty() ? "" : " sig=" + q(e.signature));
         } else if constexpr (std::is_same_v<T, ir::ToolCallDelta>) {
           return "ToolCallDelta #" + std::to_string(e.index) + " " + q(e.fragment);
         } else if constexpr (std::is_same_v<T, ir::ToolCallEnd>) {

@@ -42,6 +42,9 @@ struct BasicToolCallPart {
   // False when `arguments` is not valid JSON (models do produce that). The
   // text is kept as is so nothing is lost; tools reject it with an error result.
   bool arguments_valid = true;
+  // An opaque token the provider signed the call with and requires back
+  // unchanged in later turns (Gemini's `thoughtSignature`); empty: none.
+  typename S::String signature;
   bool operator==(const BasicToolCallPart&) const = default;
 };
 
@@ -69,12 +72,16 @@ struct BasicToolResultPart {
 
 // Model reasoning. Anthropic signs thinking blocks and requires them back
 // unchanged in later turns; `redacted` blocks carry only encrypted `data`.
+// OpenAI Responses gives reasoning an item id and, with `store: false`, its
+// `encrypted_content`, which must come back in the next request's input.
 template <class S>
 struct BasicThinkingPart {
   typename S::String text;
   typename S::String signature;
   bool redacted = false;
   typename S::String redacted_data;
+  typename S::String item_id;
+  typename S::String encrypted_content;
   bool operator==(const BasicThinkingPart&) const = default;
 };
 

@@ -37,8 +37,10 @@ struct TextDelta {
 
 struct ThinkingDelta {
   std::string text;
-  std::string signature;  // Anthropic signature_delta; may come alone
-  bool redacted = false;  // a redacted_thinking block; `text` holds its data
+  std::string signature;          // Anthropic signature_delta; may come alone
+  bool redacted = false;          // a redacted_thinking block; `text` holds its data
+  std::string item_id;            // Responses reasoning item id; may come alone
+  std::string encrypted_content;  // Responses encrypted reasoning; may come alone
   bool operator==(const ThinkingDelta&) const = default;
 };
 
@@ -46,6 +48,7 @@ struct ToolCallStart {
   int index = 0;
   std::string id;
   std::string name;
+  std::string signature;  // Gemini thoughtSignature of the call; empty: none
   bool operator==(const ToolCallStart&) const = default;
 };
 

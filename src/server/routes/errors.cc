@@ -2,15 +2,36 @@
 
 namespace toolwire::server::routes {
 
+std::string_view name_of(Dialect d) {
+  switch (d) {
+    case Dialect::openai_chat:
+      return "openai_chat";
+    case Dialect::anthropic_messages:
+      return "anthropic_messages";
+    case Dialect::openai_responses:
+      return "openai_responses";
+    case Dialect::gemini:
+      return "gemini";
+    case Dialect::bedrock_converse:
+      return "bedrock_converse";
+  }
+  return "openai_chat";
+}
+
 const codec::Codec& codec_for(Dialect d) {
-  static const codec::Codec* openai = codec::find_codec("openai_chat");
-  static const codec::Codec* anthropic = codec::find_codec("anthropic_messages");
-  return d == Dialect::anthropic_messages ? *anthropic : *openai;
+  const codec::Dialect* entry = codec::find_dialect(name_of(d));
+  if (entry && entry->has_codec()) return entry->codec();
+  return *codec::find_codec("openai_chat");
 }
 
 Dialect dialect_for(std::string_view path, std::string_view anthropic_version_header) {
   if (path.starts_with("/v1/messages") || !anthropic_version_header.empty())
     return Dialect::anthropic_messages;
+  if (path.starts_with("/v1/responses")) return Dialect::openai_responses;
+  if (path.starts_with("/v1beta/") || path.find(":generateContent") != path.npos ||
+      path.find(":streamGenerateContent") != path.npos)
+    return Dialect::gemini;
+  if (path.starts_with("/model/")) return Dialect::bedrock_converse;
   return Dialect::openai_chat;
 }
 

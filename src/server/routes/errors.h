@@ -12,10 +12,15 @@
 
 namespace toolwire::server::routes {
 
-enum class Dialect { openai_chat, anthropic_messages };
+// The ingress dialects. Each names its entry in codec::all_dialects().
+enum class Dialect { openai_chat, anthropic_messages, openai_responses, gemini, bedrock_converse };
 
+std::string_view name_of(Dialect d);
+// The dialect's codec; OpenAI Chat's while the dialect has none registered.
 const codec::Codec& codec_for(Dialect d);
-// /v1/messages... or an `anthropic-version` header → Anthropic; else OpenAI.
+// The dialect a path implies: /v1/messages... or an `anthropic-version`
+// header → Anthropic; /v1/responses... → Responses; /v1beta/ or a
+// `:generateContent`-style method → Gemini; /model/ → Bedrock; else OpenAI.
 Dialect dialect_for(std::string_view path, std::string_view anthropic_version_header = {});
 
 // Answers `error` in `d` (status from error.http_status or its code).
