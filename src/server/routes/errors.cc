@@ -1,5 +1,7 @@
 #include "server/routes/errors.h"
 
+#include "toolwire/codec/dialect.h"
+
 namespace toolwire::server::routes {
 
 std::string_view name_of(Dialect d) {
