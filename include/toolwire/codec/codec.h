@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "toolwire/core/http_status.h"
@@ -57,6 +58,9 @@ class StreamEncoder {
 struct WireError {
   int http_status = 500;
   std::string body;
+  // Response headers the dialect's error needs besides the body (Bedrock's
+  // x-amzn-errortype); most dialects have none.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // How an encoder may treat the IR it is given.

@@ -39,7 +39,9 @@ Dialect dialect_for(std::string_view path, std::string_view anthropic_version_he
 
 void send_error(http::Exchange& ex, Dialect d, const Error& error, const http::Headers& headers) {
   codec::WireError w = codec_for(d).encode_error(error);
-  ex.respond(w.http_status, "application/json", w.body, headers);
+  http::Headers all = headers;
+  for (auto& h : w.headers) all.push_back(std::move(h));
+  ex.respond(w.http_status, "application/json", w.body, all);
 }
 
 void send_error(http::Exchange& ex, Dialect d, int status, ErrorCode code, std::string message,

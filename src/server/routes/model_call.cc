@@ -190,7 +190,9 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   void reject(const Error& e) {
     codec::WireError w = codec_.encode_error(e);
-    ex_->respond(w.http_status, "application/json", w.body, warning_headers());
+    http::Headers headers = warning_headers();
+    for (auto& h : w.headers) headers.push_back(std::move(h));
+    ex_->respond(w.http_status, "application/json", w.body, headers);
     finish_metrics(w.http_status);
   }
 
