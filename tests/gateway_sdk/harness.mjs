@@ -6,30 +6,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startMockUpstream } from './mock_upstream.mjs';
+import { importSdk } from './sdk.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const npm = join(here, '..', 'npm');
 const START_TIMEOUT_MS = 15000;
 const STOP_TIMEOUT_MS = 15000;
-
-// The SDKs live in tests/npm/node_modules, not next to this file: resolve
-// them from there.
-async function importSdk(name) {
-  const require = createRequire(join(npm, 'package.json'));
-  let resolved;
-  try {
-    resolved = require.resolve(name);
-  } catch {
-    throw new Error(`${join(npm, 'node_modules')} lacks ${name}: run scripts/setup.sh`);
-  }
-  // Prefer the ESM build next to the CommonJS entry point.
-  const mjs = resolved.replace(/\.js$/, '.mjs');
-  return import(pathToFileURL(existsSync(mjs) ? mjs : resolved).href);
-}
 
 export const { default: OpenAI } = await importSdk('openai');
 export const { default: Anthropic } = await importSdk('@anthropic-ai/sdk');

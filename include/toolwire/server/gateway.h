@@ -173,6 +173,15 @@ struct McpEndpointOptions {
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(60)};
 };
 
+// OpenAI Responses' `previous_response_id`: the gateway keeps each completed
+// /v1/responses answer (unless the request said `store: false`), least
+// recently used evicted first. max_responses 0: off, and a request naming a
+// previous response is refused.
+struct ResponseStoreOptions {
+  size_t max_responses = 1000;
+  size_t max_bytes = 64 * 1024 * 1024;  // estimated from the text held
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (see Gateway::port())
@@ -196,6 +205,7 @@ struct GatewayOptions {
   bool log_requests = true;
   ConductorOptions conductor;
   McpEndpointOptions mcp;
+  ResponseStoreOptions response_store;
 };
 
 }  // namespace toolwire::server
