@@ -1,0 +1,75 @@
+// The tool conversations every new client runs against every upstream it is
+// paired with: written once as canonical conversations (dialect_bodies.mjs);
+// each client's `ask(gw, conversation, stream)` sends one in its own dialect
+// through its SDK and returns what the SDK reported, normalised:
+//   { text, calls: [{ id, name, arguments }], finish, usage: { input, output, total } }
+// Each scenario checks that, and the exact body the upstream received.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { upstreamBody } from './dialect_bodies.mjs';
+import { scriptedCall, upstreamRequests } from './common.mjs';
+import { startGateway } from './harness.mjs';
+
+export const SYSTEM = 'You are terse.';
+export const TOOL_NAMES = ['get_weather', 'get_time'];
+
+const usage = (input, output) => ({ input, output, total: input + output });
+
+// `finish(hasCalls)`: the client dialect's finish reason for a turn.
+// `extra(getGateway, model)`: more tests inside the suite (dialect-specific).
+export function clientSuite({ client, upstream, model, ask, finish, extra }) {
+  describe(`${client} SDK -> toolwire serve -> ${upstream} upstream`, () => {
+    let gw;
+    before(async () => { gw = await startGateway({ upstream }); });
+    after(async () => { await gw?.stop(); });
+
+    for (const stream of [false, true]) {
+      const mode = stream ? 'stream' : 'non-stream';
+
+      test(`two-round tool conversation (${mode})`, async () => {
+        const call = scriptedCall('call_w1', 'get_weather', '{"city":"Paris"}');
+        gw.mock.script(
+          { text: 'Checking.', toolCalls: [call], usage: { input: 31, output: 12 } },
+          { text: 'It is 18C and sunny in Paris.', usage: { input: 57, output: 9 } },
+        );
+        const c1 = { system: SYSTEM, tools: TOOL_NAMES, turns: [{ user: 'Weather in Paris?' }] };
+        const r1 = await ask(gw, c1, stream);
+        assert.deepStrictEqual(r1, { text: 'Checking.', calls: [call], finish: finish(true),
+          usage: usage(31, 12) });
+        const c2 = { ...c1, turns: [...c1.turns, { assistant: { text: 'Checking.', calls: [call] } },
+          { results: [{ id: 'call_w1', name: 'get_weather', content: '18C, sunny' }] }] };
+        const r2 = await ask(gw, c2, stream);
+        assert.deepStrictEqual(r2, { text: 'It is 18C and sunny in Paris.', calls: [],
+          finish: finish(false), usage: usage(57, 9) });
+        const [b1, b2] = upstreamRequests(gw.mock, upstream, 2, { model, stream });
+        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream));
+        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream));
+      });
+
+      test(`two parallel calls, both answered (${mode})`, async () => {
+        const calls = [
+          scriptedCall('call_p1', 'get_weather', '{"city":"Oslo"}'),
+          scriptedCall('call_p2', 'get_time', '{"tz":"Europe/Oslo"}'),
+        ];
+        gw.mock.script(
+          { toolCalls: calls, usage: { input: 40, output: 22 } },
+          { text: 'Oslo: 3C, 14:05.', usage: { input: 80, output: 7 } },
+        );
+        const c1 = { system: SYSTEM, tools: TOOL_NAMES,
+          turns: [{ user: 'Oslo weather and time?' }] };
+        const r1 = await ask(gw, c1, stream);
+        assert.deepStrictEqual(r1, { text: '', calls, finish: finish(true), usage: usage(40, 22) });
+        const c2 = { ...c1, turns: [...c1.turns, { assistant: { calls } }, { results: [
+          { id: 'call_p1', name: 'get_weather', content: '3C' },
+          { id: 'call_p2', name: 'get_time', content: '14:05' }] }] };
+        const r2 = await ask(gw, c2, stream);
+        assert.deepStrictEqual(r2, { text: 'Oslo: 3C, 14:05.', calls: [], finish: finish(false),
+          usage: usage(80, 7) });
+        const [b1, b2] = upstreamRequests(gw.mock, upstream, 2, { model, stream });
+        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream));
+        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream));
+      });
+    }
+    extra?.(() => gw, model);
+  });
+}
