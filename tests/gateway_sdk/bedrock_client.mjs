@@ -57,6 +57,7 @@ async function ask(gw, c, stream) {
 }
 
 export function bedrockClientSuite(upstream) {
-  clientSuite({ client: '@aws-sdk/client-bedrock-runtime', upstream, model: MODEL, ask,
+  clientSuite({ dialect: 'bedrock', client: '@aws-sdk/client-bedrock-runtime', upstream,
+    model: MODEL, ask,
     finish: (calls) => (calls ? 'tool_use' : 'end_turn') });
 }

@@ -15,7 +15,8 @@ const TOOLS = {
 };
 
 // Gemini 3 needs a thought signature on a model turn's first call; a call
-// from another dialect has none, and the codec sends the documented placeholder.
+// from another dialect has none, and the codec sends the documented
+// placeholder (a Gemini client's history is its own business).
 export const GEMINI_PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
 
 function openaiBody(model, c, stream) {
@@ -126,8 +127,9 @@ export function geminiContents(c, { placeholder = true } = {}) {
   return contents;
 }
 
-function geminiBody(model, c) {
-  const body = { contents: geminiContents(c) };
+function geminiBody(model, c, fromGemini) {
+  // A Gemini client's own history goes through as it sent it.
+  const body = { contents: geminiContents(c, { placeholder: !fromGemini }) };
   if (c.system) body.systemInstruction = { parts: [{ text: c.system }] };
   if (c.tools) body.tools = [{ functionDeclarations: c.tools.map((n) =>
     ({ name: n, description: TOOLS[n].description, parameters: TOOLS[n].schema })) }];
@@ -142,7 +144,8 @@ export function bedrockMessages(c) {
       const content = [];
       if (t.assistant.text !== undefined) content.push({ text: t.assistant.text });
       for (const x of t.assistant.calls ?? [])
-        content.push({ toolUse: { toolUseId: x.id, name: x.name, input: JSON.parse(x.arguments) } });
+        content.push(
+          { toolUse: { toolUseId: x.id, name: x.name, input: JSON.parse(x.arguments) } });
       messages.push({ role: 'assistant', content });
     }
     if (t.results)
@@ -165,14 +168,15 @@ function bedrockBody(model, c) {
   return body;
 }
 
-// The body `upstream` must receive for conversation `c` (Gemini and Bedrock
-// name the model and the stream in the path, not the body).
-export function upstreamBody(upstream, model, c, stream) {
+// The body `upstream` must receive for conversation `c` sent by a client of
+// dialect `from` (Gemini and Bedrock name the model and the stream in the
+// path, not the body).
+export function upstreamBody(upstream, model, c, stream, from) {
   switch (upstream) {
     case 'openai': return openaiBody(model, c, stream);
     case 'anthropic': return anthropicBody(model, c, stream);
     case 'responses': return responsesBody(model, c, stream);
-    case 'gemini': return geminiBody(model, c);
+    case 'gemini': return geminiBody(model, c, from === 'gemini');
     case 'bedrock': return bedrockBody(model, c);
     default: throw new Error(`unknown upstream ${upstream}`);
   }

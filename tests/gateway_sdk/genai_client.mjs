@@ -61,5 +61,6 @@ async function ask(gw, c, stream) {
 }
 
 export function geminiClientSuite(upstream) {
-  clientSuite({ client: '@google/genai', upstream, model: MODEL, ask, finish: () => 'STOP' });
+  clientSuite({ dialect: 'gemini', client: '@google/genai', upstream, model: MODEL, ask,
+    finish: () => 'STOP' });
 }

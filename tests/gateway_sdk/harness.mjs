@@ -5,7 +5,10 @@
 // (scripts/setup.sh installs them; a missing one fails, never skips).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GEMINI_UPSTREAM_KEY } from './common.mjs';
 import { TEST_AWS } from './mock_bedrock.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
@@ -65,15 +68,41 @@ function waitListening(proc, stderr) {
 // upstream: 'openai' (openai_compatible=<mock>/v1), 'anthropic' (<mock> root),
 // 'responses' (<mock>/v1), 'gemini' (<mock> root, key GEMINI_UPSTREAM_KEY) or
 // 'bedrock' (<mock> root, signing with TEST_AWS from the AWS_* variables).
-export async function startGateway({ upstream, upstreamModel } = {}) {
+// keys: serve from a YAML config (a temporary file) that routes every model
+// to an OpenAI-compatible upstream and requires a gateway key: the keys the
+// clients of this harness present (`sk-test-gateway`, `gemini-client-key`,
+// and CLIENT_AWS.accessKeyId inside the Bedrock client's SigV4 signature).
+export const GATEWAY_KEYS = ['sk-test-gateway', 'gemini-client-key', 'AKIDCLIENTTEST'];
+
+function keysConfig(mock) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolwire-sdk-'));
+  const file = join(dir, 'gateway.yaml');
+  const sha = (k) => createHash('sha256').update(k).digest('hex');
+  writeFileSync(file, [
+    'listen: 127.0.0.1:0',
+    'keys:',
+    ...GATEWAY_KEYS.map((k, i) => `  - {name: k${i}, sha256: "sha256:${sha(k)}"}`),
+    'upstreams:',
+    `  mock: {profile: openai_compatible, base_url: "${mock.root}/v1"}`,
+    'routes:',
+    '  - {model: "*", upstreams: [mock]}',
+    '',
+  ].join('\n'));
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startGateway({ upstream, upstreamModel, keys = false } = {}) {
   const mock = await startMockUpstream();
+  if (keys) upstream = 'openai';
   const spec = {
     openai: `openai_compatible=${mock.root}/v1`, anthropic: `anthropic=${mock.root}`,
     responses: `responses=${mock.root}/v1`, gemini: `gemini=${mock.root}`,
     bedrock: `bedrock=${mock.root}`,
   }[upstream];
   if (!spec) throw new Error(`unknown upstream dialect ${upstream}`);
-  const args = ['serve', '--listen', '127.0.0.1:0', '--upstream', spec, '--quiet'];
+  const config = keys ? keysConfig(mock) : null;
+  const args = config ? ['serve', '--config', config.file, '--quiet']
+    : ['serve', '--listen', '127.0.0.1:0', '--upstream', spec, '--quiet'];
   if (upstreamModel) args.push('--upstream-model', upstreamModel);
   // No API keys or AWS settings of the environment reach the gateway.
   const env = { ...process.env };
@@ -101,6 +130,7 @@ export async function startGateway({ upstream, upstreamModel } = {}) {
   } catch (e) {
     proc.kill('SIGKILL');
     await mock.close();
+    config?.remove();
     throw e;
   }
   const url = `http://127.0.0.1:${port}`;
@@ -138,6 +168,7 @@ export async function startGateway({ upstream, upstreamModel } = {}) {
           `toolwire serve exit; stderr: ${err}`);
       } finally {
         bedrock.destroy();
+        config?.remove();
         await mock.close();
       }
     },

@@ -31,8 +31,9 @@ export function matchBedrock(url) {
 // 'ok', or why the signature does not verify.
 export async function checkSigV4(req, raw) {
   const auth = req.headers.authorization ?? '';
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/
-    .exec(auth);
+  const m = new RegExp('^AWS4-HMAC-SHA256 '
+    + 'Credential=([^/]+)/(\\d{8})/([^/]+)/([^/]+)/aws4_request, ?'
+    + 'SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$').exec(auth);
   if (!m) return `no SigV4 Authorization header (${auth ? 'malformed' : 'missing'})`;
   const [, akid, , region, service, signed] = m;
   if (akid !== TEST_AWS.accessKeyId) return `unknown access key id ${akid}`;

@@ -6,7 +6,8 @@
 import { pieces } from './mock_util.mjs';
 
 export function matchGemini(url) {
-  const m = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)(\?.*)?$/.exec(url);
+  const m = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)(\?.*)?$/
+    .exec(url);
   if (!m) return null;
   const stream = m[2] === 'streamGenerateContent';
   return { model: decodeURIComponent(m[1]), stream, sse: /[?&]alt=sse(&|$)/.test(m[3] ?? '') };

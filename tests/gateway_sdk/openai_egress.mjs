@@ -33,6 +33,6 @@ async function ask(gw, c, stream) {
 }
 
 export function openaiEgressSuite(upstream) {
-  clientSuite({ client: 'openai (Chat)', upstream, model: MODEL, ask,
+  clientSuite({ dialect: 'openai', client: 'openai (Chat)', upstream, model: MODEL, ask,
     finish: (calls) => (calls ? 'tool_calls' : 'stop') });
 }

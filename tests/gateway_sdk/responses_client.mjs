@@ -67,8 +67,8 @@ function previousResponseTests(getGateway, upstream) {
       const c2 = { ...c1, turns: [...c1.turns, { assistant: { text: 'Looking.', calls: [call] } },
         { results: [{ id: 'call_s1', name: 'get_weather', content: '19C' }] }] };
       const [b1, b2] = upstreamRequests(gw.mock, upstream, 2, { model: MODEL, stream });
-      assert.deepStrictEqual(b1, upstreamBody(upstream, MODEL, c1, stream));
-      assert.deepStrictEqual(b2, upstreamBody(upstream, MODEL, c2, stream));
+      assert.deepStrictEqual(b1, upstreamBody(upstream, MODEL, c1, stream, 'responses'));
+      assert.deepStrictEqual(b2, upstreamBody(upstream, MODEL, c2, stream, 'responses'));
     });
   }
 
@@ -87,7 +87,8 @@ function previousResponseTests(getGateway, upstream) {
         return true;
       });
     await assert.rejects(
-      gw.openai.responses.create({ model: MODEL, previous_response_id: 'resp_unknown', input: 'x' }),
+      gw.openai.responses.create(
+        { model: MODEL, previous_response_id: 'resp_unknown', input: 'x' }),
       (e) => e.status === 400 && e.code === 'previous_response_not_found');
     const [b] = upstreamRequests(gw.mock, upstream, 1, { model: MODEL, stream: false });
     if (upstream === 'responses') assert.equal(b.store, false, 'store: false reaches the upstream');
@@ -96,7 +97,8 @@ function previousResponseTests(getGateway, upstream) {
 
 export function responsesClientSuite(upstream) {
   clientSuite({
-    client: 'openai (Responses)', upstream, model: MODEL, ask, finish: () => 'completed',
+    client: 'openai (Responses)', dialect: 'responses', upstream, model: MODEL, ask,
+    finish: () => 'completed',
     extra: (getGateway) => previousResponseTests(getGateway, upstream),
   });
 }

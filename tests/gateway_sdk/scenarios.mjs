@@ -15,9 +15,10 @@ export const TOOL_NAMES = ['get_weather', 'get_time'];
 
 const usage = (input, output) => ({ input, output, total: input + output });
 
+// `dialect`: the client's ('openai', 'responses', 'gemini', 'bedrock').
 // `finish(hasCalls)`: the client dialect's finish reason for a turn.
 // `extra(getGateway, model)`: more tests inside the suite (dialect-specific).
-export function clientSuite({ client, upstream, model, ask, finish, extra }) {
+export function clientSuite({ client, dialect, upstream, model, ask, finish, extra }) {
   describe(`${client} SDK -> toolwire serve -> ${upstream} upstream`, () => {
     let gw;
     before(async () => { gw = await startGateway({ upstream }); });
@@ -36,14 +37,15 @@ export function clientSuite({ client, upstream, model, ask, finish, extra }) {
         const r1 = await ask(gw, c1, stream);
         assert.deepStrictEqual(r1, { text: 'Checking.', calls: [call], finish: finish(true),
           usage: usage(31, 12) });
-        const c2 = { ...c1, turns: [...c1.turns, { assistant: { text: 'Checking.', calls: [call] } },
+        const c2 = { ...c1, turns: [...c1.turns,
+          { assistant: { text: 'Checking.', calls: [call] } },
           { results: [{ id: 'call_w1', name: 'get_weather', content: '18C, sunny' }] }] };
         const r2 = await ask(gw, c2, stream);
         assert.deepStrictEqual(r2, { text: 'It is 18C and sunny in Paris.', calls: [],
           finish: finish(false), usage: usage(57, 9) });
         const [b1, b2] = upstreamRequests(gw.mock, upstream, 2, { model, stream });
-        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream));
-        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream));
+        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream, dialect));
+        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream, dialect));
       });
 
       test(`two parallel calls, both answered (${mode})`, async () => {
@@ -66,8 +68,8 @@ export function clientSuite({ client, upstream, model, ask, finish, extra }) {
         assert.deepStrictEqual(r2, { text: 'Oslo: 3C, 14:05.', calls: [], finish: finish(false),
           usage: usage(80, 7) });
         const [b1, b2] = upstreamRequests(gw.mock, upstream, 2, { model, stream });
-        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream));
-        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream));
+        assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream, dialect));
+        assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream, dialect));
       });
     }
     extra?.(() => gw, model);
