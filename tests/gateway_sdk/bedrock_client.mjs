@@ -58,6 +58,7 @@ async function ask(gw, c, stream) {
 
 export function bedrockClientSuite(upstream) {
   clientSuite({ dialect: 'bedrock', client: '@aws-sdk/client-bedrock-runtime', upstream,
+    failure: (e) => ({ status: e.$metadata?.httpStatusCode, type: e.name }),
     model: MODEL, ask,
     finish: (calls) => (calls ? 'tool_use' : 'end_turn') });
 }

@@ -62,5 +62,6 @@ async function ask(gw, c, stream) {
 
 export function geminiClientSuite(upstream) {
   clientSuite({ dialect: 'gemini', client: '@google/genai', upstream, model: MODEL, ask,
+    failure: (e) => ({ status: e.status, type: JSON.parse(e.message).error?.status }),
     finish: () => 'STOP' });
 }

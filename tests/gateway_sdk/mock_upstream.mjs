@@ -10,7 +10,8 @@
 //                               every request's SigV4 signature checked; mock_bedrock.mjs)
 // (shapes as in tests/data/wire/). Each test queues canonical turns
 //   { text?, toolCalls?: [{ id, name, arguments }], usage: { input, output } }
-// (`arguments` is the JSON text of the call's arguments); every request pops
+// (`arguments` is the JSON text of the call's arguments), or failures
+// { error: { status, message } }; every request pops
 // one turn and renders it in the dialect of the path it came to and in the
 // stream mode it asked for (the path's for Gemini and Bedrock). Every request
 // is recorded (method, path, headers, parsed body, and for Bedrock `sigv4`:
@@ -172,6 +173,8 @@ export async function startMockUpstream() {
       if (!body) return fail(400, 'mock upstream: body is not JSON');
       const turn = turns.shift();
       if (!turn) return fail(500, `mock upstream: no scripted turn for request ${requests.length}`);
+      // A scripted failure: { error: { status, message } }, in the path's dialect.
+      if (turn.error) return fail(turn.error.status, turn.error.message);
       const n = ++served;
       const model = gemini?.model ?? bedrock?.model ?? body.model ?? 'mock-model';
       const stream = gemini?.stream ?? bedrock?.stream ?? body.stream === true;

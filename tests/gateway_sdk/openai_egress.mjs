@@ -34,5 +34,6 @@ async function ask(gw, c, stream) {
 
 export function openaiEgressSuite(upstream) {
   clientSuite({ dialect: 'openai', client: 'openai (Chat)', upstream, model: MODEL, ask,
+    failure: (e) => ({ status: e.status, type: e.type }),
     finish: (calls) => (calls ? 'tool_calls' : 'stop') });
 }

@@ -97,6 +97,7 @@ function previousResponseTests(getGateway, upstream) {
 
 export function responsesClientSuite(upstream) {
   clientSuite({
+    failure: (e) => ({ status: e.status, type: e.type }),
     client: 'openai (Responses)', dialect: 'responses', upstream, model: MODEL, ask,
     finish: () => 'completed',
     extra: (getGateway) => previousResponseTests(getGateway, upstream),

@@ -15,10 +15,18 @@ export const TOOL_NAMES = ['get_weather', 'get_time'];
 
 const usage = (input, output) => ({ input, output, total: input + output });
 
+// The error type each client dialect gives a 400.
+const REFUSED = {
+  openai: 'invalid_request_error', responses: 'invalid_request_error',
+  gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException',
+};
+
 // `dialect`: the client's ('openai', 'responses', 'gemini', 'bedrock').
 // `finish(hasCalls)`: the client dialect's finish reason for a turn.
+// `failure(error)`: what the SDK's error says, as { status, type }: the HTTP
+// status and the dialect's error type where it has one.
 // `extra(getGateway, model)`: more tests inside the suite (dialect-specific).
-export function clientSuite({ client, dialect, upstream, model, ask, finish, extra }) {
+export function clientSuite({ client, dialect, upstream, model, ask, finish, failure, extra }) {
   describe(`${client} SDK -> toolwire serve -> ${upstream} upstream`, () => {
     let gw;
     before(async () => { gw = await startGateway({ upstream }); });
@@ -71,6 +79,22 @@ export function clientSuite({ client, dialect, upstream, model, ask, finish, ext
         assert.deepStrictEqual(b1, upstreamBody(upstream, model, c1, stream, dialect));
         assert.deepStrictEqual(b2, upstreamBody(upstream, model, c2, stream, dialect));
       });
+    }
+    // The upstream refuses the request (a 400 in its dialect, not retried):
+    // the client gets the status and message in its own dialect's error,
+    // which its SDK raises.
+    for (const stream of [false, true]) {
+      test(`an upstream error reaches the client in its dialect (${stream ? 'stream' : 'whole'})`,
+        async () => {
+          gw.mock.script({ error: { status: 400, message: 'scripted refusal' } });
+          const c = { system: SYSTEM, tools: TOOL_NAMES, turns: [{ user: 'Fail, please.' }] };
+          await assert.rejects(ask(gw, c, stream), (e) => {
+            assert.deepStrictEqual(failure(e), { status: 400, type: REFUSED[dialect] });
+            assert.match(e.message, /scripted refusal/);
+            return true;
+          });
+          upstreamRequests(gw.mock, upstream, 1, { model, stream });
+        });
     }
     extra?.(() => gw, model);
   });
