@@ -105,6 +105,17 @@ export function bedrockStream(turn) {
   if (turn.text !== undefined) {
     for (const p of pieces(turn.text, 3)) out.push(frame('contentBlockDelta',
       { contentBlockIndex: index, delta: { text: p } }));
+    if (turn.streamError) {
+      out.push(Buffer.from(codec.encode({
+        headers: {
+          ':exception-type': { type: 'string', value: 'internalServerException' },
+          ':content-type': { type: 'string', value: 'application/json' },
+          ':message-type': { type: 'string', value: 'exception' },
+        },
+        body: fromUtf8(JSON.stringify({ message: turn.streamError })),
+      })));
+      return Buffer.concat(out);
+    }
     out.push(frame('contentBlockStop', { contentBlockIndex: index }));
     index++;
   }

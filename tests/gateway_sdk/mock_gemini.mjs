@@ -52,8 +52,10 @@ export function geminiStream(turn, model, n) {
   let out = '';
   // Text in pieces, then every call whole in the last chunk (as the API sends them).
   texts.forEach((t, i) => {
-    out += chunk([{ text: t }], calls.length === 0 && i === texts.length - 1);
+    out += chunk([{ text: t }], !turn.streamError && calls.length === 0 && i === texts.length - 1);
   });
+  if (turn.streamError)
+    return `${out}data: ${JSON.stringify(geminiError(500, turn.streamError))}\r\n\r\n`;
   if (calls.length > 0 || texts.length === 0) out += chunk(calls.map(callPart), true);
   return out;
 }

@@ -44,6 +44,14 @@ export function responsesStream(turn, model, n) {
   let out = ev('response.created', { response: envelope(model, n, 'in_progress', [], null) });
   out += ev('response.in_progress', { response: envelope(model, n, 'in_progress', [], null) });
   const done = items(turn, n);
+  if (turn.streamError) {
+    out += ev('response.output_item.added', { output_index: 0, item: { ...done[0],
+      status: 'in_progress', content: [] } });
+    for (const p of pieces(turn.text, 3))
+      out += ev('response.output_text.delta',
+        { item_id: done[0].id, output_index: 0, content_index: 0, delta: p, logprobs: [] });
+    return out + ev('error', { code: 'server_error', message: turn.streamError, param: null });
+  }
   done.forEach((item, output_index) => {
     if (item.type === 'message') {
       const text = item.content[0].text;

@@ -11,9 +11,10 @@
 // (shapes as in tests/data/wire/). Each test queues canonical turns
 //   { text?, toolCalls?: [{ id, name, arguments }], usage: { input, output } }
 // (`arguments` is the JSON text of the call's arguments), or failures
-// { error: { status, message } }; every request pops
-// one turn and renders it in the dialect of the path it came to and in the
-// stream mode it asked for (the path's for Gemini and Bedrock). Every request
+// { error: { status, message } }, or a stream that breaks after its text
+// { text, streamError: message, usage }; every request pops one turn and
+// renders it in the dialect of the path it came to and in the stream mode it
+// asked for (the path's for Gemini and Bedrock). Every request
 // is recorded (method, path, headers, parsed body, and for Bedrock `sigv4`:
 // 'ok' or why not). A request with no turn queued gets a 500 in its dialect,
 // so a test that makes more upstream calls than it scripted fails loudly; a
@@ -64,6 +65,9 @@ function openaiStream(turn, model, n, includeUsage) {
     chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
   let out = delta({ role: 'assistant', content: '', refusal: null });
   for (const p of pieces(turn.text ?? '', 3)) out += delta({ content: p });
+  if (turn.streamError)
+    return `${out}data: ${JSON.stringify({ error: { message: turn.streamError,
+      type: 'server_error', param: null, code: null } })}\n\n`;
   (turn.toolCalls ?? []).forEach((c, index) => {
     const start = { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } };
     out += delta({ tool_calls: [start] });

@@ -96,6 +96,18 @@ export function clientSuite({ client, dialect, upstream, model, ask, finish, fai
           upstreamRequests(gw.mock, upstream, 1, { model, stream });
         });
     }
+    // The upstream's stream breaks after some text: the client's stream ends
+    // with its dialect's error event, which its SDK raises with the message.
+    test('an upstream stream that breaks ends the client stream with an error', async () => {
+      gw.mock.script({ text: 'partial answer', streamError: 'upstream broke down',
+        usage: { input: 5, output: 2 } });
+      const c = { system: SYSTEM, tools: TOOL_NAMES, turns: [{ user: 'Go on.' }] };
+      await assert.rejects(ask(gw, c, true), (e) => {
+        assert.match(e.message, /upstream broke down/);
+        return true;
+      });
+      upstreamRequests(gw.mock, upstream, 1, { model, stream: true });
+    });
     extra?.(() => gw, model);
   });
 }
