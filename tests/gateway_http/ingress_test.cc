@@ -291,6 +291,12 @@ TEST(IngressKeys, EachDialectPresentsItsKey) {
       Kind::gemini, 401, "invalid gateway key");
   expect_error(send("/v1beta/models/gpt-test:generateContent", gemini_body, ""), Kind::gemini, 401,
                "x-goog-api-key");
+  // Gemini's REST API also takes the key in the query.
+  auto query = send("/v1beta/models/gpt-test:generateContent?key=goog-secret", gemini_body, "");
+  ASSERT_TRUE(query.has_value());
+  EXPECT_EQ(query->status, 200) << query->body;
+  expect_error(send("/v1beta/models/gpt-test:generateContent?key=nope", gemini_body, ""),
+               Kind::gemini, 401, "invalid gateway key");
   // A SigV4 signature: its access key id is the gateway key.
   const std::string sigv4 =
       "authorization: AWS4-HMAC-SHA256 Credential=AKIDGATEWAY/20250101/us-east-1/bedrock/"

@@ -4,6 +4,7 @@
 
 #include "server/routes/errors.h"
 #include "server/routes/info.h"
+#include "server/routes/ingress.h"
 #include "server/routes/mcp_endpoint.h"
 #include "server/routes/model_call.h"
 
@@ -42,6 +43,10 @@ bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, 
   Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
   std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"),
                                              req.header("x-goog-api-key"));
+  // Gemini's REST API also takes the key as `?key=` (its older examples).
+  std::string_view target = req.target;
+  if (presented.empty() && d == Dialect::gemini && target.find('?') != target.npos)
+    presented = query_param(target.substr(target.find('?') + 1), "key").value_or("");
   key = ctx.keys->authenticate(presented);
   if (!key) {
     send_error(ex, d, 401, ErrorCode::unauthenticated,
