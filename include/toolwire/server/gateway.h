@@ -1,7 +1,8 @@
 // toolwire/server/gateway.h — the gateway server behind `toolwire serve`.
 //
-// An HTTP/1.1 server on Boost.Beast/Asio with OpenAI- and Anthropic-compatible
-// endpoints in front of any provider. A request is decoded once from the
+// An HTTP/1.1 server on Boost.Beast/Asio with endpoints of every dialect
+// (OpenAI Chat and Responses, Anthropic, Gemini, Bedrock Converse) in front of
+// any provider. A request is decoded once from the
 // caller's dialect into the IR, routed by model to a provider (which encodes
 // the upstream's dialect), and the answer — whole or as a stream, event by
 // event — is encoded back into the caller's dialect. Errors come back in the
