@@ -133,7 +133,17 @@ class Ingress : public ::testing::TestWithParam<RouteCase> {
 TEST_P(Ingress, Serves) {
   expect_serves();
   EXPECT_EQ(rig.provider->calls(), 1);
-  EXPECT_EQ(rig.metric("toolwire_requests_total", "status=\"200\""), 1);
+  // Metrics name the route by its template, not the path with the model.
+  std::string route =
+      c().kind == Kind::responses ? "/v1/responses"
+      : c().kind == Kind::gemini
+          ? (c().stream ? "/v1beta/models/{model}:streamGenerateContent"
+                        : "/v1beta/models/{model}:generateContent")
+          : (c().stream ? "/model/{modelId}/converse-stream" : "/model/{modelId}/converse");
+  EXPECT_EQ(rig.metric("toolwire_requests_total",
+                       "route=\"" + route + "\",model=\"gpt-test\",status=\"200\""),
+            1)
+      << rig.gateway->metrics_text();
 }
 
 // Gemini and Bedrock: the model (percent-decoded) and the stream flag are
