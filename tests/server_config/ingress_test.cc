@@ -240,5 +240,51 @@ TEST(PreviousResponse, StoreFalseIsNotRecordedAndStaysForUpstream) {
   EXPECT_EQ(w->http_status, 400);
 }
 
+TEST(ResponseRecorder, AStreamIsStoredUnderTheGatewaysIdOnceComplete) {
+  ResponseStore store;
+  store.set_limits(10, 1 << 20);
+  ir::Request r = request_with({});
+  ResponseRecorder rec;
+  ASSERT_FALSE(rec.begin(store, r).has_value());
+  const std::string id = rec.id();
+  ASSERT_TRUE(id.starts_with("resp_")) << id;
+  std::vector<ir::StreamEvent> events = {ir::MessageStart{"chatcmpl-upstream", "m", 0},
+                                         ir::TextDelta{"Look"},
+                                         ir::TextDelta{"ing."},
+                                         ir::ToolCallStart{0, "call_1", "f", ""},
+                                         ir::ToolCallDelta{0, "{}"},
+                                         ir::ToolCallEnd{0},
+                                         ir::Finish{}};
+  for (auto& e : events) rec.saw(e);
+  EXPECT_EQ(std::get<ir::MessageStart>(events[0]).id, id) << "the client sees the gateway's id";
+  EXPECT_EQ(store.find(id), nullptr) << "nothing stored before the stream completed";
+  rec.stream_done(store);
+  auto c = store.find(id);
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->size(), 2u);  // the request's input, then the answer
+  EXPECT_EQ(std::get<ir::TextPart>((*c)[0].parts[0]).text, "next");
+  EXPECT_EQ((*c)[1].role, ir::Role::assistant);
+  ASSERT_EQ((*c)[1].parts.size(), 2u);
+  EXPECT_EQ(std::get<ir::TextPart>((*c)[1].parts[0]).text, "Looking.");
+  EXPECT_EQ(std::get<ir::ToolCallPart>((*c)[1].parts[1]).id, "call_1");
+  EXPECT_TRUE(rec.id().empty()) << "stored once";
+}
+
+TEST(ResponseRecorder, StoreFalseKeepsTheUpstreamsId) {
+  ResponseStore store;
+  store.set_limits(10, 1 << 20);
+  ir::Request r = request_with({{"store", "false"}});
+  ResponseRecorder rec;
+  ASSERT_FALSE(rec.begin(store, r).has_value());
+  EXPECT_TRUE(rec.id().empty());
+  ir::StreamEvent start = ir::MessageStart{"resp_upstream", "m", 0};
+  rec.saw(start);
+  EXPECT_EQ(std::get<ir::MessageStart>(start).id, "resp_upstream");
+  ir::Response whole;
+  whole.parts.emplace_back(ir::TextPart{"hi"});
+  rec.done(store, whole);
+  EXPECT_EQ(store.size(), 0u);
+}
+
 }  // namespace
 }  // namespace toolwire::server::routes

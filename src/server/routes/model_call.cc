@@ -19,7 +19,6 @@
 #include "server/routes/stream_shape.h"
 #include "server/routes/warnings_header.h"
 #include "toolwire/codec/tool_rules.h"
-#include "toolwire/ir/accumulator.h"
 #include "toolwire/tools/registry.h"
 #include "toolwire/transport/asio_client.h"
 
@@ -114,9 +113,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
     if (dialect_ == Dialect::openai_responses) {
-      if (auto w = apply_previous_response(ctx_->responses, request_, record_))
-        return reject_wire(std::move(*w));
-      if (record_.store && ctx_->responses.enabled()) response_id_ = new_response_id();
+      if (auto w = recorder_.begin(ctx_->responses, request_)) return reject_wire(std::move(*w));
     }
     const Limits& limits = ctx_->options.limits;
     if (request_.messages.size() > limits.max_messages)
@@ -276,11 +273,9 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (const auto* s = std::get_if<ir::ToolCallStart>(&e))
       ctx_->metrics.tool_call(s->name, "returned");
     buf_.clear();
-    if (loop_ || !response_id_.empty()) {
+    if (loop_ || !recorder_.id().empty()) {
       ir::StreamEvent out = loop_ ? remap(e) : e;
-      if (auto* start = std::get_if<ir::MessageStart>(&out); start && !response_id_.empty())
-        start->id = response_id_;
-      record(out);
+      recorder_.saw(out);
       encoder_->encode(out, buf_);
     } else {
       encoder_->encode(e, buf_);
@@ -317,7 +312,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
     for (auto& w : result->warnings) warnings_.push_back(std::move(w));
     ir::Response& resp = result->response;
-    if (!response_id_.empty()) resp.id = response_id_;
+    if (!recorder_.id().empty()) resp.id = recorder_.id();
     for (const auto& p : resp.parts)
       if (const auto* c = std::get_if<ir::ToolCallPart>(&p))
         ctx_->metrics.tool_call(c->name, "returned");
@@ -332,7 +327,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
-    remember(resp);
+    recorder_.done(ctx_->responses, resp);
     finish_metrics(200);
   }
 
@@ -352,7 +347,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   void end(int status) {
-    if (status == 200 && recorder_) remember(std::move(*recorder_).take());
+    if (status == 200) recorder_.stream_done(ctx_->responses);
     done_ = true;
     timer_.cancel();
     ex_->end_stream();
@@ -429,22 +424,6 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     }
   }
 
-  // /v1/responses with the store on: what the client saw, kept under the
-  // response id the gateway gave it (previous_response.h).
-  void record(const ir::StreamEvent& e) {
-    if (response_id_.empty()) return;
-    if (!recorder_) recorder_.emplace();
-    recorder_->add(e);
-  }
-
-  void remember(const ir::Response& resp) {
-    if (response_id_.empty()) return;
-    ResponseStore::Conversation c = std::move(record_.input);
-    c.push_back(ir::Message{ir::Role::assistant, resp.parts, {}});
-    ctx_->responses.put(response_id_, std::move(c));
-    response_id_.clear();
-  }
-
   GatewayKey* key_;  // owned by the gateway's KeyRing, which outlives every call
   bool holds_stream_slot_ = false;
   std::shared_ptr<RouteContext> ctx_;
@@ -453,9 +432,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   StreamShape shape_;
   std::string_view route_;
   Ingress ingress_;
-  ResponseRecord record_;
-  std::string response_id_;  // set: this answer is stored under it
-  std::optional<ir::StreamAccumulator> recorder_;
+  ResponseRecorder recorder_;  // /v1/responses: previous_response_id and the store
   std::shared_ptr<http::Exchange> ex_;
   asio::steady_timer timer_;
   Clock::time_point start_{}, upstream_start_{}, last_write_{}, last_content_{};
@@ -699,17 +676,18 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (stream_) {
       if (!begun_) begin();
       buf_.clear();
+      ir::StreamEvent usage = ir::UsageEvent{usage_total_}, finish = ir::Finish{last_finish_};
       if (!usage_total_.empty()) {
-        record(ir::UsageEvent{usage_total_});
-        encoder_->encode(ir::UsageEvent{usage_total_}, buf_);
+        recorder_.saw(usage);
+        encoder_->encode(usage, buf_);
       }
-      record(ir::Finish{last_finish_});
-      encoder_->encode(ir::Finish{last_finish_}, buf_);
+      recorder_.saw(finish);
+      encoder_->encode(finish, buf_);
       write(buf_);
       return end(200);
     }
     ir::Response resp;
-    resp.id = response_id_.empty() ? first_response_.id : response_id_;
+    resp.id = recorder_.id().empty() ? first_response_.id : recorder_.id();
     resp.model = first_response_.model;
     resp.created = first_response_.created;
     resp.parts = std::move(shown_parts_);
@@ -725,7 +703,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
-    remember(resp);
+    recorder_.done(ctx_->responses, resp);
     finish_metrics(200);
   }
 

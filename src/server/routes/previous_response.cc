@@ -68,4 +68,32 @@ std::optional<codec::WireError> apply_previous_response(ResponseStore& store, ir
   return std::nullopt;
 }
 
+std::optional<codec::WireError> ResponseRecorder::begin(ResponseStore& store,
+                                                        ir::Request& request) {
+  if (auto w = apply_previous_response(store, request, record_)) return w;
+  if (record_.store && store.enabled()) id_ = new_response_id();
+  return std::nullopt;
+}
+
+void ResponseRecorder::saw(ir::StreamEvent& event) {
+  if (id_.empty()) return;
+  if (auto* start = std::get_if<ir::MessageStart>(&event)) start->id = id_;
+  if (!seen_) seen_.emplace();
+  seen_->add(event);
+}
+
+void ResponseRecorder::stream_done(ResponseStore& store) {
+  if (id_.empty() || !seen_) return;
+  done(store, std::move(*seen_).take());
+  seen_.reset();
+}
+
+void ResponseRecorder::done(ResponseStore& store, const ir::Response& response) {
+  if (id_.empty()) return;
+  ResponseStore::Conversation c = std::move(record_.input);
+  c.push_back(ir::Message{ir::Role::assistant, response.parts, {}});
+  store.put(id_, std::move(c));
+  id_.clear();
+}
+
 }  // namespace toolwire::server::routes
