@@ -1,0 +1,203 @@
+// Tool schemas both ways. Decoding: Gemini's OpenAPI types may be upper case
+// (the @google/genai SDK sends "OBJECT", "STRING"): JSON Schema's are lower
+// case. Encoding: reduced to Gemini's subset by the exporter every dialect
+// shares (src/schema/gemini_schema.cc); a schema already inside the subset
+// (the common case) is spliced as is without building an nlohmann value.
+#include <nlohmann/json.hpp>
+
+#include "codecs/common/tool_schema.h"
+#include "codecs/gemini/wire.h"
+#include "toolwire/schema/json_schema.h"
+
+namespace toolwire::codec::gemini {
+namespace {
+
+using json::Path;
+
+bool has_upper(std::string_view s) {
+  for (char c : s)
+    if (c >= 'A' && c <= 'Z') return true;
+  return false;
+}
+
+// True when some "type" member (at any depth) is a string with upper case.
+bool needs_lowering(json::element e) {
+  if (e.is_object()) {
+    for (auto [key, value] : e.get_object().value_unsafe()) {
+      if (key == "type" && value.is_string() && has_upper(value.get_string().value_unsafe()))
+        return true;
+      if ((value.is_object() || value.is_array()) && needs_lowering(value)) return true;
+    }
+  } else if (e.is_array()) {
+    for (json::element v : e.get_array().value_unsafe())
+      if ((v.is_object() || v.is_array()) && needs_lowering(v)) return true;
+  }
+  return false;
+}
+
+void write_lowered(json::element e, JsonWriter& w, std::string& out) {
+  if (e.is_object()) {
+    w.begin_object();
+    for (auto [key, value] : e.get_object().value_unsafe()) {
+      w.key(key);
+      if (key == "type" && value.is_string()) {
+        std::string t(value.get_string().value_unsafe());
+        for (char& c : t)
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        w.string(t);
+      } else {
+        write_lowered(value, w, out);
+      }
+    }
+    w.end_object();
+  } else if (e.is_array()) {
+    w.begin_array();
+    for (json::element v : e.get_array().value_unsafe()) write_lowered(v, w, out);
+    w.end_array();
+  } else {
+    std::string scalar;
+    json::append_compact(scalar, e);
+    w.raw(scalar);
+  }
+}
+
+bool same_ci(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char c = a[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != b[i]) return false;
+  }
+  return true;
+}
+
+// Keys the exporter keeps unchanged.
+bool kept_key(std::string_view k) {
+  static constexpr std::string_view kKept[] = {
+      "description", "title",     "nullable",  "maxItems", "minItems",         "minProperties",
+      "maxProperties", "minLength", "maxLength", "pattern", "minimum", "maximum", "default",
+      "propertyOrdering", "example"};
+  for (std::string_view x : kKept)
+    if (x == k) return true;
+  return false;
+}
+
+bool format_ok(std::string_view type, std::string_view f) {
+  if (type == "string") return f == "enum" || f == "date-time";
+  if (type == "integer") return f == "int32" || f == "int64";
+  if (type == "number") return f == "float" || f == "double";
+  return false;
+}
+
+// True when the exporter would keep `s` as it is (up to key order): only
+// kept keywords, one type that is not "null", string enums, non-empty
+// properties, required naming declared properties, one items schema.
+bool in_subset(json::element e, int depth) {
+  if (depth > 32 || !e.is_object()) return false;
+  json::object obj = e.get_object().value_unsafe();
+  std::string_view type, format;
+  bool has_enum = false;
+  json::element props, required;
+  bool has_props = false, has_required = false;
+  for (auto [key, value] : obj) {
+    if (key == "type") {
+      if (!value.is_string()) return false;
+      type = value.get_string().value_unsafe();
+      if (type == "null") return false;
+    } else if (key == "properties") {
+      if (!value.is_object() || value.get_object().value_unsafe().size() == 0) return false;
+      for (auto [name, sub] : value.get_object().value_unsafe())
+        if (!in_subset(sub, depth + 1)) return false;
+      props = value;
+      has_props = true;
+    } else if (key == "items") {
+      if (!in_subset(value, depth + 1) || value.get_object().value_unsafe().size() == 0)
+        return false;
+    } else if (key == "enum") {
+      if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
+      for (json::element v : value.get_array().value_unsafe())
+        if (!v.is_string()) return false;
+      has_enum = true;
+    } else if (key == "required") {
+      if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
+      required = value;
+      has_required = true;
+    } else if (key == "format") {
+      if (!value.is_string()) return false;
+      format = value.get_string().value_unsafe();
+    } else if (key == "nullable") {
+      if (!value.is_bool()) return false;
+    } else if (!kept_key(key)) {
+      return false;
+    }
+  }
+  if (has_enum && type.empty()) return false;  // the exporter adds "type":"string"
+  if (!format.empty() && !format_ok(type, format)) return false;
+  if (has_required) {
+    if (!has_props) return false;
+    json::object p = props.get_object().value_unsafe();
+    for (json::element r : required.get_array().value_unsafe()) {
+      if (!r.is_string() || p[r.get_string().value_unsafe()].error()) return false;
+    }
+  }
+  return true;
+}
+
+bool declares_properties(json::element e) {
+  json::element props;
+  return json::get(e.get_object().value_unsafe(), "properties", props) && props.is_object() &&
+         props.get_object().value_unsafe().size() > 0;
+}
+
+}  // namespace
+
+Status decode_schema(json::element schema, const Path& path, std::string& out) {
+  TW_ASSIGN(json::object obj, json::as_object(schema, path));
+  json::element type;
+  if (json::get(obj, "type", type) && !(type.is_string() &&
+                                        same_ci(type.get_string().value_unsafe(), "object"))) {
+    std::string got = type.is_string() ? "\"" + std::string(type.get_string().value_unsafe()) + "\""
+                                       : std::string(json::type_name(type.type()));
+    return json::invalid(Path(path, "type"),
+                         "a tool's parameters must be of type \"object\", got " + got);
+  }
+  if (!needs_lowering(schema)) [[likely]] {
+    out = json::compact(schema);
+    return Status::Ok();
+  }
+  out.clear();
+  JsonWriter w(out);
+  write_lowered(schema, w, out);
+  return Status::Ok();
+}
+
+Status encode_schema(std::string_view schema, const Path& path, std::string& out) {
+  out.clear();
+  if (schema.empty()) return Status::Ok();
+  // Not the request decoder's parser: a borrowed IR points into its document.
+  thread_local simdjson::dom::parser parser;
+  json::element root;
+  if (parser.parse(schema.data(), schema.size(), true).get(root) || !root.is_object())
+    return json::invalid(path, "tool input schema is not a JSON object");
+  TW_TRY(json::check_tool_schema(root, path));
+  if (in_subset(root, 0)) [[likely]] {
+    if (declares_properties(root)) out.assign(schema);
+    return Status::Ok();
+  }
+  auto parsed = nlohmann::ordered_json::parse(schema, nullptr, false);
+  if (parsed.is_discarded()) return json::invalid(path, "tool input schema is not a JSON object");
+  auto converted = schema::to_gemini_schema(parsed);
+  if (!converted) {
+    Error e = converted.error();
+    e.message = "cannot reduce the schema to Gemini's subset: " + e.message +
+                (e.path.empty() ? "" : " (at " + e.path + ")");
+    e.path = path.str();
+    return e;
+  }
+  auto props = converted->find("properties");
+  if (props == converted->end() || !props->is_object() || props->empty()) return Status::Ok();
+  out = converted->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return Status::Ok();
+}
+
+}  // namespace toolwire::codec::gemini
