@@ -126,8 +126,8 @@ Status decode_model_part(json::element part, const Path& path, std::string_view 
 
 template void decode_args<ir::Owning>(json::element, ir::ToolCallPart&);
 template void decode_args<Borrowed>(json::element, ir::BasicToolCallPart<Borrowed>&);
-template Status decode_model_part<ir::Owning>(json::element, const Path&, std::string_view,
-                                              size_t&, ir::Owning::Vector<ir::Part>&);
+template Status decode_model_part<ir::Owning>(json::element, const Path&, std::string_view, size_t&,
+                                              ir::Owning::Vector<ir::Part>&);
 template Status decode_model_part<Borrowed>(json::element, const Path&, std::string_view, size_t&,
                                             Borrowed::Vector<ir::BasicPart<Borrowed>>&);
 

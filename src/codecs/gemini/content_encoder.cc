@@ -184,12 +184,11 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
   return written;
 }
 
-#define TOOLWIRE_INSTANTIATE(S)                                                                   \
-  template Status write_call_part<S>(const ir::BasicToolCallPart<S>&, std::string_view, bool,     \
-                                     const Path&, JsonWriter&, Warnings&);                        \
-  template void write_image<S>(const ir::BasicImagePart<S>&, const Path&, JsonWriter&,            \
-                               Warnings&);                                                        \
-  template Result<size_t> write_model_parts<S>(const S::Vector<ir::BasicPart<S>>&, bool, bool,    \
+#define TOOLWIRE_INSTANTIATE(S)                                                                    \
+  template Status write_call_part<S>(const ir::BasicToolCallPart<S>&, std::string_view, bool,      \
+                                     const Path&, JsonWriter&, Warnings&);                         \
+  template void write_image<S>(const ir::BasicImagePart<S>&, const Path&, JsonWriter&, Warnings&); \
+  template Result<size_t> write_model_parts<S>(const S::Vector<ir::BasicPart<S>>&, bool, bool,     \
                                                bool, const Path&, JsonWriter&, Warnings&);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)

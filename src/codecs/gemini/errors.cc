@@ -96,10 +96,12 @@ Error decode_error(int http_status, std::string_view body) {
     if (!root.get_object().get(obj) && json::get(obj, "error", err) &&
         !err.get_object().get(err_obj)) {
       std::string_view status, message;
-      if (json::get(err_obj, "status", el) && el.is_string()) status = el.get_string().value_unsafe();
+      if (json::get(err_obj, "status", el) && el.is_string())
+        status = el.get_string().value_unsafe();
       if (json::get(err_obj, "code", el) && el.is_int64() && !status_known) {
         const int64_t code = el.get_int64().value_unsafe();
-        if (code >= 400 && code < 600) out.code = error_code_for_http_status(static_cast<int>(code));
+        if (code >= 400 && code < 600)
+          out.code = error_code_for_http_status(static_cast<int>(code));
       }
       if (!status_known && !status.empty()) out.code = code_for_status(status);
       if (json::get(err_obj, "message", el) && el.is_string()) {
@@ -110,7 +112,8 @@ Error decode_error(int http_status, std::string_view body) {
     }
   }
   out.message.assign(body.substr(0, 4096));  // not Gemini's shape: the text as is
-  if (out.message.empty()) out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
+  if (out.message.empty())
+    out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
   return out;
 }
 

@@ -151,8 +151,8 @@ Status decode_function_response(const PartFields& f, const Path& part_path, Call
     if (!id.empty())
       return json::invalid(Path(path, "id"),
                            "no earlier functionCall has id '" + std::string(id) + "'");
-    return json::invalid(name_path, "no earlier unanswered functionCall is named '" +
-                                         std::string(name) + "'");
+    return json::invalid(name_path,
+                         "no earlier unanswered functionCall is named '" + std::string(name) + "'");
   }
   out.call_id = id.empty() ? T::made(std::string(call->id)) : T::keep(id);
   if (g.has[kResponse]) {
@@ -162,11 +162,12 @@ Status decode_function_response(const PartFields& f, const Path& part_path, Call
   }
   if (g.has[kParts]) {
     const Path parts_path(path, "parts");
-    TW_TRY(for_each_entry(g.e[kParts], parts_path, [&](json::element part, const Path& p) -> Status {
-      TW_ASSIGN(json::object pobj, json::as_object(part, p));
-      const PartFields pf = pick(pobj, kPartKeys);
-      return decode_plain_part<S>(part, pf, p, out.content);
-    }));
+    TW_TRY(
+        for_each_entry(g.e[kParts], parts_path, [&](json::element part, const Path& p) -> Status {
+          TW_ASSIGN(json::object pobj, json::as_object(part, p));
+          const PartFields pf = pick(pobj, kPartKeys);
+          return decode_plain_part<S>(part, pf, p, out.content);
+        }));
   }
   return Status::Ok();
 }
@@ -177,8 +178,7 @@ using Messages = typename S::template Vector<ir::BasicMessage<S>>;
 // A user (or "function") turn: its functionResponse parts become one IR tool
 // message, the rest an IR user message after it.
 template <class S>
-Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls,
-                   Messages<S>& out) {
+Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls, Messages<S>& out) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
   TW_TRY(for_each_entry(parts_el, parts_path, [&](json::element part, const Path& path) -> Status {
@@ -222,24 +222,25 @@ Status decode_contents(json::element value, const Path& path, Messages<S>& out) 
       return decode_user<S>(parts_el, parts_path, calls, out);
     }
     if (role != "model")
-      return json::invalid(Path(cpath, "role"), "unknown role '" + std::string(role) +
-                                                    "' (expected user or model)");
+      return json::invalid(Path(cpath, "role"),
+                           "unknown role '" + std::string(role) + "' (expected user or model)");
     ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
     char salt_buf[24];
     auto [end, ec] = std::to_chars(salt_buf, salt_buf + sizeof salt_buf, content_index);
     const std::string_view salt(salt_buf, static_cast<size_t>(end - salt_buf));
     size_t ordinal = 0;
-    TW_TRY(for_each_entry(parts_el, parts_path, [&](json::element part, const Path& ppath) -> Status {
-      const size_t before = msg.parts.size();
-      TW_TRY(decode_model_part<S>(part, ppath, salt, ordinal, msg.parts));
-      if (msg.parts.size() > before)
-        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&msg.parts.back())) {
-          std::string scratch;
-          calls.list.push_back(
-              {std::string(c->id), std::string(to_gemini_name(c->name, scratch)), false});
-        }
-      return Status::Ok();
-    }));
+    TW_TRY(
+        for_each_entry(parts_el, parts_path, [&](json::element part, const Path& ppath) -> Status {
+          const size_t before = msg.parts.size();
+          TW_TRY(decode_model_part<S>(part, ppath, salt, ordinal, msg.parts));
+          if (msg.parts.size() > before)
+            if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&msg.parts.back())) {
+              std::string scratch;
+              calls.list.push_back(
+                  {std::string(c->id), std::string(to_gemini_name(c->name, scratch)), false});
+            }
+          return Status::Ok();
+        }));
     out.push_back(std::move(msg));
     return Status::Ok();
   });
@@ -319,7 +320,8 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
         if (v.is_null()) continue;
         TW_ASSIGN(json::array decls, json::as_array(v, kpath));
         size_t j = 0;
-        for (json::element d : decls) TW_TRY(decode_declaration<S>(d, Path(kpath, j++), req, warnings));
+        for (json::element d : decls)
+          TW_TRY(decode_declaration<S>(d, Path(kpath, j++), req, warnings));
         continue;
       }
       // googleSearch, codeExecution, urlContext, ...: kept raw as one tool each.
@@ -345,8 +347,8 @@ Status decode_tool_config(json::element value, const Path& path, ir::BasicReques
   for (auto [raw_key, v] : obj) {
     const Path kpath(path, raw_key);
     if (camel_key(raw_key, scratch) != "functionCallingConfig") {
-      req.extra.push_back(ir::BasicExtraField<S>{
-          T::made("toolConfig." + std::string(raw_key)), T::raw_json(v)});
+      req.extra.push_back(
+          ir::BasicExtraField<S>{T::made("toolConfig." + std::string(raw_key)), T::raw_json(v)});
       continue;
     }
     if (v.is_null()) continue;
@@ -455,13 +457,13 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
     const Path fpath(path, field.key);
     if (key == "contents") {
       if (has_contents)
-        warn(warnings, "duplicate_key", fpath, "this key appears more than once; the last value is used");
+        warn(warnings, "duplicate_key", fpath,
+             "this key appears more than once; the last value is used");
       has_contents = true;
       req.messages.clear();
       TW_TRY(decode_contents<S>(value, fpath, req.messages));
-    } else if (value.is_null() &&
-               (key == "systemInstruction" || key == "tools" || key == "toolConfig" ||
-                key == "generationConfig")) {
+    } else if (value.is_null() && (key == "systemInstruction" || key == "tools" ||
+                                   key == "toolConfig" || key == "generationConfig")) {
       // An explicit null means "absent".
     } else if (key == "systemInstruction") {
       TW_TRY(decode_system<S>(value, fpath, req));

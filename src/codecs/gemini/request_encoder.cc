@@ -86,8 +86,8 @@ Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& nam
         ++media;
       else
         warn(warnings, "dropped_unknown_part", path,
-             "'" + std::string(u->type) + "' tool result content from " +
-                 std::string(u->dialect) + " has no Gemini equivalent");
+             "'" + std::string(u->type) + "' tool result content from " + std::string(u->dialect) +
+                 " has no Gemini equivalent");
     } else {
       ++media;
     }
@@ -185,8 +185,7 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
         if (!user_side(m.role)) continue;
         const Path mpath(msgs_path, k);
         if (pass == 1 && !m.name.empty())
-          warn(warnings, "dropped_message_name", mpath,
-               "Gemini contents have no participant name");
+          warn(warnings, "dropped_message_name", mpath, "Gemini contents have no participant name");
         const Path parts_path(mpath, "content");
         for (size_t n = 0; n < m.parts.size(); ++n) {
           const Path ppath(parts_path, n);
@@ -304,7 +303,8 @@ Status write_tools(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, War
       w.end_object();
       if (t.strict.value_or(false) && !warned_strict) {
         warned_strict = true;
-        warn(warnings, "dropped_tool_strict", tpath, "the 'strict' tool flag is not sent to Gemini");
+        warn(warnings, "dropped_tool_strict", tpath,
+             "the 'strict' tool flag is not sent to Gemini");
       }
     }
     w.end_array();

@@ -25,8 +25,9 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
   TW_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
   if (root.is_array()) {  // streamGenerateContent without alt=sse answers a list
-    return json::invalid(path, "expected one GenerateContentResponse object, got an array (a "
-                               "streamGenerateContent answer without alt=sse?)");
+    return json::invalid(path,
+                         "expected one GenerateContentResponse object, got an array (a "
+                         "streamGenerateContent answer without alt=sse?)");
   }
   TW_ASSIGN(json::object obj, json::as_object(root, path));
   ir::Response resp;
@@ -78,9 +79,10 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
         TW_ASSIGN(json::object content, json::as_object(field.value, fpath));
         json::element parts;
         if (!json::get(content, "parts", parts)) continue;
-        TW_TRY(for_each_entry(parts, Path(fpath, "parts"), [&](json::element p, const Path& pp) -> Status {
-          return decode_model_part<ir::Owning>(p, pp, resp.id, ordinal, resp.parts);
-        }));
+        TW_TRY(for_each_entry(
+            parts, Path(fpath, "parts"), [&](json::element p, const Path& pp) -> Status {
+              return decode_model_part<ir::Owning>(p, pp, resp.id, ordinal, resp.parts);
+            }));
       } else if (key == "finishReason") {
         if (!field.value.is_null()) {
           TW_ASSIGN(finish, json::as_string(field.value, fpath));

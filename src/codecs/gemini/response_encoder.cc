@@ -13,8 +13,9 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   JsonWriter w(out);
   w.begin_object();
   const bool calls = ir::has_tool_calls(resp.parts);
-  const bool blocked = resp.parts.empty() && resp.finish.kind == ir::FinishReason::Kind::content_filter &&
-                       same && !resp.extra.empty() && [&] {
+  const bool blocked = resp.parts.empty() &&
+                       resp.finish.kind == ir::FinishReason::Kind::content_filter && same &&
+                       !resp.extra.empty() && [&] {
                          for (const auto& e : resp.extra)
                            if (e.key == "promptFeedback") return true;
                          return false;

@@ -74,9 +74,9 @@ bool same_ci(std::string_view a, std::string_view b) {
 // Keys the exporter keeps unchanged.
 bool kept_key(std::string_view k) {
   static constexpr std::string_view kKept[] = {
-      "description", "title",     "nullable",  "maxItems", "minItems",         "minProperties",
-      "maxProperties", "minLength", "maxLength", "pattern", "minimum", "maximum", "default",
-      "propertyOrdering", "example"};
+      "description",   "title",         "nullable",  "maxItems",         "minItems",
+      "minProperties", "maxProperties", "minLength", "maxLength",        "pattern",
+      "minimum",       "maximum",       "default",   "propertyOrdering", "example"};
   for (std::string_view x : kKept)
     if (x == k) return true;
   return false;
@@ -154,8 +154,8 @@ bool declares_properties(json::element e) {
 Status decode_schema(json::element schema, const Path& path, std::string& out) {
   TW_ASSIGN(json::object obj, json::as_object(schema, path));
   json::element type;
-  if (json::get(obj, "type", type) && !(type.is_string() &&
-                                        same_ci(type.get_string().value_unsafe(), "object"))) {
+  if (json::get(obj, "type", type) &&
+      !(type.is_string() && same_ci(type.get_string().value_unsafe(), "object"))) {
     std::string got = type.is_string() ? "\"" + std::string(type.get_string().value_unsafe()) + "\""
                                        : std::string(json::type_name(type.type()));
     return json::invalid(Path(path, "type"),

@@ -55,8 +55,8 @@ class Decoder final : public StreamDecoder, private SseSink {
     const Path path;
     TW_ASSIGN(json::object obj, json::as_object(root, path));
     enum { kCandidates, kUsage, kModel, kResponseId, kPromptFeedback, kError };
-    static constexpr std::string_view kKeys[] = {"candidates",   "usageMetadata",  "modelVersion",
-                                                 "responseId",   "promptFeedback", "error"};
+    static constexpr std::string_view kKeys[] = {"candidates", "usageMetadata",  "modelVersion",
+                                                 "responseId", "promptFeedback", "error"};
     const auto f = pick(obj, kKeys);
     if (f.has[kError]) return on_error(f.e[kError], Path(path, "error"), out);
     if (!started_) {
@@ -66,8 +66,7 @@ class Decoder final : public StreamDecoder, private SseSink {
         start.id.assign(id);
       }
       if (f.has[kModel]) {
-        TW_ASSIGN(std::string_view model,
-                  json::as_string(f.e[kModel], Path(path, "modelVersion")));
+        TW_ASSIGN(std::string_view model, json::as_string(f.e[kModel], Path(path, "modelVersion")));
         start.model.assign(model);
       }
       salt_ = start.id;
@@ -122,8 +121,9 @@ class Decoder final : public StreamDecoder, private SseSink {
       TW_ASSIGN(json::object content, json::as_object(f.e[kContent], content_path));
       json::element parts;
       if (json::get(content, "parts", parts))
-        TW_TRY(for_each_entry(parts, Path(content_path, "parts"),
-                              [&](json::element p, const Path& pp) -> Status { return part(p, pp, out); }));
+        TW_TRY(for_each_entry(
+            parts, Path(content_path, "parts"),
+            [&](json::element p, const Path& pp) -> Status { return part(p, pp, out); }));
     }
     if (f.has[kFinishReason]) {
       const Path p(path, "finishReason");

@@ -2,12 +2,16 @@
 // real API: `data: <GenerateContentResponse>\r\n\r\n` per chunk.
 //
 // Text and thought deltas go out at once, one chunk each. Gemini sends a
-// call whole, so a call's argument deltas are buffered until its
-// ToolCallEnd (or the Finish) and written as one functionCall part. The
-// finish reason and the usage go in a last chunk of their own.
+// call whole, so a call's argument deltas are buffered and written as one
+// functionCall part when other content follows or the message finishes (not
+// at its ToolCallEnd: an Anthropic stream of interleaved calls may send a
+// call's fragment after its block stopped). The finish reason and the usage
+// go in a last chunk of their own.
+#include <algorithm>
 #include <map>
 
 #include "codecs/gemini/wire.h"
+#include "toolwire/core/json_valid.h"
 
 namespace toolwire::codec::gemini {
 namespace {
@@ -77,8 +81,15 @@ class Encoder final : public StreamEncoder {
     model_ = e.model;
   }
 
+  void flush_calls(std::string& out) {
+    for (const auto& [index, call] : calls_) flush_call(call, out);
+    for (const auto& [index, call] : calls_) flushed_.push_back(index);
+    calls_.clear();
+  }
+
   void on(const ir::TextDelta& e, std::string& out) {
     if (e.text.empty()) return;
+    flush_calls(out);
     chunk(
         out,
         [&](JsonWriter& w) {
@@ -95,6 +106,7 @@ class Encoder final : public StreamEncoder {
       return;
     }
     if (e.text.empty() && e.signature.empty()) return;
+    flush_calls(out);
     chunk(
         out,
         [&](JsonWriter& w) {
@@ -119,6 +131,12 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ToolCallDelta& e, std::string&) {
     auto it = calls_.find(e.index);
+    if (it == calls_.end() &&
+        std::find(flushed_.begin(), flushed_.end(), e.index) != flushed_.end()) {
+      note("dropped_late_fragment", "a fragment of tool call " + std::to_string(e.index) +
+                                        " came after the call was written; it was dropped");
+      return;
+    }
     if (it == calls_.end()) {
       note("synthesized_tool_call_start", "arguments for tool call " + std::to_string(e.index) +
                                               " came before its start; a start was generated");
@@ -137,6 +155,12 @@ class Encoder final : public StreamEncoder {
           part.name = c.name;
           part.signature = c.signature;
           part.arguments = c.arguments;
+          // One SSE data line: JSON's line breaks sit between tokens only.
+          if (part.arguments.find_first_of("\r\n") != std::string::npos &&
+              is_valid_json(part.arguments))
+            std::replace_if(
+                part.arguments.begin(), part.arguments.end(),
+                [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');
           part.arguments_valid = true;
           Warnings local;
           if (!write_call_part<ir::Owning>(part, {}, false, Path(), w, local)) {
@@ -157,12 +181,7 @@ class Encoder final : public StreamEncoder {
         [](JsonWriter&) {}, false);
   }
 
-  void on(const ir::ToolCallEnd& e, std::string& out) {
-    auto it = calls_.find(e.index);
-    if (it == calls_.end()) return;
-    flush_call(it->second, out);
-    calls_.erase(it);
-  }
+  void on(const ir::ToolCallEnd&, std::string&) {}  // written with the next content
 
   void on(const ir::UsageEvent& e, std::string&) {
     if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
@@ -175,8 +194,7 @@ class Encoder final : public StreamEncoder {
   }
 
   void on(const ir::Finish& e, std::string& out) {
-    for (const auto& [index, call] : calls_) flush_call(call, out);  // calls never ended
-    calls_.clear();
+    flush_calls(out);
     chunk(
         out, [](JsonWriter&) {},
         [&](JsonWriter& w) { w.field("finishReason", encode_finish_reason(e.reason, saw_tool_)); },
@@ -185,24 +203,19 @@ class Encoder final : public StreamEncoder {
   }
 
   void on(const ir::ErrorEvent& e, std::string& out) {
-    // The type when it is a Google status already, else the closest one.
-    std::string_view status = e.type;
+    // The type is kept as the status (a stream translated back keeps it);
+    // the code is the HTTP status the type stands for.
+    const std::string_view status = e.type.empty() ? std::string_view("INTERNAL") : e.type;
     int code = 500;
-    if (status == "RESOURCE_EXHAUSTED" || status == "rate_limit_error") {
-      status = "RESOURCE_EXHAUSTED";
+    if (status == "RESOURCE_EXHAUSTED" || status == "rate_limit_error")
       code = 429;
-    } else if (status == "UNAVAILABLE" || status == "overloaded_error" ||
-               status == "service_unavailable") {
-      status = "UNAVAILABLE";
+    else if (status == "UNAVAILABLE" || status == "overloaded_error" ||
+             status == "service_unavailable")
       code = 503;
-    } else if (status == "INVALID_ARGUMENT" || status == "invalid_request_error") {
-      status = "INVALID_ARGUMENT";
+    else if (status == "INVALID_ARGUMENT" || status == "invalid_request_error")
       code = 400;
-    } else if (status == "DEADLINE_EXCEEDED") {
+    else if (status == "DEADLINE_EXCEEDED")
       code = 504;
-    } else {
-      status = "INTERNAL";
-    }
     out.append("data: ");
     JsonWriter w(out);
     w.begin_object();
@@ -220,7 +233,8 @@ class Encoder final : public StreamEncoder {
   Warnings warnings_;
   std::string id_, model_;
   ir::Usage usage_;
-  std::map<int, Call> calls_;  // started, not yet ended, by IR index
+  std::map<int, Call> calls_;  // started, not yet written, by IR index
+  std::vector<int> flushed_;   // the indexes already written
   bool started_ = false;
   bool finished_ = false;
   bool saw_tool_ = false;

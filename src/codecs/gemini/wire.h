@@ -118,8 +118,8 @@ enum PartField {
   kPartFields
 };
 inline constexpr std::string_view kPartKeys[kPartFields] = {
-    "text", "thought", "thoughtSignature", "functionCall", "functionResponse", "inlineData",
-    "fileData"};
+    "text",       "thought", "thoughtSignature", "functionCall", "functionResponse",
+    "inlineData", "fileData"};
 using PartFields = json::Fields<kPartFields>;
 
 // ---- names and ids (names.cc) ----
