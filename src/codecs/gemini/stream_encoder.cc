@@ -5,8 +5,9 @@
 // call whole, so a call's argument deltas are buffered and written as one
 // functionCall part when other content follows or the message finishes (not
 // at its ToolCallEnd: an Anthropic stream of interleaved calls may send a
-// call's fragment after its block stopped). The finish reason and the usage
-// go in a last chunk of their own.
+// call's fragment after its block stopped). The usage known so far rides on
+// every chunk, as in the API's streams; the finish reason goes in a last
+// chunk of its own.
 #include <algorithm>
 #include <map>
 
@@ -64,7 +65,7 @@ class Encoder final : public StreamEncoder {
     w.field("index", 0);
     w.end_object();
     w.end_array();
-    if (with_usage) write_usage(w, usage_);
+    if (with_usage || !usage_.empty()) write_usage(w, usage_);
     if (!model_.empty()) w.field("modelVersion", model_);
     if (!id_.empty()) w.field("responseId", id_);
     w.end_object();
