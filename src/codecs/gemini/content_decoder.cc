@@ -42,7 +42,8 @@ Status decode_call(const PartFields& f, const Path& path, std::string_view salt,
   const Path name_path(call_path, "name");
   TW_ASSIGN(json::element name_el, g.need(kName, "name", call_path));
   TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
-  if (name.empty()) return json::invalid(name_path, "function name must not be empty");
+  // Gemini writes no other names, and a request may hold no other (what decodes, encodes).
+  if (!is_valid_name(name)) return invalid_name(name, name_path);
   ir::BasicToolCallPart<S> call;
   call.name = T::keep(from_gemini_name(name));
   if (g.has[kArgs]) {

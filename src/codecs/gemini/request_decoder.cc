@@ -367,7 +367,9 @@ Status decode_tool_config(json::element value, const Path& path, ir::BasicReques
       TW_ASSIGN(json::array names, json::as_array(f.e[kAllowed], allowed_path));
       size_t j = 0;
       for (json::element n : names) {
-        TW_ASSIGN(std::string_view name, json::as_string(n, Path(allowed_path, j++)));
+        const Path npath(allowed_path, j++);
+        TW_ASSIGN(std::string_view name, json::as_string(n, npath));
+        if (!is_valid_name(name)) return invalid_name(name, npath);
         allowed.push_back(name);
       }
     }
