@@ -87,11 +87,13 @@ Error decode_error(int http_status, std::string_view body) {
   json::element root, err, el;
   if (!parser.parse(body.data(), body.size(), true).get(root)) {
     // streamGenerateContent without alt=sse wraps it in a list.
-    if (root.is_array())
-      for (json::element first : root.get_array().value_unsafe()) {
+    if (root.is_array()) {
+      const json::array entries = root.get_array().value_unsafe();
+      for (json::element first : entries) {
         root = first;
         break;
       }
+    }
     json::object obj, err_obj;
     if (!root.get_object().get(obj) && json::get(obj, "error", err) &&
         !err.get_object().get(err_obj)) {

@@ -68,7 +68,8 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     }
   }
   if (has_candidate) {
-    const Path cpath(Path(path, "candidates"), size_t{0});
+    const Path cands_path(path, "candidates");
+    const Path cpath(cands_path, size_t{0});
     TW_ASSIGN(json::object cobj, json::as_object(candidate, cpath));
     size_t ordinal = 0;
     for (auto field : cobj) {

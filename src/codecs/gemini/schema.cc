@@ -23,13 +23,15 @@ bool has_upper(std::string_view s) {
 // True when some "type" member (at any depth) is a string with upper case.
 bool needs_lowering(json::element e) {
   if (e.is_object()) {
-    for (auto [key, value] : e.get_object().value_unsafe()) {
+    const json::object members = e.get_object().value_unsafe();
+    for (auto [key, value] : members) {
       if (key == "type" && value.is_string() && has_upper(value.get_string().value_unsafe()))
         return true;
       if ((value.is_object() || value.is_array()) && needs_lowering(value)) return true;
     }
   } else if (e.is_array()) {
-    for (json::element v : e.get_array().value_unsafe())
+    const json::array elements = e.get_array().value_unsafe();
+    for (json::element v : elements)
       if ((v.is_object() || v.is_array()) && needs_lowering(v)) return true;
   }
   return false;
@@ -38,7 +40,8 @@ bool needs_lowering(json::element e) {
 void write_lowered(json::element e, JsonWriter& w, std::string& out) {
   if (e.is_object()) {
     w.begin_object();
-    for (auto [key, value] : e.get_object().value_unsafe()) {
+    const json::object fields = e.get_object().value_unsafe();
+    for (auto [key, value] : fields) {
       w.key(key);
       if (key == "type" && value.is_string()) {
         std::string t(value.get_string().value_unsafe());
@@ -52,7 +55,8 @@ void write_lowered(json::element e, JsonWriter& w, std::string& out) {
     w.end_object();
   } else if (e.is_array()) {
     w.begin_array();
-    for (json::element v : e.get_array().value_unsafe()) write_lowered(v, w, out);
+    const json::array elements = e.get_array().value_unsafe();
+    for (json::element v : elements) write_lowered(v, w, out);
     w.end_array();
   } else {
     std::string scalar;
@@ -106,7 +110,8 @@ bool in_subset(json::element e, int depth) {
       if (type == "null") return false;
     } else if (key == "properties") {
       if (!value.is_object() || value.get_object().value_unsafe().size() == 0) return false;
-      for (auto [name, sub] : value.get_object().value_unsafe())
+      const json::object props_obj = value.get_object().value_unsafe();
+      for (auto [name, sub] : props_obj)
         if (!in_subset(sub, depth + 1)) return false;
       props = value;
       has_props = true;
@@ -115,7 +120,8 @@ bool in_subset(json::element e, int depth) {
         return false;
     } else if (key == "enum") {
       if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
-      for (json::element v : value.get_array().value_unsafe())
+      const json::array values = value.get_array().value_unsafe();
+      for (json::element v : values)
         if (!v.is_string()) return false;
       has_enum = true;
     } else if (key == "required") {
@@ -136,7 +142,8 @@ bool in_subset(json::element e, int depth) {
   if (has_required) {
     if (!has_props) return false;
     json::object p = props.get_object().value_unsafe();
-    for (json::element r : required.get_array().value_unsafe()) {
+    const json::array names = required.get_array().value_unsafe();
+    for (json::element r : names) {
       if (!r.is_string() || p[r.get_string().value_unsafe()].error()) return false;
     }
   }
