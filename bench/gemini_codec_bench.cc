@@ -6,8 +6,8 @@
 // streamed turn (200 text deltas, one call in 2,000 argument fragments); the
 // Gemini forms are toolwire's own translations of them.
 //
-//   build-rel/bench/gemini_codec_bench --benchmark_repetitions=3 \
-//     --benchmark_report_aggregates_only=true
+//   build-rel/bench/gemini_codec_bench --benchmark_repetitions=3
+//       --benchmark_report_aggregates_only=true
 //
 // Range 0: from OpenAI to Gemini; 1: from Gemini to OpenAI. Range 2 of the
 // request benchmarks: OpenAI → Gemini with schemas already inside Gemini's

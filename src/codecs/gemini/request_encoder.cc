@@ -53,8 +53,8 @@ bool json_object_text(std::string_view text) {
     return false;
   thread_local simdjson::dom::parser parser;
   json::element root;
-  if (parser.parse(text.data(), text.size(), true).get(root) || !root.is_object()) return false;
-  json::object obj = root.get_object().value_unsafe();
+  if (!parse_padded(parser, text, root) || !root.is_object()) return false;
+  const json::object obj = root.get_object().value_unsafe();
   if (obj.size() == 0) return false;
   if (obj.size() == 1) {
     const std::string_view k = (*obj.begin()).key;

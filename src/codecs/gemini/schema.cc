@@ -150,6 +150,92 @@ bool in_subset(json::element e, int depth) {
   return true;
 }
 
+// The exporter's reduction written straight from the DOM for the schemas it
+// handles by dropping and copying keywords: false (the caller falls back to
+// the exporter) at anything it rewrites ($ref, anyOf/oneOf/allOf, type
+// arrays, "null", const, non-string enums, exclusive bounds, examples, tuple
+// items, boolean schemas). A test holds the two to the same output.
+bool scrub(json::element e, JsonWriter& w, int depth) {
+  if (depth > 32 || !e.is_object()) return false;
+  const json::object obj = e.get_object().value_unsafe();
+  std::string_view type;
+  bool has_enum = false;
+  json::element props;
+  bool has_props = false;
+  for (auto [key, value] : obj) {
+    if (key == "type") {
+      if (!value.is_string()) return false;
+      type = value.get_string().value_unsafe();
+      if (type == "null") return false;
+    } else if (key == "enum") {
+      if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
+      const json::array values = value.get_array().value_unsafe();
+      for (json::element v : values)
+        if (!v.is_string()) return false;
+      has_enum = true;
+    } else if (key == "properties") {
+      if (!value.is_object()) return false;
+      props = value;
+      has_props = value.get_object().value_unsafe().size() > 0;
+    } else if (key == "items") {
+      if (!value.is_object()) return false;
+    } else if (key == "$ref" || key == "anyOf" || key == "oneOf" || key == "allOf" ||
+               key == "const" || key == "prefixItems" || key == "exclusiveMinimum" ||
+               key == "exclusiveMaximum" || key == "examples") {
+      return false;
+    }
+  }
+  w.begin_object();
+  if (!type.empty())
+    w.field("type", type);
+  else if (has_enum)
+    w.field("type", "string");
+  std::string scalar;
+  for (auto [key, value] : obj) {
+    if (kept_key(key) || key == "enum") {
+      w.key(key);
+      scalar.clear();
+      json::append_compact(scalar, value);
+      w.raw(scalar);
+    } else if (key == "format") {
+      if (value.is_string() && format_ok(type, value.get_string().value_unsafe())) {
+        w.key(key);
+        w.string(value.get_string().value_unsafe());
+      }
+    } else if (key == "properties" && has_props) {
+      w.key("properties");
+      w.begin_object();
+      const json::object p = value.get_object().value_unsafe();
+      for (auto [name, sub] : p) {
+        w.key(name);
+        if (!scrub(sub, w, depth + 1)) return false;
+      }
+      w.end_object();
+    } else if (key == "items") {
+      w.key("items");
+      if (!scrub(value, w, depth + 1)) return false;
+    }
+  }
+  json::element required;
+  if (has_props && json::get(obj, "required", required) && required.is_array()) {
+    const json::object p = props.get_object().value_unsafe();
+    const json::array names = required.get_array().value_unsafe();
+    bool open = false;
+    for (json::element r : names) {
+      if (!r.is_string() || p[r.get_string().value_unsafe()].error()) continue;
+      if (!open) {
+        w.key("required");
+        w.begin_array();
+        open = true;
+      }
+      w.string(r.get_string().value_unsafe());
+    }
+    if (open) w.end_array();
+  }
+  w.end_object();
+  return true;
+}
+
 bool declares_properties(json::element e) {
   json::element props;
   return json::get(e.get_object().value_unsafe(), "properties", props) && props.is_object() &&
@@ -157,6 +243,16 @@ bool declares_properties(json::element e) {
 }
 
 }  // namespace
+
+// Parses `text` on `parser` through a reused padded copy (no allocation per
+// call, unlike simdjson's realloc_if_needed). The element lives until the
+// next parse on `parser`.
+bool parse_padded(simdjson::dom::parser& parser, std::string_view text, json::element& out) {
+  thread_local std::string buffer;
+  buffer.assign(text);
+  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  return !parser.parse(buffer.data(), buffer.size(), false).get(out);
+}
 
 Status decode_schema(json::element schema, const Path& path, std::string& out) {
   TW_ASSIGN(json::object obj, json::as_object(schema, path));
@@ -184,13 +280,36 @@ Status encode_schema(std::string_view schema, const Path& path, std::string& out
   // Not the request decoder's parser: a borrowed IR points into its document.
   thread_local simdjson::dom::parser parser;
   json::element root;
-  if (parser.parse(schema.data(), schema.size(), true).get(root) || !root.is_object())
+  if (!parse_padded(parser, schema, root) || !root.is_object())
     return json::invalid(path, "tool input schema is not a JSON object");
   TW_TRY(json::check_tool_schema(root, path));
+  const bool properties = declares_properties(root);
   if (in_subset(root, 0)) [[likely]] {
-    if (declares_properties(root)) out.assign(schema);
+    if (properties) out.assign(schema);  // already Gemini's: as it is
     return Status::Ok();
   }
+  {
+    JsonWriter w(out);
+    if (scrub(root, w, 0)) {
+      if (!properties) out.clear();
+      return Status::Ok();
+    }
+  }
+  out.clear();
+  return export_schema(schema, path, out);
+}
+
+bool scrub_schema(std::string_view schema, std::string& out) {
+  out.clear();
+  thread_local simdjson::dom::parser parser;
+  json::element root;
+  if (!parse_padded(parser, schema, root)) return false;
+  JsonWriter w(out);
+  return scrub(root, w, 0);
+}
+
+Status export_schema(std::string_view schema, const Path& path, std::string& out) {
+  out.clear();
   auto parsed = nlohmann::ordered_json::parse(schema, nullptr, false);
   if (parsed.is_discarded()) return json::invalid(path, "tool input schema is not a JSON object");
   auto converted = schema::to_gemini_schema(parsed);

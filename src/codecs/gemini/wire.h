@@ -145,6 +145,11 @@ std::string synthesize_call_id(std::string_view salt, size_t ordinal, std::strin
 
 // ---- schemas (schema.cc) ----
 
+// Parses `text` on `parser` through a reused padded copy (no allocation per
+// call, unlike simdjson's realloc_if_needed; one buffer per thread): use the
+// element before the next parse_padded call. False when it is not JSON.
+bool parse_padded(simdjson::dom::parser& parser, std::string_view text, json::element& out);
+
 // A decoded `parameters` schema as JSON Schema text: Gemini's upper-case
 // types ("OBJECT") in lower case. Refuses a schema whose type is not object.
 Status decode_schema(json::element schema, const json::Path& path, std::string& out);
@@ -152,6 +157,12 @@ Status decode_schema(json::element schema, const json::Path& path, std::string& 
 // as text; empty when it declares no properties (`parameters` is omitted:
 // Gemini refuses an OBJECT with no properties).
 Status encode_schema(std::string_view schema, const json::Path& path, std::string& out);
+// The two ways encode_schema reduces a schema that is not already inside the
+// subset, for the test that holds them to the same output: the exporter
+// (nlohmann), and the same rules written from the DOM (false when the schema
+// needs a rewrite only the exporter does).
+Status export_schema(std::string_view schema, const json::Path& path, std::string& out);
+bool scrub_schema(std::string_view schema, std::string& out);
 
 // ---- shared by the decoders (content_decoder.cc) ----
 
