@@ -155,10 +155,13 @@ ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
 
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
   using Kind = ir::FinishReason::Kind;
-  if (!reason.raw.empty() &&
+  // The raw value is ours when it is spelled like Gemini's enum values and
+  // means the same kind here (not an Anthropic "pause_turn", also "other").
+  bool enum_spelling = !reason.raw.empty();
+  for (char c : reason.raw) enum_spelling &= (c >= 'A' && c <= 'Z') || c == '_';
+  if (enum_spelling &&
       decode_finish_reason(reason.raw, has_calls).kind ==
-          (has_calls && reason.kind == Kind::stop ? Kind::tool_calls : reason.kind) &&
-      reason.raw.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+          (has_calls && reason.kind == Kind::stop ? Kind::tool_calls : reason.kind))
     return reason.raw;
   if (has_calls) return "STOP";
   switch (reason.kind) {

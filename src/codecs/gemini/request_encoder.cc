@@ -49,8 +49,7 @@ bool message_emits(const ir::BasicMessage<S>& m) {
 // `text` as the whole `response` object when it is one (and not one the
 // decoder would read as {"output"} / {"error"}), so a JSON result stays JSON.
 bool json_object_text(std::string_view text) {
-  if (text.empty() || text.front() != '{' || text.find_first_of("\r\n") != std::string_view::npos)
-    return false;
+  if (text.empty() || text.front() != '{' || has_line_break(text)) return false;
   thread_local simdjson::dom::parser parser;
   json::element root;
   if (!parse_padded(parser, text, root) || !root.is_object()) return false;

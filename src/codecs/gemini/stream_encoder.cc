@@ -157,8 +157,7 @@ class Encoder final : public StreamEncoder {
           part.signature = c.signature;
           part.arguments = c.arguments;
           // One SSE data line: JSON's line breaks sit between tokens only.
-          if (part.arguments.find_first_of("\r\n") != std::string::npos &&
-              is_valid_json(part.arguments))
+          if (has_line_break(part.arguments) && is_valid_json(part.arguments))
             std::replace_if(
                 part.arguments.begin(), part.arguments.end(),
                 [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');

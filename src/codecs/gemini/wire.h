@@ -122,6 +122,14 @@ inline constexpr std::string_view kPartKeys[kPartFields] = {
     "inlineData", "fileData"};
 using PartFields = json::Fields<kPartFields>;
 
+// True when `text` has a line break. (Not find_first_of("\r\n"), which
+// calls memchr once per byte of `text`.)
+inline bool has_line_break(std::string_view text) {
+  for (char c : text)
+    if (c == '\n' || c == '\r') return true;
+  return false;
+}
+
 // ---- names and ids (names.cc) ----
 
 // True when Gemini accepts `name` as a function name.
