@@ -292,6 +292,11 @@ TEST(GeminiRequest, ToolResultShapes) {
       false};
   ir::ToolResultPart error{"k3", {ir::TextPart{"boom"}}, true};
   r.messages.push_back({ir::Role::tool, {json_text, two_texts, error}, {}});
+  // From another dialect a result's text is the output string...
+  EXPECT_EQ(parse(encode(r))["contents"][1]["parts"][0]["functionResponse"]["response"],
+            parse(R"({"output":"{\"temp\": 18, \"unit\": \"C\"}"})"));
+  // ...and a Gemini result that was an object goes back as that object.
+  r.source_dialect = "gemini";
   Warnings w;
   json out = parse(encode(r, &w));
   const json& parts = out["contents"][1]["parts"];

@@ -1,4 +1,6 @@
 // Parts shared by the request, response and stream encoders.
+#include <algorithm>
+
 #include "codecs/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -147,10 +149,14 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
       ++written;
     } else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&part)) {
       const std::string_view fallback = signed_turn ? std::string_view() : kSkipSignature;
-      if (!signed_turn)
+      // Once per request (the first such turn), not once per turn.
+      if (!signed_turn && std::none_of(warnings.begin(), warnings.end(), [](const Warning& x) {
+            return x.code == "placeholder_thought_signature";
+          }))
         warn(warnings, "placeholder_thought_signature", ppath,
              "Gemini 3 requires the thought signature of a model turn's first call; this "
-             "history's call has none, so the documented placeholder was sent");
+             "history's calls have none, so the documented placeholder was sent (on the first "
+             "call of every such turn)");
       signed_turn = true;
       TW_TRY(write_call_part(*c, fallback, raw_verified, ppath, w, warnings));
       ++written;

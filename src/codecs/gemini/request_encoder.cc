@@ -63,7 +63,7 @@ bool json_object_text(std::string_view text) {
 }
 
 template <class S>
-Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& names,
+Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& names, bool same,
                     const Path& path, JsonWriter& w, Warnings& warnings) {
   const std::string_view name = names.find(r.call_id);
   if (name.empty())
@@ -101,7 +101,9 @@ Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& nam
   w.field("id", r.call_id);
   w.field("name", wire_name);
   w.key("response");
-  if (!r.is_error && texts == 1 && json_object_text(joined)) {
+  // A Gemini result that was an object goes back as that object; another
+  // dialect's text goes as the output string (no parse of every result).
+  if (same && !r.is_error && texts == 1 && json_object_text(joined)) {
     w.raw(joined);
   } else {
     w.begin_object();
@@ -190,7 +192,7 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
           const Path ppath(parts_path, n);
           const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&m.parts[n]);
           if (pass == 0 && result)
-            TW_TRY(write_result(*result, names, ppath, w, warnings));
+            TW_TRY(write_result(*result, names, same, ppath, w, warnings));
           else if (pass == 1 && !result)
             write_user_part(m.parts[n], ppath, w, warnings);
         }
