@@ -19,7 +19,9 @@ bool moved(std::string_view name) {
 }  // namespace
 
 std::string_view camel_key(std::string_view key, std::string& scratch) {
-  if (key.find('_') == std::string_view::npos) [[likely]]
+  bool underscore = false;  // a loop, not find(): keys are short, memchr's call is not
+  for (char c : key) underscore |= c == '_';
+  if (!underscore) [[likely]]
     return key;
   scratch.clear();
   bool upper = false;

@@ -77,8 +77,11 @@ json::Fields<N> pick(json::object obj, const std::string_view (&keys)[N]) {
   std::string scratch;
   for (auto [raw_key, value] : obj) {
     const std::string_view key = camel_key(raw_key, scratch);
+    if (key.empty()) continue;
     for (size_t i = 0; i < N; ++i) {
-      if (key == keys[i]) {
+      // Length and first byte first: most candidates differ there.
+      if (key.size() == keys[i].size() && key[0] == keys[i][0] &&
+          json::same_bytes(key.data(), keys[i].data(), key.size())) {
         f.e[i] = value;
         f.present[i] = true;
         f.has[i] = !value.is_null();
