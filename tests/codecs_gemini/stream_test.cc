@@ -196,6 +196,54 @@ TEST(GeminiStream, ErrorsAndBlocks) {
   EXPECT_EQ(std::get<ir::Finish>(length.back()).reason.kind, Kind::length);
 }
 
+// The fast path (text chunks whose bytes around the text repeat) gives the
+// events the full path gives: each chunk decoded alone, by a fresh decoder,
+// never meets a template.
+TEST(GeminiStream, FastPathDecodesLikeTheFullPath) {
+  auto text_chunk = [](const std::string& body, const std::string& usage) {
+    return "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"" + body +
+           "\"}],\"role\": \"model\"},\"index\": 0}],\"usageMetadata\": {\"promptTokenCount\": " +
+           usage + "},\"modelVersion\": \"gemini-2.5-flash\",\"responseId\": \"r9\"}\r\n\r\n";
+  };
+  const std::vector<std::string> chunks = {
+      text_chunk("first", "5"),
+      text_chunk("second", "5"),
+      text_chunk("third, same envelope", "5"),
+      text_chunk("with \\\"escapes\\\" and \\n", "5"),  // full path
+      text_chunk("naïve 🙂", "5"),
+      text_chunk("", "5"),
+      text_chunk("\"},{\"text\": \"y", "5"),  // two parts: the full path reads both
+      text_chunk("usage changed", "6"),
+      text_chunk("after", "6"),
+      "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"end\"}],\"role\": "
+      "\"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": "
+      "{\"promptTokenCount\": 6},\"modelVersion\": \"gemini-2.5-flash\",\"responseId\": "
+      "\"r9\"}\r\n\r\n"};
+  std::string sse;
+  for (const auto& c : chunks) sse += c;
+  auto content = [](std::vector<StreamEvent> ev) {
+    std::erase_if(ev, [](const StreamEvent& e) {
+      return std::holds_alternative<ir::MessageStart>(e) ||
+             std::holds_alternative<ir::UsageEvent>(e);
+    });
+    return ev;
+  };
+  std::vector<StreamEvent> reference;
+  for (const auto& c : chunks) {
+    auto dec = codec().make_stream_decoder();
+    std::vector<StreamEvent> ev;
+    ASSERT_TRUE(dec->feed(c, ev).ok()) << c;
+    for (auto& e : content(ev)) reference.push_back(std::move(e));
+  }
+  for (size_t cut : {size_t{0}, size_t{1}, sse.size() / 3, sse.size() - 1}) {
+    auto events = decode_stream(sse, {cut});
+    EXPECT_EQ(content(events), reference) << describe(events);
+    size_t usages = 0;
+    for (const auto& e : events) usages += std::holds_alternative<ir::UsageEvent>(e);
+    EXPECT_EQ(usages, 2u) << describe(events);  // 5, then 6
+  }
+}
+
 TEST(GeminiStream, TruncatedAndBadStreamsFail) {
   Status st;
   decode_stream(kStream.substr(0, kStream.size() / 2), {}, &st);

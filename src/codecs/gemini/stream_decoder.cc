@@ -3,6 +3,13 @@
 // Every `data:` event is a whole GenerateContentResponse: text and thought
 // parts are deltas, a functionCall arrives whole (start, arguments and end at
 // once). The chunk with a finishReason ends the message.
+//
+// Fast path: most of a stream is chunks of one text part whose bytes around
+// the text repeat exactly (same envelope, same usage). After the full path
+// decodes such a chunk, its bytes before and after the text are kept; a
+// later chunk with exactly those bytes around a text without escapes is a
+// TextDelta, decoded without a DOM. Anything else takes the full path.
+#include "codecs/common/literal_match.h"
 #include "codecs/gemini/wire.h"
 #include "toolwire/codec/sse.h"
 
@@ -34,6 +41,11 @@ class Decoder final : public StreamDecoder, private SseSink {
  private:
   Status on_event(SseEvent& ev) override {
     if (done_ || ev.data.empty()) return Status::Ok();  // after the finish / error: ignored
+    if (fast_text(ev.data, *out_)) {
+      ++chunk_;
+      return Status::Ok();
+    }
+    const size_t events_before = out_->size();
     ev.data.reserve(ev.data.size() + simdjson::SIMDJSON_PADDING);
     json::element root;
     if (parser_.parse(ev.data.data(), ev.data.size(), false).get(root)) {
@@ -47,8 +59,42 @@ class Decoder final : public StreamDecoder, private SseSink {
       e.message = "in chunk " + std::to_string(chunk_) + ": " + e.message;
       return e;
     }
+    learn_template(ev.data, events_before);
     ++chunk_;
     return Status::Ok();
+  }
+
+  bool fast_text(std::string_view d, std::vector<ir::StreamEvent>& out) {
+    if (prefix_.empty() || d.size() < prefix_.size() + suffix_.size() || !d.starts_with(prefix_) ||
+        !d.ends_with(suffix_))
+      return false;
+    const std::string_view text =
+        d.substr(prefix_.size(), d.size() - prefix_.size() - suffix_.size());
+    if (!json::plain_string_body(text)) return false;
+    if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
+    return true;
+  }
+
+  // A chunk the full path decoded to one TextDelta (its usage unchanged or
+  // not given, no finish): its bytes around the text become the template.
+  void learn_template(std::string_view d, size_t events_before) {
+    prefix_.clear();
+    suffix_.clear();
+    if (done_ || out_->size() != events_before + 1) return;
+    const auto* delta = std::get_if<ir::TextDelta>(&out_->back());
+    if (!delta || delta->text.empty()) return;
+    constexpr std::string_view kKey = "\"text\"";
+    const size_t key = d.find(kKey);
+    if (key == std::string_view::npos || d.find(kKey, key + 1) != std::string_view::npos) return;
+    size_t i = key + kKey.size();
+    while (i < d.size() && (d[i] == ' ' || d[i] == ':')) ++i;
+    if (i >= d.size() || d[i] != '"') return;
+    ++i;
+    if (d.substr(i, delta->text.size()) != delta->text) return;
+    const size_t end = i + delta->text.size();
+    if (end >= d.size() || d[end] != '"') return;  // an escape: the source differs from the text
+    prefix_.assign(d.substr(0, i));
+    suffix_.assign(d.substr(end));
   }
 
   Status chunk(json::element root, std::vector<ir::StreamEvent>& out) {
@@ -178,6 +224,7 @@ class Decoder final : public StreamDecoder, private SseSink {
   std::vector<ir::StreamEvent>* out_ = nullptr;
   std::vector<ir::Part> parts_;  // one part's IR, reused
   std::string salt_;             // the response id: seeds synthesized call ids
+  std::string prefix_, suffix_;  // the fast path's template; empty: none yet
   ir::Usage usage_;
   size_t chunk_ = 0;
   int next_tool_ = 0;
