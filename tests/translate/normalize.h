@@ -39,6 +39,12 @@ struct Route {
 // Through OpenAI: thinking signatures and redacted thinking dropped; images
 // that OpenAI moves out of tool results into a following user message are
 // folded back into their result (texts first, then images); cache writes lost.
+// Through Gemini (src/codecs/gemini/README.md): no model, stream flag or
+// metadata in the body; no parallel_tool_calls, developer flag, participant
+// name, image detail, strict flag or redacted thinking; schemas reduced to
+// Gemini's subset; a result's texts joined into one; the placeholder
+// signature on another dialect's calls; no created time, cache writes or
+// (Gemini 2) response id.
 // Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);
