@@ -6,12 +6,14 @@
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/common/borrowed_codec.h"
 #include "codecs/openai_chat/wire.h"
+#include "codecs/openai_responses/wire.h"
 
 namespace toolwire::codec {
 
 // Defined in each dialect's folder (codec.cc).
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
+const Codec& openai_responses_codec();
 
 namespace {
 
@@ -43,6 +45,18 @@ constexpr Dialect kDialects[] = {
         .rate_limit_prefix = "anthropic-ratelimit-",
         .export_tool = &schema::anthropic_tool,
         .max_tool_name_length = anthropic_messages::kMaxToolNameLength,
+    },
+    {
+        .name = openai_responses::kDialect,
+        .alias = "responses",
+        .codec = &openai_responses_codec,
+        .borrowed = &kBorrowedCodec<&openai_responses::decode_request_into<Borrowed>,
+                                    &openai_responses::encode_request_from<Borrowed>>,
+        .path = "/responses",
+        .auth = &header_auth,
+        .stream_error_code = &openai_responses::stream_error_code,
+        .export_tool = &schema::openai_responses_tool,
+        .max_tool_name_length = openai_responses::kMaxToolNameLength,
     },
     // Tool-schema export only until its codec lands (issue 16).
     {

@@ -39,6 +39,10 @@ struct Route {
 // Through OpenAI: thinking signatures and redacted thinking dropped; images
 // that OpenAI moves out of tool results into a following user message are
 // folded back into their result (texts first, then images); cache writes lost.
+// Through Responses: no participant name, no stop sequences, an unset strict
+// flag written false; thinking signatures and redacted thinking dropped; in
+// requests thinking without a reasoning item id dropped, in responses item ids
+// generated; cache writes lost. Leaving Responses: a reasoning item's id and encrypted content.
 // Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);
