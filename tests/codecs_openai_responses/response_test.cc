@@ -111,6 +111,17 @@ TEST(ResponsesResponseRules, ReasoningTextUsageAndItemOrder) {
   EXPECT_EQ(out["usage"]["input_tokens_details"]["cached_tokens"], 40);
   EXPECT_EQ(out["usage"]["total_tokens"], 120);
   EXPECT_EQ(encode_json(decode_ok(out.dump())), out);
+  // Another dialect keeps the summary text but not the item: a warning says so.
+  for (const Codec* other : {&chat(), &anthropic()}) {
+    Warnings w;
+    ASSERT_TRUE(other->encode_response(resp, w).ok());
+    EXPECT_TRUE(has_warning(w, "dropped_reasoning_item")) << other->name() << warnings_text(w);
+    Warnings ws;
+    testing::encode_stream(
+        *other, {ir::MessageStart{}, ir::ThinkingDelta{"t", {}, false, "rs_9", {}}, ir::Finish{}},
+        &ws);
+    EXPECT_TRUE(has_warning(ws, "dropped_reasoning_item")) << other->name() << warnings_text(ws);
+  }
 }
 
 TEST(ResponsesResponseRules, StatusMapsToFinishBothWays) {

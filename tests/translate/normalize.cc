@@ -23,7 +23,7 @@ constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
 
 constexpr std::string_view kResponses = "openai_responses";
 // The route leaves Responses: a reasoning item's id and encrypted content,
-// which only Responses carries, are lost.
+// which only Responses carries, are lost (dropped_reasoning_item).
 bool leaves_responses(Route route) {
   return std::any_of(route.dialects.begin(), route.dialects.end(),
                      [](std::string_view d) { return d != kResponses; });
