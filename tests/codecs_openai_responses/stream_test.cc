@@ -5,8 +5,10 @@
 
 #include <map>
 #include <random>
+#include <regex>
 #include <sstream>
 
+#include "sse_respace.h"
 #include "test_util.h"
 #include "toolwire/ir/accumulator.h"
 
@@ -338,6 +340,77 @@ TEST(ResponsesStreamEncode, OwnOutputSplitAtEveryByte) {
     ASSERT_TRUE(r.status.ok()) << k;
     EXPECT_EQ(r.events, whole.events) << "cut " << k;
   }
+}
+
+// The fast path (text / argument deltas in the encoder's exact layout) must
+// decode exactly what the full path decodes: every stream decoded as is and
+// "respaced" (a space after each ':' and ',' outside strings, which no fast
+// matcher accepts) gives the same events and the same errors.
+void expect_same_as_full_path(const std::string& sse, const std::string& label) {
+  SCOPED_TRACE(label);
+  for (size_t chunk : {size_t{0}, size_t{1}, size_t{7}, size_t{4096}}) {
+    auto fast = testing::decode_stream_chunked(responses(), sse, chunk);
+    auto full = testing::decode_stream_chunked(responses(), testing::respace(sse), chunk);
+    EXPECT_EQ(fast.status.ok(), full.status.ok()) << chunk;
+    if (!fast.status.ok() && !full.status.ok()) {  // same error; byte offsets move with spaces
+      static const std::regex kAt("at byte [0-9]+ \\(line [0-9]+, column [0-9]+\\)");
+      EXPECT_EQ(fast.status.error().code, full.status.error().code) << chunk;
+      EXPECT_EQ(std::regex_replace(fast.status.error().message, kAt, "at <offset>"),
+                std::regex_replace(full.status.error().message, kAt, "at <offset>"));
+    }
+    EXPECT_EQ(fast.events, full.events) << "chunk " << chunk << "\n" << describe(fast.events);
+  }
+}
+
+TEST(ResponsesStreamFastPath, DecodesLikeTheFullPath) {
+  EXPECT_NE(testing::respace(testing::encode_stream(responses(), rich_events())),
+            testing::encode_stream(responses(), rich_events()));
+  expect_same_as_full_path(text_stream(), "text fixture");
+  expect_same_as_full_path(tool_stream(), "tool fixture");
+  expect_same_as_full_path(testing::encode_stream(responses(), rich_events()), "rich");
+  Events tricky = {ir::MessageStart{"resp_t", "m", 1}};
+  const std::vector<std::string> texts = {
+      "plain ",         "with \"quotes\"",       "tab\there",           "back\\slash",
+      "é 中文 🙂", std::string("ctl \x01"), std::string(3000, 'x')};
+  for (const auto& t : texts) tricky.push_back(ir::TextDelta{t});
+  tricky.push_back(ir::ToolCallStart{0, "call_t", "write_file", ""});
+  for (const auto& t : texts) tricky.push_back(ir::ToolCallDelta{0, t});
+  tricky.push_back(ir::ToolCallEnd{0});
+  tricky.push_back(ir::Finish{{Kind::tool_calls, ""}});
+  const std::string sse = testing::encode_stream(responses(), tricky);
+  expect_same_as_full_path(sse, "tricky texts");
+  ir::Response r = accumulate(decode_stream(sse).events);
+  std::string all;
+  for (const auto& t : texts) all += t;
+  EXPECT_EQ(std::get<ir::TextPart>(r.parts.at(0)).text, all);
+  EXPECT_EQ(std::get<ir::ToolCallPart>(r.parts.at(1)).arguments, all);
+}
+
+TEST(ResponsesStreamFastPath, EdgeCasesGetTheFullPathsAnswer) {
+  const std::string head =
+      "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,"
+      "\"response\":{\"id\":\"r\"}}\n\n"
+      "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\","
+      "\"sequence_number\":1,\"output_index\":0,\"item\":{\"type\":\"message\",\"id\":\"m\"}}\n\n";
+  const std::string tail =
+      "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":9,"
+      "\"response\":{\"status\":\"completed\"}}\n\n";
+  auto text_delta = [](std::string index, std::string delta) {
+    return "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+           "\"sequence_number\":2,\"item_id\":\"m\",\"output_index\":" +
+           index + ",\"content_index\":0,\"delta\":\"" + delta + "\",\"logprobs\":[]}\n\n";
+  };
+  const std::vector<std::string> cases = {
+      text_delta("0", "ok"),
+      text_delta("1", "never added"),
+      text_delta("00", "leading zero"),
+      text_delta("0", "bad \xff utf8"),
+      text_delta("0", "esc \\u00e9"),
+      "event: response.function_call_arguments.delta\ndata: {\"type\":"
+      "\"response.function_call_arguments.delta\",\"sequence_number\":2,\"item_id\":\"m\","
+      "\"output_index\":0,\"delta\":\"wrong kind\"}\n\n",
+  };
+  for (const auto& c : cases) expect_same_as_full_path(head + c + tail, c);
 }
 
 }  // namespace
