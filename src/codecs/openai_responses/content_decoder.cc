@@ -70,8 +70,10 @@ Status decode_message_content(json::element content, const Path& path, bool assi
   if (!content.is_array())
     return json::invalid(
         path, "expected string or array, got " + std::string(json::type_name(content.type())));
+  // A named array: value_unsafe() returns into the temporary result.
+  const json::array parts = content.get_array().value_unsafe();
   size_t i = 0;
-  for (json::element part : content.get_array().value_unsafe())
+  for (json::element part : parts)
     TW_TRY(decode_part<S>(part, Path(path, i++), assistant, text_only, out, warnings));
   return Status::Ok();
 }
@@ -86,8 +88,9 @@ Status decode_call_output(json::element output, const Path& path, ir::BasicToolR
     if (!output.is_array())
       return json::invalid(
           path, "expected string or array, got " + std::string(json::type_name(output.type())));
+    const json::array parts = output.get_array().value_unsafe();
     size_t i = 0;
-    for (json::element part : output.get_array().value_unsafe())
+    for (json::element part : parts)
       TW_TRY(decode_part<S>(part, Path(path, i++), false, false, out.content, warnings));
   }
   // is_error convention: a leading "Error: " marks an error result (README).
@@ -189,7 +192,7 @@ Status decode_model_item(json::element item, std::string_view type, const Path& 
   }
   if (type == "function_call") return decode_function_call<S>(obj, path, out, ctx);
   if (type == "reasoning") return decode_reasoning<S>(obj, path, out, ctx);
-  push_unknown<S>(item, type, out);  // web_search_call, computer_call, ...
+  out.push_back(unknown_item<S>(item, type));  // web_search_call, computer_call, ...
   return Status::Ok();
 }
 

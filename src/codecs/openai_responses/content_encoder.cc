@@ -111,7 +111,7 @@ struct ItemWriter {
         if (u->dialect != kDialect) {
           warn(warnings, "dropped_unknown_part", style.path,
                "dropped a '" + std::string(u->type) + "' block from " + std::string(u->dialect));
-        } else if (is_content_part_type(u->type)) {
+        } else if (!is_item_part(u->type)) {
           if (!in_run) run = i, in_run = true;
         } else {
           flush(i);

@@ -40,11 +40,9 @@ Status decode_message(json::object obj, const Path& path, ir::BasicRequest<S>& r
   if (!f.has[kRole]) return json::invalid(rp, "missing role");
   TW_ASSIGN(auto role, json::as_string(f.e[kRole], rp));
   if (!f.has[kContent]) return json::invalid(cp, "missing content");
-  if (role == "assistant") {
-    ItemCtx ic{ctx.warnings, &ctx.calls};
+  if (role == "assistant")
     return decode_message_content<S>(f.e[kContent], cp, true, false,
-                                     message_of(req, ir::Role::assistant).parts, ic.warnings);
-  }
+                                     message_of(req, ir::Role::assistant).parts, ctx.warnings);
   if (role == "user") {
     ir::BasicMessage<S> m{ir::Role::user, {}, {}};
     TW_TRY(decode_message_content<S>(f.e[kContent], cp, false, false, m.parts, ctx.warnings));
@@ -102,9 +100,7 @@ Status decode_item(json::element e, const Path& path, ir::BasicRequest<S>& req, 
   if (type == "message") return decode_message(obj, path, req, ctx);
   if (type == "function_call_output") return decode_call_output_item(obj, path, req, ctx);
   if (is_answer_item_type(type)) {  // computer_call_output, item_reference...: kept raw
-    message_of(req, ir::Role::user)
-        .parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect),
-                                                 IrText<S>::keep(type), IrText<S>::raw_json(e)});
+    message_of(req, ir::Role::user).parts.push_back(unknown_item<S>(e, type));
     return Status::Ok();
   }
   ItemCtx ic{ctx.warnings, &ctx.calls};

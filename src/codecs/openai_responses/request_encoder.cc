@@ -81,7 +81,7 @@ struct Enc {
         if (u->dialect != kDialect) {
           warn(warnings, "dropped_unknown_part", path(),
                "dropped a '" + std::string(u->type) + "' block from " + std::string(u->dialect));
-        } else if (is_content_part_type(u->type)) {
+        } else if (!is_item_part(u->type)) {
           open_message();
           w.raw(u->raw_json);
         } else {

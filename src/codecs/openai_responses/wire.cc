@@ -128,10 +128,6 @@ void write_image(JsonWriter& w, const ir::BasicImagePart<S>& image) {
   w.end_object();
 }
 
-bool is_content_part_type(std::string_view type) {
-  return type.starts_with("input_") || type.starts_with("output_") || type == "refusal";
-}
-
 bool is_answer_item_type(std::string_view type) {
   return type.ends_with("_output") || type == "item_reference" || type == "mcp_approval_response";
 }

@@ -76,10 +76,21 @@ ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view deta
 template <class S>
 void write_image(JsonWriter& w, const ir::BasicImagePart<S>& image);
 
-// Item types with no IR form are UnknownParts of this dialect. One that is an
-// input item of its own (web_search_call, item_reference...) rather than a
-// content part of a message (input_file, refusal...) is told by its type.
-bool is_content_part_type(std::string_view type);
+// Items and content parts with no IR form are UnknownParts of this dialect.
+// An item of its own (web_search_call, item_reference...) has the type
+// "item:<type>"; a content part of a message (input_file, refusal...) its own
+// type, so that each is written back where it came from.
+inline constexpr std::string_view kItemTypePrefix = "item:";
+inline bool is_item_part(std::string_view unknown_type) {
+  return unknown_type.starts_with(kItemTypePrefix);
+}
+template <class S>
+ir::BasicUnknownPart<S> unknown_item(json::element item, std::string_view type) {
+  std::string tagged(kItemTypePrefix);
+  tagged.append(type);
+  return ir::BasicUnknownPart<S>{typename S::String(kDialect), IrText<S>::made(std::move(tagged)),
+                                 IrText<S>::raw_json(item)};
+}
 // Item types that answer something the model did (computer_call_output...):
 // decoded into a user message, the rest into the assistant's turn.
 bool is_answer_item_type(std::string_view type);
