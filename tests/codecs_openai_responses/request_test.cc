@@ -261,6 +261,12 @@ TEST(ResponsesRequestRules, PreviousResponseIdIsKeptAndRefusedAcross) {
     EXPECT_EQ(e.http_status, 400);
     EXPECT_EQ(json::parse(e.body)["error"]["code"], "previous_response_not_found");
   }
+  // A stored conversation (Conversations API) likewise.
+  Warnings cw;
+  auto conv = translate_request(responses(), chat(),
+                                R"({"model":"m","conversation":"conv_1","input":"next"})", cw);
+  ASSERT_FALSE(conv.ok());
+  EXPECT_EQ(conv.error().path, "$.conversation");
   // Without it, an output must answer a call of the input.
   std::string err = decode_error(
       R"({"model":"m","input":[{"type":"function_call_output","call_id":"call_x","output":"42"}]})");

@@ -262,7 +262,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       // previous_response_id and conversation stay extras (a same-dialect
       // passthrough keeps them; another dialect refuses previous_response_id);
       // store, text, reasoning, include, truncation, user...: extras.
-      if (key == kPreviousResponseKey || key == "conversation") {
+      if (key == kPreviousResponseKey || key == kConversationKey) {
         if (key == kPreviousResponseKey && !value.is_string())
           return json::as_string(value, kp).error();
         ctx.stored_context = true;
