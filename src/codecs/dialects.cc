@@ -7,12 +7,14 @@
 #include "codecs/common/borrowed_codec.h"
 #include "codecs/gemini/wire.h"
 #include "codecs/openai_chat/wire.h"
+#include "codecs/openai_responses/wire.h"
 
 namespace toolwire::codec {
 
 // Defined in each dialect's folder (codec.cc).
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
+const Codec& openai_responses_codec();
 const Codec& gemini_codec();
 
 namespace {
@@ -45,6 +47,18 @@ constexpr Dialect kDialects[] = {
         .rate_limit_prefix = "anthropic-ratelimit-",
         .export_tool = &schema::anthropic_tool,
         .max_tool_name_length = anthropic_messages::kMaxToolNameLength,
+    },
+    {
+        .name = openai_responses::kDialect,
+        .alias = "responses",
+        .codec = &openai_responses_codec,
+        .borrowed = &kBorrowedCodec<&openai_responses::decode_request_into<Borrowed>,
+                                    &openai_responses::encode_request_from<Borrowed>>,
+        .path = "/responses",
+        .auth = &header_auth,
+        .stream_error_code = &openai_responses::stream_error_code,
+        .export_tool = &schema::openai_responses_tool,
+        .max_tool_name_length = openai_responses::kMaxToolNameLength,
     },
     {
         .name = gemini::kDialect,

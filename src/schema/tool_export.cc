@@ -36,6 +36,24 @@ Result<std::string> openai_tool(const ir::ToolDefinition& def, const ToolExportO
       -1, ' ', false, json::error_handler_t::replace);
 }
 
+Result<std::string> openai_responses_tool(const ir::ToolDefinition& def,
+                                          const ToolExportOptions& opts) {
+  auto schema = parsed_schema(def);
+  if (!schema) return schema.error();
+  bool strict = opts.strict.value_or(def.strict.value_or(false));
+  json t = {{"type", "function"}, {"name", def.name}};
+  if (!def.description.empty()) t["description"] = def.description;
+  if (strict) {
+    auto s = to_openai_strict_schema(*schema);
+    if (!s) return s.error();
+    t["parameters"] = std::move(*s);
+  } else {
+    t["parameters"] = std::move(*schema);
+  }
+  t["strict"] = strict;
+  return t.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {
   auto schema = parsed_schema(def);
   if (!schema) return schema.error();

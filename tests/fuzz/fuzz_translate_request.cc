@@ -1,5 +1,6 @@
 // libFuzzer: translate_request() against decode + encode. The first byte picks
-// the direction (OpenAI or Anthropic in, either out); the rest is the body.
+// the direction (bit 1: Anthropic in, else OpenAI Chat; bit 0: Anthropic out;
+// bit 2 / bit 3: OpenAI Responses in / out instead); the rest is the body.
 // translate_request runs on the borrowed IR (views + arena), decode + encode
 // on the owning IR: both must fail alike or write the same bytes and warnings.
 #include <cstdio>
@@ -12,6 +13,7 @@
 namespace toolwire::codec {
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
+const Codec& openai_responses_codec();
 }  // namespace toolwire::codec
 
 namespace {
@@ -27,8 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const codec::Codec& openai = codec::openai_chat_codec();
   const codec::Codec& anthropic = codec::anthropic_messages_codec();
-  const codec::Codec& from = (data[0] & 2) ? anthropic : openai;
-  const codec::Codec& to = (data[0] & 1) ? anthropic : openai;
+  const codec::Codec& responses = codec::openai_responses_codec();
+  const codec::Codec& from = (data[0] & 4) ? responses : (data[0] & 2) ? anthropic : openai;
+  const codec::Codec& to = (data[0] & 8) ? responses : (data[0] & 1) ? anthropic : openai;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   Warnings w1, w2;

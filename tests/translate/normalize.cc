@@ -54,6 +54,14 @@ std::string gemini_schema(const std::string& text) {
   return canonical_json(converted->dump());
 }
 
+constexpr std::string_view kResponses = "openai_responses";
+// The route leaves Responses: a reasoning item's id and encrypted content,
+// which only Responses carries, are lost (dropped_reasoning_item).
+bool leaves_responses(Route route) {
+  return std::any_of(route.dialects.begin(), route.dialects.end(),
+                     [](std::string_view d) { return d != kResponses; });
+}
+
 void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request) {
   std::vector<ir::Part> out;
   for (auto& part : parts) {
@@ -72,6 +80,18 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
       call->signature.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
       if (route.via("gemini") && th->redacted) continue;  // no Gemini form
+      if (leaves_responses(route)) {
+        th->item_id.clear();
+        th->encrypted_content.clear();
+      }
+      if (route.via(kResponses)) {  // reasoning items: no signature, no redacted blocks
+        if (th->redacted) continue;
+        th->signature.clear();
+        // Sent back, reasoning must be a Responses item (its id); in a
+        // response an item without one gets a generated id.
+        if (in_request && th->item_id.empty()) continue;
+        if (!in_request) th->item_id.clear();
+      }
       if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
         th->signature.clear();
@@ -155,7 +175,7 @@ ir::Request normalized(ir::Request r, Route route) {
   if (route.via("openai_chat")) fold_moved_images(r.messages);
   for (auto& m : r.messages) {
     normalize_parts(m.parts, route, /*in_request=*/true);
-    if (route.via("anthropic_messages")) m.name.clear();
+    if (route.via("anthropic_messages") || route.via(kResponses)) m.name.clear();
   }
   std::erase_if(r.messages, [](const ir::Message& msg) { return msg.parts.empty(); });
   if (route.via("anthropic_messages")) {
@@ -175,6 +195,11 @@ ir::Request normalized(ir::Request r, Route route) {
     for (auto& t : r.tools) t.strict.reset();
     for (auto& m : r.messages) m.name.clear();
   }
+  if (route.via(kResponses)) {
+    r.stop.clear();          // Responses has no stop sequences
+    for (auto& t : r.tools)  // Responses defaults strict to true: unset is written false
+      if (!t.strict) t.strict = false;
+  }
   for (auto& t : r.tools)
     t.input_schema =
         route.via("gemini") ? gemini_schema(t.input_schema) : canonical_json(t.input_schema);
@@ -189,12 +214,14 @@ ir::Response normalized(ir::Response r, Route route) {
   normalize_parts(r.parts, route, /*in_request=*/false);
   zero_usage_unset(r.usage);
   if (route.via("anthropic_messages")) r.created = 0;
-  if (route.via("openai_chat")) r.usage.cache_write_tokens.reset();
+  if (route.via("openai_chat") || route.via(kResponses)) r.usage.cache_write_tokens.reset();
   if (route.via("gemini")) {
     r.created = 0;
     r.usage.cache_write_tokens.reset();
     // Gemini 2 responses have no responseId; the other encoders make one up.
-    if (r.id.starts_with("msg_toolwire_") || r.id.starts_with("chatcmpl-toolwire-")) r.id.clear();
+    if (r.id.starts_with("msg_toolwire_") || r.id.starts_with("chatcmpl-toolwire-") ||
+        r.id.starts_with("resp_toolwire_"))
+      r.id.clear();
   }
   return r;
 }

@@ -45,6 +45,10 @@ struct Route {
 // Gemini's subset; a result's texts joined into one; the placeholder
 // signature on another dialect's calls; no created time, cache writes or
 // (Gemini 2) response id.
+// Through Responses: no participant name, no stop sequences, an unset strict
+// flag written false; thinking signatures and redacted thinking dropped; in
+// requests thinking without a reasoning item id dropped, in responses item ids
+// generated; cache writes lost. Leaving Responses: a reasoning item's id and encrypted content.
 // Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);

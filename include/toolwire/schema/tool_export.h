@@ -6,6 +6,8 @@
 // - openai:    {"type":"function","function":{"name","description"?,"parameters","strict"?}};
 //              with strict (options or the definition's flag) the schema is
 //              converted for structured outputs (json_schema.h).
+// - openai_responses: {"type":"function","name","description"?,"parameters","strict"}
+//              (flat; strict written always: Responses defaults it to true).
 // - anthropic: {"name","description"?,"input_schema"}; schema unchanged.
 // - gemini:    a functionDeclarations entry {"name","description"?,"parameters"};
 //              schema reduced to Gemini's OpenAPI subset.
@@ -25,6 +27,8 @@ struct ToolExportOptions {
 };
 
 Result<std::string> openai_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
+Result<std::string> openai_responses_tool(const ir::ToolDefinition& def,
+                                          const ToolExportOptions& opts);
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 

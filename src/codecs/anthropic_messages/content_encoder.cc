@@ -102,6 +102,9 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
     encode_tool_input(*c, raw_verified, path, w, warnings);
     w.end_object();
   } else if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) {
+    if (!t->item_id.empty() || !t->encrypted_content.empty())
+      warn(warnings, "dropped_reasoning_item", path,
+           "an OpenAI Responses reasoning item's id and encrypted content have no Anthropic form");
     if (t->redacted) {
       w.begin_object();
       w.field("type", "redacted_thinking");

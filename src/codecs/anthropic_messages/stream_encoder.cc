@@ -149,6 +149,11 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
     ensure_started(out);
+    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !reasoning_item_warned_) {
+      reasoning_item_warned_ = true;
+      note("dropped_reasoning_item",
+           "an OpenAI Responses reasoning item's id and encrypted content have no Anthropic form");
+    }
     if (e.redacted) {  // carries all its data in the start event
       open_block(Open::redacted, out, [&](JsonWriter& w) {
         w.field("type", "redacted_thinking");
@@ -270,6 +275,7 @@ class Encoder final : public StreamEncoder {
   bool finished_ = false;
   bool saw_tool_ = false;
   bool warned_after_end_ = false;
+  bool reasoning_item_warned_ = false;
 };
 
 }  // namespace

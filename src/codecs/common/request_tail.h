@@ -36,6 +36,24 @@ void write_sampling(JsonWriter& w, const ir::BasicRequest<S>& req) {
   }
 }
 
+// An extra another dialect must not drop (style.h): the request is refused.
+inline Error refused_extra(std::string_view key, std::string_view raw, std::string_view source,
+                           std::string_view target) {
+  const json::Path root;
+  if (key == kPreviousResponseKey || key == kConversationKey)
+    return make_error(
+        ErrorCode::failed_precondition,
+        std::string(key) + " " + std::string(raw.substr(0, 200)) +
+            " continues a conversation stored by OpenAI; it cannot be sent to " +
+            std::string(target) +
+            (key == kPreviousResponseKey ? " (a gateway needs a response store for it)" : ""),
+        json::Path(root, key).str());
+  return make_error(ErrorCode::invalid_argument,
+                    "the " + std::string(source) + " tool " + std::string(raw.substr(0, 200)) +
+                        " runs on the provider's side and has no form in " + std::string(target),
+                    json::Path(root, "tools").str());
+}
+
 // `stream`, `metadata` (checked unless `raw_verified`, see EncodeOptions) and
 // the extra fields; the caller closes the object.
 template <class S>
@@ -50,6 +68,9 @@ Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool ra
     w.field_raw("metadata", req.metadata);
   }
   for (const auto& x : req.extra) {
+    if (!same && (x.key == kProviderToolKey || x.key == kPreviousResponseKey ||
+                  x.key == kConversationKey)) [[unlikely]]
+      return refused_extra(x.key, x.raw_json, req.source_dialect, rules.dialect);
     if (x.key == kUnsupportedToolKey) {
       if (!same)
         warn(warnings, "dropped_unsupported_tool", json::Path(root, "tools"),

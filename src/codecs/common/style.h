@@ -30,6 +30,17 @@ namespace toolwire::codec {
 // Anthropic server tools), kept raw: written back by its own dialect only.
 inline constexpr std::string_view kUnsupportedToolKey = "x-unsupported-tool";
 
+// Extras whose loss would change what a request asks, so another dialect
+// refuses the request instead of dropping them with a warning (request_tail.h):
+// a tool the provider runs itself (OpenAI Responses `web_search`,
+// `file_search`, `computer_use_preview`, `mcp`...), kept raw; and the stored
+// conversation a Responses request continues (previous_response_id,
+// conversation). A gateway with a response store resolves previous_response_id
+// into messages and removes the extra first.
+inline constexpr std::string_view kProviderToolKey = "x-provider-tool";
+inline constexpr std::string_view kPreviousResponseKey = "previous_response_id";
+inline constexpr std::string_view kConversationKey = "conversation";
+
 inline void warn(Warnings& warnings, std::string code, const json::Path& path,
                  std::string message) {
   warnings.push_back(Warning{std::move(code), path.str(), std::move(message)});

@@ -100,6 +100,9 @@ struct Enc {
         if (!th->signature.empty())
           warn(warnings, "dropped_thinking_signature", path(),
                "reasoning_content carries no signature");
+        if (!th->item_id.empty() || !th->encrypted_content.empty())
+          warn(warnings, "dropped_reasoning_item", path(),
+               "reasoning_content carries no Responses reasoning item id or encrypted content");
         reasoning += th->text;
       } else {
         drop_part("non-assistant part");

@@ -41,6 +41,9 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
       if (!th->signature.empty())
         warn(warnings, "dropped_thinking_signature", "$.content",
              "reasoning_content carries no signature");
+      if (!th->item_id.empty() || !th->encrypted_content.empty())
+        warn(warnings, "dropped_reasoning_item", "$.content",
+             "reasoning_content carries no Responses reasoning item id or encrypted content");
       reasoning += th->text;
     } else if (std::holds_alternative<ir::ToolCallPart>(p)) {
       ++calls;

@@ -78,6 +78,11 @@ class Encoder final : public StreamEncoder {
       warn(warnings_, "dropped_thinking_signature", "", "reasoning_content carries no signature");
       signature_warned_ = true;
     }
+    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !reasoning_item_warned_) {
+      warn(warnings_, "dropped_reasoning_item", "",
+           "reasoning_content carries no Responses reasoning item id or encrypted content");
+      reasoning_item_warned_ = true;
+    }
     if (e.text.empty()) return;
     flush_role(out);
     out.append(envelope_);
@@ -250,6 +255,7 @@ class Encoder final : public StreamEncoder {
   bool ended_ = false;
   bool saw_calls_ = false;
   bool signature_warned_ = false;
+  bool reasoning_item_warned_ = false;
 };
 
 }  // namespace
