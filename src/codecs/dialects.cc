@@ -4,6 +4,7 @@
 #include "toolwire/codec/dialect.h"
 
 #include "codecs/anthropic_messages/wire.h"
+#include "codecs/bedrock_converse/wire.h"
 #include "codecs/common/borrowed_codec.h"
 #include "codecs/openai_chat/wire.h"
 
@@ -12,6 +13,7 @@ namespace toolwire::codec {
 // Defined in each dialect's folder (codec.cc).
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
+const Codec& bedrock_converse_codec();
 
 namespace {
 
@@ -43,6 +45,21 @@ constexpr Dialect kDialects[] = {
         .rate_limit_prefix = "anthropic-ratelimit-",
         .export_tool = &schema::anthropic_tool,
         .max_tool_name_length = anthropic_messages::kMaxToolNameLength,
+    },
+    {
+        .name = bedrock_converse::kDialect,
+        .alias = "bedrock",
+        .codec = &bedrock_converse_codec,
+        .borrowed = &kBorrowedCodec<&bedrock_converse::decode_request_into<Borrowed>,
+                                    &bedrock_converse::encode_request_from<Borrowed>>,
+        .path = "/model/{model}/converse",
+        .stream_path = "/model/{model}/converse-stream",
+        .stream_media_type = "application/vnd.amazon.eventstream",
+        .auth = &bedrock_converse::sigv4_auth,
+        .stream_error_code = &bedrock_converse::stream_error_code,
+        .export_tool = &schema::bedrock_tool,
+        .max_tool_name_length = bedrock_converse::kMaxToolNameLength,
+        .tool_name_path = ".toolSpec.name",
     },
     // Tool-schema export only until its codec lands (issue 16).
     {

@@ -19,6 +19,11 @@ void canonical_numbers(json& j) {
   }
 }
 
+// Bedrock takes images as bytes: one given by a web URL is dropped (warning).
+bool bedrock_drops(const ir::ImagePart& img) {
+  return img.data.empty() && !img.url.starts_with("data:");
+}
+
 constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
 
 void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request) {
@@ -32,6 +37,12 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     }
     if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("anthropic_messages"))
       img->detail.clear();
+    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("bedrock_converse")) {
+      if (bedrock_drops(*img)) continue;
+      img->detail.clear();
+    }
+    if (auto* call = std::get_if<ir::ToolCallPart>(&part); call && route.via("bedrock_converse"))
+      call->signature.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
       if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
@@ -48,6 +59,10 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
         if (auto* t = std::get_if<ir::TextPart>(&c); t && t->text.empty()) continue;
         if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("anthropic_messages"))
           img->detail.clear();
+        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("bedrock_converse")) {
+          if (bedrock_drops(*img)) continue;
+          img->detail.clear();
+        }
         content.push_back(std::move(c));
       }
       if (route.via("openai_chat"))  // OpenAI carries a result's texts and its images apart
@@ -125,6 +140,18 @@ ir::Request normalized(ir::Request r, Route route) {
     // The flag needs a tool_choice to live in: {"type":"auto",...} is written.
     if (r.parallel_tool_calls == false && !r.tool_choice) r.tool_choice = ir::ToolChoice{};
   }
+  if (route.via("bedrock_converse")) {
+    // The model and streaming are the URL's (/model/{id}/converse[-stream]).
+    r.model.clear();
+    r.stream = false;
+    for (auto& m : r.messages) m.name.clear();
+    for (auto& s : r.system) s.developer = false;
+    for (auto& t : r.tools) t.strict.reset();
+    r.parallel_tool_calls.reset();  // no switch: dropped (warning)
+    // No "none" choice (dropped, warning): the model decides, as with no choice.
+    if (r.tool_choice && r.tool_choice->kind == ir::ToolChoice::Kind::none) r.tool_choice.reset();
+    if (r.tools.empty()) r.tool_choice.reset();
+  }
   for (auto& t : r.tools) t.input_schema = canonical_json(t.input_schema);
   if (!r.metadata.empty()) r.metadata = canonical_json(r.metadata);
   return r;
@@ -138,6 +165,11 @@ ir::Response normalized(ir::Response r, Route route) {
   zero_usage_unset(r.usage);
   if (route.via("anthropic_messages")) r.created = 0;
   if (route.via("openai_chat")) r.usage.cache_write_tokens.reset();
+  if (route.via("bedrock_converse")) {  // a Bedrock response names no id, model or time
+    r.id.clear();
+    r.model.clear();
+    r.created = 0;
+  }
   return r;
 }
 

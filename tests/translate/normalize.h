@@ -39,6 +39,10 @@ struct Route {
 // Through OpenAI: thinking signatures and redacted thinking dropped; images
 // that OpenAI moves out of tool results into a following user message are
 // folded back into their result (texts first, then images); cache writes lost.
+// Through Bedrock: no model or stream flag in the body (the URL path has
+// them), no participant name, developer flag, strict flag, parallel switch,
+// "none" tool choice, image detail or call signature; images given by web
+// URL dropped; responses without id, model or created.
 // Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);

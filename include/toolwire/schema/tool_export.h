@@ -9,6 +9,8 @@
 // - anthropic: {"name","description"?,"input_schema"}; schema unchanged.
 // - gemini:    a functionDeclarations entry {"name","description"?,"parameters"};
 //              schema reduced to Gemini's OpenAPI subset.
+// - bedrock:   a toolConfig.tools entry {"toolSpec":{"name","description"?,
+//              "inputSchema":{"json"}}}; schema unchanged.
 // Property order is kept as the tool author wrote it (models read it).
 #pragma once
 
@@ -27,5 +29,6 @@ struct ToolExportOptions {
 Result<std::string> openai_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
+Result<std::string> bedrock_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 
 }  // namespace toolwire::schema

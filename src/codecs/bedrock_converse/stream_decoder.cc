@@ -1,0 +1,266 @@
+// ConverseStream bytes (application/vnd.amazon.eventstream, any chunking)
+// → IR stream events.
+//
+// The framing is the event-stream parser's (toolwire/codec/eventstream.h):
+// CRCs and lengths checked, one message handed over as it completes, its
+// JSON payload parsed once. Deltas are forwarded at once. Bedrock reports
+// usage (`metadata`) after `messageStop`; the IR wants Finish last, so the
+// finish waits for the metadata event, or for the end of the input.
+#include <unordered_map>
+
+#include "codecs/bedrock_converse/wire.h"
+#include "codecs/common/call_id.h"
+#include "toolwire/codec/eventstream.h"
+
+namespace toolwire::codec::bedrock_converse {
+namespace {
+
+using json::Path;
+
+class Decoder final : public StreamDecoder, private EventStreamSink {
+ public:
+  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
+    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
+    out_ = &out;
+    Status st = parser_.feed(bytes, static_cast<EventStreamSink&>(*this));
+    if (!st) failed_ = true;
+    return st;
+  }
+
+  Status finish(std::vector<ir::StreamEvent>& out) override {
+    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
+    if (done_) return Status::Ok();
+    if (stopped_ && !parser_.has_partial_message()) {  // no metadata event: finish anyway
+      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
+      done_ = true;
+      return Status::Ok();
+    }
+    failed_ = true;
+    return make_error(ErrorCode::parse_error,
+                      parser_.has_partial_message()
+                          ? "stream ended inside an event-stream message, before messageStop"
+                          : "stream ended before messageStop");
+  }
+
+ private:
+  enum class Kind { text, reasoning, tool, other };
+  struct BlockState {
+    Kind kind;
+    int tool_index;
+  };
+
+  // EventStreamSink: each message as it completes.
+  Status on_message(const EventStreamMessageView& m) override {
+    if (done_) return Status::Ok();  // after the metadata or an exception: ignored
+    const std::string_view message_type = m.header(":message-type");
+    if (message_type == "exception") return on_exception(m);
+    if (message_type == "error") {
+      out_->push_back(ir::ErrorEvent{std::string(m.header(":error-code")),
+                                     std::string(m.header(":error-message"))});
+      done_ = true;
+      return Status::Ok();
+    }
+    const std::string_view type = m.header(":event-type");
+    if (message_type != "event")
+      return make_error(ErrorCode::parse_error, "event-stream message with :message-type '" +
+                                                    std::string(message_type) +
+                                                    "' (expected event, exception or error)");
+    // simdjson wants padding after the text: parse from a padded copy.
+    json::element root;
+    if (parser_json_.parse(m.payload.data(), m.payload.size(), true).get(root)) {
+      Error e = json::parse(parser_json_, m.payload).error();
+      e.message = "in '" + std::string(type) + "' event: " + e.message;
+      return e;
+    }
+    const Path path;
+    Status st;
+    if (!root.is_object()) {
+      st = json::as_object(root, path).error();
+    } else {
+      st = dispatch(type, root.get_object().value_unsafe(), path, *out_);
+    }
+    if (!st) {
+      Error e = st.error();
+      e.message = "in '" + std::string(type) + "' event: " + e.message;
+      return e;
+    }
+    return st;
+  }
+
+  Status on_exception(const EventStreamMessageView& m) {
+    ir::ErrorEvent event;
+    event.type.assign(m.header(":exception-type"));
+    json::element root, el;
+    json::object obj;
+    std::string_view text;
+    if (!parser_json_.parse(m.payload.data(), m.payload.size(), true).get(root) &&
+        !root.get_object().get(obj)) {
+      if (json::get(obj, "message", el) && !el.get_string().get(text)) event.message.assign(text);
+      // toolwire's encoder keeps another dialect's error type here.
+      if (json::get(obj, "originalErrorType", el) && !el.get_string().get(text))
+        event.type.assign(text);
+    } else {
+      event.message.assign(m.payload.substr(0, 4096));
+    }
+    out_->push_back(std::move(event));
+    done_ = true;
+    return Status::Ok();
+  }
+
+  Status dispatch(std::string_view type, json::object obj, const Path& path,
+                  std::vector<ir::StreamEvent>& out) {
+    if (type == "contentBlockDelta") return on_delta(obj, path, out);
+    if (type == "contentBlockStart") return on_block_start(obj, path, out);
+    if (type == "contentBlockStop") return on_block_stop(obj, path, out);
+    if (type == "messageStart") return on_message_start(obj, path, out);
+    if (type == "messageStop") return on_message_stop(obj, path);
+    if (type == "metadata") return on_metadata(obj, path, out);
+    return Status::Ok();  // event types added later
+  }
+
+  Status on_message_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    json::element el;
+    if (json::get(obj, "role", el)) {
+      const Path p(path, "role");
+      TW_ASSIGN(std::string_view role, json::as_string(el, p));
+      if (role != "assistant")
+        return json::invalid(p, "expected 'assistant', got '" + std::string(role) + "'");
+    }
+    out.push_back(ir::MessageStart{});
+    return Status::Ok();
+  }
+
+  Result<int64_t> block_index(json::object obj, const Path& path) {
+    const Path ipath(path, "contentBlockIndex");
+    TW_ASSIGN(json::element el, json::required(obj, "contentBlockIndex", path));
+    return json::as_int64(el, ipath);
+  }
+
+  Status on_block_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TW_ASSIGN(int64_t index, block_index(obj, path));
+    if (blocks_.count(index))
+      return json::invalid(Path(path, "contentBlockIndex"),
+                           "content block " + std::to_string(index) + " started twice");
+    const Path spath(path, "start");
+    TW_ASSIGN(json::element start_el, json::required(obj, "start", path));
+    TW_ASSIGN(Block b, block_of(start_el, spath));
+    if (b.kind != "toolUse") {  // kinds added later: not in the IR
+      blocks_[index] = BlockState{Kind::other, -1};
+      return Status::Ok();
+    }
+    const Path tpath(spath, "toolUse");
+    TW_ASSIGN(json::object tool, json::as_object(b.value, tpath));
+    TW_ASSIGN(json::element id_el, json::required(tool, "toolUseId", tpath));
+    TW_ASSIGN(std::string_view id, json::as_string(id_el, Path(tpath, "toolUseId")));
+    TW_ASSIGN(json::element name_el, json::required(tool, "name", tpath));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, Path(tpath, "name")));
+    const int tool_index = next_tool_++;
+    blocks_[index] = BlockState{Kind::tool, tool_index};
+    saw_tool_ = true;
+    out.push_back(ir::ToolCallStart{tool_index, call_id::from_anthropic(id), std::string(name)});
+    return Status::Ok();
+  }
+
+  Status on_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TW_ASSIGN(int64_t index, block_index(obj, path));
+    const Path dpath(path, "delta");
+    TW_ASSIGN(json::element delta_el, json::required(obj, "delta", path));
+    TW_ASSIGN(Block d, block_of(delta_el, dpath));
+    const Path vpath(dpath, d.kind);
+    Kind kind;
+    if (d.kind == "text")
+      kind = Kind::text;
+    else if (d.kind == "toolUse")
+      kind = Kind::tool;
+    else if (d.kind == "reasoningContent")
+      kind = Kind::reasoning;
+    else
+      return Status::Ok();  // citation and delta kinds added later: not in the IR
+    auto it = blocks_.find(index);
+    if (it == blocks_.end()) {
+      // Text and reasoning blocks start with their first delta.
+      if (kind == Kind::tool)
+        return json::invalid(Path(path, "contentBlockIndex"),
+                             "toolUse delta for content block " + std::to_string(index) +
+                                 ", which no contentBlockStart opened");
+      it = blocks_.emplace(index, BlockState{kind, -1}).first;
+    } else if (it->second.kind != kind) {
+      return json::invalid(vpath,
+                           "'" + std::string(d.kind) + "' does not fit the block it is sent to");
+    }
+    if (kind == Kind::text) {
+      TW_ASSIGN(std::string_view text, json::as_string(d.value, vpath));
+      if (!text.empty()) out.push_back(ir::TextDelta{std::string(text)});
+    } else if (kind == Kind::tool) {
+      TW_ASSIGN(json::object tool, json::as_object(d.value, vpath));
+      TW_ASSIGN(json::element input_el, json::required(tool, "input", vpath));
+      TW_ASSIGN(std::string_view input, json::as_string(input_el, Path(vpath, "input")));
+      if (!input.empty())
+        out.push_back(ir::ToolCallDelta{it->second.tool_index, std::string(input)});
+    } else {
+      TW_ASSIGN(Block r, block_of(d.value, vpath));
+      const Path rpath(vpath, r.kind);
+      if (r.kind == "text") {
+        TW_ASSIGN(std::string_view text, json::as_string(r.value, rpath));
+        if (!text.empty()) out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
+      } else if (r.kind == "signature") {
+        TW_ASSIGN(std::string_view sig, json::as_string(r.value, rpath));
+        if (!sig.empty()) out.push_back(ir::ThinkingDelta{{}, std::string(sig), false});
+      } else if (r.kind == "redactedContent") {
+        TW_ASSIGN(std::string_view data, json::as_string(r.value, rpath));
+        out.push_back(ir::ThinkingDelta{std::string(data), {}, true});
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status on_block_stop(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TW_ASSIGN(int64_t index, block_index(obj, path));
+    auto it = blocks_.find(index);
+    // A text block that never had a delta is stopped without a start: fine.
+    if (it != blocks_.end() && it->second.kind == Kind::tool)
+      out.push_back(ir::ToolCallEnd{it->second.tool_index});
+    return Status::Ok();
+  }
+
+  Status on_message_stop(json::object obj, const Path& path) {
+    json::element el;
+    if (json::get(obj, "stopReason", el)) {
+      TW_ASSIGN(std::string_view reason, json::as_string(el, Path(path, "stopReason")));
+      stop_reason_.assign(reason);
+    }
+    stopped_ = true;
+    return Status::Ok();
+  }
+
+  Status on_metadata(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    json::element el;
+    if (json::get(obj, "usage", el)) {
+      ir::Usage usage;
+      TW_TRY(decode_usage(el, Path(path, "usage"), usage));
+      if (!usage.empty()) out.push_back(ir::UsageEvent{usage});
+    }
+    if (stopped_) {
+      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
+      done_ = true;
+    }
+    return Status::Ok();
+  }
+
+  EventStreamParser parser_;
+  simdjson::dom::parser parser_json_;
+  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the sink calls
+  std::unordered_map<int64_t, BlockState> blocks_;
+  std::string stop_reason_;
+  int next_tool_ = 0;
+  bool saw_tool_ = false;
+  bool stopped_ = false;  // messageStop seen; Finish waits for the metadata
+  bool done_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamDecoder> make_stream_decoder() { return std::make_unique<Decoder>(); }
+
+}  // namespace toolwire::codec::bedrock_converse
