@@ -105,6 +105,9 @@ Status parse_headers(std::string_view h, std::vector<EventStreamHeaderView>& out
                                                         "' value runs past the headers block");
         const size_t len = static_cast<size_t>(load_signed(h.data() + i, 2) & 0xFFFF);
         i += 2;
+        if (len > kMaxHeaderValue)  // the AWS SDKs' limit, which the writer keeps too
+          return make_error(ErrorCode::parse_error,
+                            "header '" + std::string(hv.name) + "' value exceeds 32767 bytes");
         if (!need(len))
           return make_error(ErrorCode::parse_error, "header '" + std::string(hv.name) +
                                                         "' value runs past the headers block");

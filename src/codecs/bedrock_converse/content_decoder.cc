@@ -219,18 +219,23 @@ Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
 }
 
 void encode_usage(const ir::Usage& usage, JsonWriter& w) {
+  const int64_t read = usage.cache_read_tokens.value_or(0);
+  const int64_t write = usage.cache_write_tokens.value_or(0);
   int64_t input = usage.input_tokens.value_or(0);
-  if (__builtin_sub_overflow(input, usage.cache_read_tokens.value_or(0), &input) ||
-      __builtin_sub_overflow(input, usage.cache_write_tokens.value_or(0), &input) || input < 0)
+  if (__builtin_sub_overflow(input, read, &input) || __builtin_sub_overflow(input, write, &input) ||
+      input < 0)
     input = 0;
   const int64_t output = usage.output_tokens.value_or(0);
-  int64_t total = 0;
-  if (__builtin_add_overflow(usage.input_tokens.value_or(0), output, &total)) total = INT64_MAX;
+  // The total of what is written, so that it reads back the same.
+  int64_t total = input;
+  if (__builtin_add_overflow(total, read, &total) || __builtin_add_overflow(total, write, &total) ||
+      __builtin_add_overflow(total, output, &total))
+    total = INT64_MAX;
   w.field("inputTokens", input);
   w.field("outputTokens", output);
   w.field("totalTokens", total);
-  if (usage.cache_read_tokens) w.field("cacheReadInputTokens", *usage.cache_read_tokens);
-  if (usage.cache_write_tokens) w.field("cacheWriteInputTokens", *usage.cache_write_tokens);
+  if (usage.cache_read_tokens) w.field("cacheReadInputTokens", read);
+  if (usage.cache_write_tokens) w.field("cacheWriteInputTokens", write);
 }
 
 }  // namespace toolwire::codec::bedrock_converse

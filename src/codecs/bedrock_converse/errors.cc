@@ -122,7 +122,14 @@ ErrorCode stream_error_code(std::string_view type) {
 }
 
 std::string_view stream_exception_type(std::string_view t) {
-  if (t.ends_with("Exception")) return t;  // Bedrock's own
+  auto plain = [](std::string_view s) {
+    for (char c : s)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+        return false;
+    return true;
+  };
+  // Bedrock's own (a short identifier ending in "Exception") passes.
+  if (t.ends_with("Exception") && t.size() <= 128 && plain(t)) return t;
   if (t.find("rate_limit") != std::string_view::npos) return "throttlingException";
   if (t.find("invalid") != std::string_view::npos) return "validationException";
   if (t.find("overloaded") != std::string_view::npos ||

@@ -61,7 +61,8 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       return Status::Ok();
     }
     const std::string_view type = m.header(":event-type");
-    if (message_type != "event")
+    // An event without :message-type (only :event-type) is read as an event.
+    if (message_type != "event" && !(message_type.empty() && !type.empty()))
       return make_error(ErrorCode::parse_error, "event-stream message with :message-type '" +
                                                     std::string(message_type) +
                                                     "' (expected event, exception or error)");
