@@ -44,6 +44,10 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     if (auto* call = std::get_if<ir::ToolCallPart>(&part); call && route.via("bedrock_converse"))
       call->signature.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
+      if (route.via("bedrock_converse")) {  // no reasoning item id or encrypted content (warning)
+        th->item_id.clear();
+        th->encrypted_content.clear();
+      }
       if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
         th->signature.clear();
