@@ -257,7 +257,8 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
     if (schema.empty()) schema = R"({"type":"object","properties":{}})";
     if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
       return invalid_tool_name(kDialect, t.name, Path(spath, "name").str());
-    const Path schema_path(Path(spath, "inputSchema"), "json");
+    const Path input_schema_path(spath, "inputSchema");  // a Path keeps its parent's address
+    const Path schema_path(input_schema_path, "json");
     if (schema.front() != '{')
       return json::invalid(schema_path, "tool input schema is not a JSON object");
     if (!raw_verified) TW_TRY(json::check_tool_schema_text(schema, schema_path));

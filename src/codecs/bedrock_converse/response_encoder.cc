@@ -19,7 +19,9 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   w.field("role", "assistant");
   w.key("content");
   w.begin_array();
-  const Path content_path(Path(Path(root, "output"), "message"), "content");
+  const Path output_path(root, "output");  // a Path keeps its parent's address
+  const Path message_path(output_path, "message");
+  const Path content_path(message_path, "content");
   for (size_t i = 0; i < resp.parts.size(); ++i)
     encode_assistant_part(resp.parts[i], /*raw_verified=*/false, Path(content_path, i), w,
                           warnings);
