@@ -6,6 +6,10 @@
 #include <cassert>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace toolwire::codec {
 namespace {
 
@@ -188,11 +192,73 @@ class CopySink final : public EventStreamSink {
 
 }  // namespace
 
+#if defined(__x86_64__)
+namespace {
+
+// CRC-32 by carry-less multiplication (PCLMULQDQ): 64 bytes folded per step
+// into four 128-bit lanes, then one lane, then a Barrett reduction to 32
+// bits, with the constants of the reflected polynomial 0xEDB88320 (Intel's
+// "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ"; the same
+// constants as the Linux kernel's crc32-pclmul). `c` is the running
+// (inverted) state; `n` >= 64 and a multiple of 16. About 4x the table's speed.
+#define TW_CLMUL __attribute__((target("pclmul,sse4.1")))
+
+TW_CLMUL inline __m128i load(const unsigned char* q) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+}
+// x folded forward by the distance `k` encodes, plus the next block.
+TW_CLMUL inline __m128i fold(__m128i x, __m128i k, __m128i next) {
+  return _mm_xor_si128(
+      _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)), next);
+}
+
+TW_CLMUL uint32_t crc32_clmul(const unsigned char* p, size_t n, uint32_t c) {
+  const __m128i k1k2 = _mm_set_epi64x(0x00000001c6e41596, 0x0000000154442bd4);
+  const __m128i k3k4 = _mm_set_epi64x(0x00000000ccaa009e, 0x00000001751997d0);
+  const __m128i k5 = _mm_set_epi64x(0, 0x0000000163cd6124);
+  const __m128i poly = _mm_set_epi64x(0x00000001f7011641, 0x00000001db710641);
+  const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+  __m128i x1 = _mm_xor_si128(load(p), _mm_cvtsi32_si128(static_cast<int>(c)));
+  __m128i x2 = load(p + 16), x3 = load(p + 32), x4 = load(p + 48);
+  p += 64;
+  n -= 64;
+  for (; n >= 64; p += 64, n -= 64) {
+    x1 = fold(x1, k1k2, load(p));
+    x2 = fold(x2, k1k2, load(p + 16));
+    x3 = fold(x3, k1k2, load(p + 32));
+    x4 = fold(x4, k1k2, load(p + 48));
+  }
+  x1 = fold(x1, k3k4, x2);
+  x1 = fold(x1, k3k4, x3);
+  x1 = fold(x1, k3k4, x4);
+  for (; n >= 16; p += 16, n -= 16) x1 = fold(x1, k3k4, load(p));
+  // 128 bits → 64, → 32, then Barrett.
+  x1 = _mm_xor_si128(_mm_clmulepi64_si128(x1, k3k4, 0x10), _mm_srli_si128(x1, 8));
+  x1 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x1, mask32), k5, 0x00),
+                     _mm_srli_si128(x1, 4));
+  __m128i x = _mm_clmulepi64_si128(_mm_and_si128(x1, mask32), poly, 0x10);
+  x = _mm_clmulepi64_si128(_mm_and_si128(x, mask32), poly, 0x00);
+  return static_cast<uint32_t>(_mm_extract_epi32(_mm_xor_si128(x1, x), 1));
+}
+
+const bool kHaveClmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+
+}  // namespace
+#endif
+
 uint32_t crc32(std::string_view bytes, uint32_t crc) {
   uint32_t c = ~crc;
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   size_t n = bytes.size();
   const auto& t = kCrc.t;
+#if defined(__x86_64__)
+  if (n >= 64 && kHaveClmul) {
+    const size_t whole = n & ~size_t{15};
+    c = crc32_clmul(p, whole, c);
+    p += whole;
+    n -= whole;
+  }
+#endif
   while (n >= 8) {
     uint32_t lo;
     uint32_t hi;

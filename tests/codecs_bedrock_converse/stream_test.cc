@@ -252,6 +252,54 @@ TEST(BedrockStream, BadEventsNameTheirPath) {
   EXPECT_FALSE(st.ok());
 }
 
+// The decoder reads the usual contentBlockDelta layout without a DOM; the
+// same events spaced out (another layout) take the full path: both must give
+// the same events, and the same errors.
+TEST(BedrockStream, FastPathAndFullPathAgree) {
+  const char* const deltas[] = {
+      R"({"contentBlockIndex":0,"delta":{"text":"plain text"}})",
+      R"({"contentBlockIndex":0,"delta":{"text":"padded"},"p":"abcdefghij"})",
+      R"({"contentBlockIndex":0,"delta":{"text":"esc\"aped"}})",
+      R"({"contentBlockIndex":0,"delta":{"text":"ünïcödé 🙂"}})",
+      R"({"contentBlockIndex":0,"delta":{"text":""}})",
+      R"({"contentBlockIndex":1,"delta":{"toolUse":{"input":"{\"a\":"}}})",
+      R"({"contentBlockIndex":1,"delta":{"toolUse":{"input":"1}"}},"p":"xy"})",
+      R"({"contentBlockIndex":2,"delta":{"reasoningContent":{"text":"hmm"}}})",
+      R"({"contentBlockIndex":2,"delta":{"reasoningContent":{"text":"more"}},"p":"q"})",
+      R"({"contentBlockIndex":1,"delta":{"text":"wrong block"}})",  // an error on both paths
+  };
+  auto run = [&](bool spaced) {
+    std::string bytes;
+    auto ev = [&](const char* type, std::string payload) {
+      if (spaced) {
+        std::string s;
+        for (char c : payload) {
+          s.push_back(c);
+          if (c == ',') s.push_back(' ');
+        }
+        payload = " " + s;
+      }
+      append_event_stream_message(bytes, {{":event-type", type}, {":message-type", "event"}},
+                                  payload);
+    };
+    ev("messageStart", R"({"role":"assistant"})");
+    ev("contentBlockDelta", R"({"contentBlockIndex":0,"delta":{"text":"start"}})");
+    ev("contentBlockStart",
+       R"({"contentBlockIndex":1,"start":{"toolUse":{"toolUseId":"t1","name":"f"}}})");
+    ev("contentBlockDelta", R"({"contentBlockIndex":2,"delta":{"reasoningContent":{"text":"r"}}})");
+    for (const char* d : deltas) ev("contentBlockDelta", d);
+    Status st;
+    auto events = decode_stream(bytes, {}, &st);
+    return std::make_pair(events, st ? std::string() : st.error().message);
+  };
+  auto fast = run(false);
+  auto full = run(true);
+  EXPECT_EQ(fast.first, full.first) << describe(fast.first) << "\n" << describe(full.first);
+  EXPECT_NE(fast.second.find("does not fit"), std::string::npos) << fast.second;
+  EXPECT_EQ(fast.second, full.second);
+  EXPECT_EQ(fast.first.size(), 12u) << describe(fast.first);
+}
+
 TEST(BedrockStream, EventsAfterTheEndAndUnknownEventsAreIgnored) {
   std::string bytes = read_fixture("bedrock-converse-stream-tool-use.eventstream");
   append_event_stream_message(bytes,

@@ -10,6 +10,7 @@
 
 #include "codecs/bedrock_converse/wire.h"
 #include "codecs/common/call_id.h"
+#include "codecs/common/literal_match.h"
 #include "toolwire/codec/eventstream.h"
 
 namespace toolwire::codec::bedrock_converse {
@@ -66,6 +67,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       return make_error(ErrorCode::parse_error, "event-stream message with :message-type '" +
                                                     std::string(message_type) +
                                                     "' (expected event, exception or error)");
+    if (type == "contentBlockDelta" && fast_delta(m.payload, *out_)) return Status::Ok();
     // simdjson wants padding after the text: parse from a padded copy.
     json::element root;
     if (parser_json_.parse(m.payload.data(), m.payload.size(), true).get(root)) {
@@ -86,6 +88,72 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       return e;
     }
     return st;
+  }
+
+  // Most of a stream is contentBlockDelta events in the layout Bedrock (and
+  // toolwire's encoder) write:
+  //   {"contentBlockIndex":N,"delta":{"text":"..."}}            (text)
+  //   {"contentBlockIndex":N,"delta":{"toolUse":{"input":"..."}}} (arguments)
+  //   {"contentBlockIndex":N,"delta":{"reasoningContent":{"text":"..."}}}
+  // optionally followed by Bedrock's padding member ,"p":"...". One whose
+  // string has no escapes, for a started block of the matching kind, is
+  // decoded here by comparing literal pieces, without a DOM; anything else
+  // returns false and takes the full path, which also words every error.
+  bool fast_delta(std::string_view d, std::vector<ir::StreamEvent>& out) {
+    constexpr std::string_view kHead = R"({"contentBlockIndex":)";
+    constexpr std::string_view kDelta = R"(,"delta":{)";
+    struct Form {
+      std::string_view head, tail;
+      Kind kind;
+    };
+    static constexpr Form kForms[] = {
+        {R"("text":")", R"("})", Kind::text},
+        {R"("toolUse":{"input":")", R"("}})", Kind::tool},
+        {R"("reasoningContent":{"text":")", R"("}})", Kind::reasoning}};
+    if (!d.starts_with(kHead) || !d.ends_with("}")) return false;
+    size_t i = kHead.size();
+    int64_t index;
+    if (!json::small_index(d, i, 9, index)) return false;
+    if (d.substr(i, kDelta.size()) != kDelta) return false;
+    i += kDelta.size();
+    const Form* form = nullptr;
+    for (const Form& f : kForms)
+      if (d.substr(i, f.head.size()) == f.head) {
+        form = &f;
+        break;
+      }
+    if (!form) return false;
+    i += form->head.size();
+    const size_t quote = d.find('"', i);
+    if (quote == std::string_view::npos) return false;
+    const std::string_view text = d.substr(i, quote - i);
+    i = quote;
+    if (d.substr(i, form->tail.size()) != form->tail) return false;
+    i += form->tail.size();
+    constexpr std::string_view kPad = R"(,"p":")";
+    if (d.substr(i, kPad.size()) == kPad) {
+      i += kPad.size();
+      const size_t end = d.find('"', i);
+      if (end == std::string_view::npos || !json::plain_string_body(d.substr(i, end - i)))
+        return false;
+      i = end + 1;
+    }
+    if (i + 1 != d.size() || !json::plain_string_body(text)) return false;
+    auto it = blocks_.find(index);
+    if (it == blocks_.end() || it->second.kind != form->kind) return false;
+    if (text.empty()) return true;
+    switch (form->kind) {
+      case Kind::text:
+        out.push_back(ir::TextDelta{std::string(text)});
+        break;
+      case Kind::tool:
+        out.push_back(ir::ToolCallDelta{it->second.tool_index, std::string(text)});
+        break;
+      default:
+        out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
+        break;
+    }
+    return true;
   }
 
   Status on_exception(const EventStreamMessageView& m) {
