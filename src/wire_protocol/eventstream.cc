@@ -294,7 +294,9 @@ Error EventStreamParser::fail(std::string message) {
 Status EventStreamParser::message(std::string_view m, EventStreamSink& sink) {
   const uint32_t headers_len = load_be32(m.data() + 4);
   const uint32_t want = load_be32(m.data() + m.size() - 4);
-  const uint32_t got = crc32(m.substr(0, m.size() - 4));
+  // The prelude's 8 bytes were checked against their own CRC, which is the
+  // running CRC after them: carry on from there instead of hashing them again.
+  const uint32_t got = crc32(m.substr(8, m.size() - 12), load_be32(m.data() + 8));
   if (want != got) return fail("message CRC mismatch");
   const std::string_view headers = m.substr(kPrelude, headers_len);
   Status st = parse_headers(headers, headers_);

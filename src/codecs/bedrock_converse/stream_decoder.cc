@@ -49,6 +49,33 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     Kind kind;
     int tool_index;
   };
+  // Blocks by index: a vector for the small indexes real streams use (one
+  // lookup per delta), a map for anything a hostile stream sends.
+  class BlockTable {
+   public:
+    BlockState* find(int64_t index) {
+      if (index >= 0 && index < kDense) {
+        const size_t i = static_cast<size_t>(index);
+        return i < dense_.size() && dense_[i].tool_index != kNone ? &dense_[i] : nullptr;
+      }
+      auto it = sparse_.find(index);
+      return it == sparse_.end() ? nullptr : &it->second;
+    }
+    BlockState& add(int64_t index, BlockState block) {
+      if (index >= 0 && index < kDense) {
+        const size_t i = static_cast<size_t>(index);
+        if (i >= dense_.size()) dense_.resize(i + 1, BlockState{Kind::other, kNone});
+        return dense_[i] = block;
+      }
+      return sparse_[index] = block;
+    }
+
+   private:
+    static constexpr int64_t kDense = 256;
+    static constexpr int kNone = -2;  // an unused dense slot (tool_index is -1 or >= 0)
+    std::vector<BlockState> dense_;
+    std::unordered_map<int64_t, BlockState> sparse_;
+  };
 
   // EventStreamSink: each message as it completes.
   Status on_message(const EventStreamMessageView& m) override {
@@ -139,15 +166,15 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       i = end + 1;
     }
     if (i + 1 != d.size() || !json::plain_string_body(text)) return false;
-    auto it = blocks_.find(index);
-    if (it == blocks_.end() || it->second.kind != form->kind) return false;
+    const BlockState* block = blocks_.find(index);
+    if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;
     switch (form->kind) {
       case Kind::text:
         out.push_back(ir::TextDelta{std::string(text)});
         break;
       case Kind::tool:
-        out.push_back(ir::ToolCallDelta{it->second.tool_index, std::string(text)});
+        out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)});
         break;
       default:
         out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
@@ -207,14 +234,14 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
 
   Status on_block_start(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
     TW_ASSIGN(int64_t index, block_index(obj, path));
-    if (blocks_.count(index))
+    if (blocks_.find(index))
       return json::invalid(Path(path, "contentBlockIndex"),
                            "content block " + std::to_string(index) + " started twice");
     const Path spath(path, "start");
     TW_ASSIGN(json::element start_el, json::required(obj, "start", path));
     TW_ASSIGN(Block b, block_of(start_el, spath));
     if (b.kind != "toolUse") {  // kinds added later: not in the IR
-      blocks_[index] = BlockState{Kind::other, -1};
+      blocks_.add(index, BlockState{Kind::other, -1});
       return Status::Ok();
     }
     const Path tpath(spath, "toolUse");
@@ -224,7 +251,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     TW_ASSIGN(json::element name_el, json::required(tool, "name", tpath));
     TW_ASSIGN(std::string_view name, json::as_string(name_el, Path(tpath, "name")));
     const int tool_index = next_tool_++;
-    blocks_[index] = BlockState{Kind::tool, tool_index};
+    blocks_.add(index, BlockState{Kind::tool, tool_index});
     saw_tool_ = true;
     out.push_back(ir::ToolCallStart{tool_index, call_id::from_anthropic(id), std::string(name)});
     return Status::Ok();
@@ -245,15 +272,15 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       kind = Kind::reasoning;
     else
       return Status::Ok();  // citation and delta kinds added later: not in the IR
-    auto it = blocks_.find(index);
-    if (it == blocks_.end()) {
+    BlockState* block = blocks_.find(index);
+    if (!block) {
       // Text and reasoning blocks start with their first delta.
       if (kind == Kind::tool)
         return json::invalid(Path(path, "contentBlockIndex"),
                              "toolUse delta for content block " + std::to_string(index) +
                                  ", which no contentBlockStart opened");
-      it = blocks_.emplace(index, BlockState{kind, -1}).first;
-    } else if (it->second.kind != kind) {
+      block = &blocks_.add(index, BlockState{kind, -1});
+    } else if (block->kind != kind) {
       return json::invalid(vpath,
                            "'" + std::string(d.kind) + "' does not fit the block it is sent to");
     }
@@ -264,8 +291,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       TW_ASSIGN(json::object tool, json::as_object(d.value, vpath));
       TW_ASSIGN(json::element input_el, json::required(tool, "input", vpath));
       TW_ASSIGN(std::string_view input, json::as_string(input_el, Path(vpath, "input")));
-      if (!input.empty())
-        out.push_back(ir::ToolCallDelta{it->second.tool_index, std::string(input)});
+      if (!input.empty()) out.push_back(ir::ToolCallDelta{block->tool_index, std::string(input)});
     } else {
       TW_ASSIGN(Block r, block_of(d.value, vpath));
       const Path rpath(vpath, r.kind);
@@ -285,10 +311,9 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
 
   Status on_block_stop(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
     TW_ASSIGN(int64_t index, block_index(obj, path));
-    auto it = blocks_.find(index);
+    const BlockState* block = blocks_.find(index);
     // A text block that never had a delta is stopped without a start: fine.
-    if (it != blocks_.end() && it->second.kind == Kind::tool)
-      out.push_back(ir::ToolCallEnd{it->second.tool_index});
+    if (block && block->kind == Kind::tool) out.push_back(ir::ToolCallEnd{block->tool_index});
     return Status::Ok();
   }
 
@@ -319,7 +344,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
   EventStreamParser parser_;
   simdjson::dom::parser parser_json_;
   std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the sink calls
-  std::unordered_map<int64_t, BlockState> blocks_;
+  BlockTable blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;
   bool saw_tool_ = false;
