@@ -6,6 +6,7 @@
 #include "codecs/anthropic_messages/wire.h"
 #include "codecs/bedrock_converse/wire.h"
 #include "codecs/common/borrowed_codec.h"
+#include "codecs/gemini/wire.h"
 #include "codecs/openai_chat/wire.h"
 
 namespace toolwire::codec {
@@ -14,6 +15,7 @@ namespace toolwire::codec {
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
 const Codec& bedrock_converse_codec();
+const Codec& gemini_codec();
 
 namespace {
 
@@ -61,10 +63,21 @@ constexpr Dialect kDialects[] = {
         .max_tool_name_length = bedrock_converse::kMaxToolNameLength,
         .tool_name_path = ".toolSpec.name",
     },
-    // Tool-schema export only until its codec lands (issue 16).
     {
-        .name = "gemini",
+        .name = gemini::kDialect,
+        .codec = &gemini_codec,
+        .borrowed = &kBorrowedCodec<&gemini::decode_request_into<Borrowed>,
+                                    &gemini::encode_request_from<Borrowed>>,
+        // Base URL: the server root (https://generativelanguage.googleapis.com).
+        .path = "/v1beta/models/{model}:generateContent",
+        .stream_path = "/v1beta/models/{model}:streamGenerateContent?alt=sse",
+        .auth = &header_auth,  // x-goog-api-key: <key>, no prefix (profiles/gemini.json)
+        .stream_error_code = &gemini::stream_error_code,
         .export_tool = &schema::gemini_tool,
+        // 0: Gemini's own rule (dots, colons, a leading letter or '_') is not the
+        // generic one; its codec checks and maps names (codecs/gemini/README.md).
+        .max_tool_name_length = 0,
+        .tool_name_path = ".functionDeclarations[0].name",
     },
 };
 

@@ -59,7 +59,7 @@ class Envelope final : public JsonAnswer {
         continue;
       }
       if (meta_) meta_->push_back(std::move(m));
-      whole_call(c->name, c->id, c->arguments);
+      whole_call(*c);
     }
   }
 

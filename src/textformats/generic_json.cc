@@ -23,7 +23,7 @@ class GenericJson final : public JsonAnswer {
     if (!c)
       error(std::string(where) + ": " + c.error().message);
     else
-      whole_call(c->name, c->id, c->arguments);
+      whole_call(*c);
   }
 
   void on_value(simdjson::dom::element v, std::string_view source) override {

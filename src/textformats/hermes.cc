@@ -49,7 +49,7 @@ class Hermes final : public ParserBase {
       error("<tool_call>: " + c.error().message);
       return;
     }
-    whole_call(c->name, c->id, c->arguments);
+    whole_call(*c);
   }
 
   bool inside_ = false;

@@ -85,7 +85,7 @@ class JsonList final : public ParserBase {
       if (!c)
         error("tool call " + std::to_string(i) + ": " + c.error().message);
       else
-        whole_call(c->name, c->id, c->arguments);
+        whole_call(*c);
     };
     if (doc.is_object()) {
       one(doc, 0);

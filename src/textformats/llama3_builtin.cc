@@ -65,7 +65,7 @@ class Llama3Builtin final : public ParserBase {
       }
       auto c = json_call(doc, scratch_);
       if (!c) return error(c.error().message);
-      return whole_call(c->name, c->id, c->arguments);
+      return whole_call(*c);
     }
     if (size_t n = builtin_name(body)) {
       std::string list = "[";

@@ -77,7 +77,7 @@ class Llama3Json final : public ParserBase {
             if (!c)
               error(c.error().message);
             else
-              whole_call(c->name, c->id, c->arguments);
+              whole_call(*c);
             st_ = St::after;
           } else {
             text(json);

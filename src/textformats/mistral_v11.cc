@@ -141,7 +141,7 @@ class MistralV11 final : public ParserBase {
       if (!c)
         error("tool call " + std::to_string(i) + ": " + c.error().message);
       else
-        whole_call(c->name, c->id, c->arguments);
+        whole_call(*c);
     };
     if (doc.is_object()) return one(doc, 0);
     size_t i = 0;

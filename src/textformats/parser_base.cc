@@ -170,7 +170,6 @@ void ParserBase::fail_call(std::string message) {
 
 void ParserBase::end_call() {
   assert(call_open_);
-  const int index = next_call_ - 1;
   if (trim(args_).empty()) call_args("{}");
   simdjson::dom::element doc;
   auto err = check_.parse(args_).get(doc);
@@ -183,6 +182,11 @@ void ParserBase::end_call() {
     fail_call("the arguments are not a JSON object");
     return;
   }
+  close_call();
+}
+
+void ParserBase::close_call() {
+  const int index = next_call_ - 1;
   call_open_ = false;
   boundary();
   if (tools_ && !tools_->empty()) {
@@ -198,6 +202,12 @@ void ParserBase::whole_call(std::string_view name, std::string_view id,
   begin_call(name, id);
   call_args(arguments);
   end_call();
+}
+
+void ParserBase::whole_call(const JsonCall& call) {
+  begin_call(call.name, call.id);
+  call_args(call.arguments);  // never empty: json_call writes {} for none
+  close_call();
 }
 
 ParserBase::Scan ParserBase::scan_buffered(size_t& length) {

@@ -8,6 +8,7 @@
 
 #include <simdjson.h>
 
+#include "textformats/json_calls.h"
 #include "textformats/json_scan.h"
 #include "textformats/markers.h"
 #include "toolwire/textformats/parser.h"
@@ -102,6 +103,9 @@ class ParserBase : public TextFormatParser {
   // cut off.
   void end_or_cut_call();
   void whole_call(std::string_view name, std::string_view id, std::string_view arguments);
+  // A call whose arguments json_call() took from a parsed object: the
+  // arguments are known to be a JSON object, so they are not parsed again.
+  void whole_call(const JsonCall& call);
   bool in_call() const { return call_open_; }
   const std::string& call_name() const { return call_name_; }
   const std::string& call_arguments() const { return args_; }
@@ -118,6 +122,7 @@ class ParserBase : public TextFormatParser {
 
  private:
   void run(bool final);
+  void close_call();  // the arguments are an object: schema check, ToolCallEnd
 
   simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
   JsonScanner scan_;

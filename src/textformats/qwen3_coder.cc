@@ -74,7 +74,7 @@ class Qwen3Coder final : public ParserBase {
           } else if (auto c = json_call(doc, scratch_); !c) {
             error("<tool_call>: " + c.error().message);
           } else {
-            whole_call(c->name, c->id, c->arguments);
+            whole_call(*c);
           }
           consume(f.which < 0 ? len : len + kEndToolCall.size());
           st_ = St::text;

@@ -300,9 +300,32 @@ TEST(ConvertCli, StreamForwardsEachEventBeforeTheInputEnds) {
 }
 
 TEST(ConvertCli, UnknownDialectIsAUsageError) {
-  CliRun r = convert("--from gemini --to openai --kind request", "{}");
+  CliRun r = convert("--from cohere --to openai --kind request", "{}");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("gemini"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cohere"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gemini"), std::string::npos) << r.err;  // the known ones are listed
+}
+
+TEST(ConvertCli, GeminiBothWays) {
+  CliRun to_openai = convert("--from gemini --to openai --kind request",
+                             fixture("gemini-generatecontent-function-response.request.json"));
+  ASSERT_EQ(to_openai.exit_code, 0) << to_openai.err;
+  nlohmann::json req = nlohmann::json::parse(to_openai.out);
+  EXPECT_EQ(req["messages"][1]["tool_calls"][0]["function"]["name"], "find_theaters");
+  EXPECT_EQ(req["messages"][2]["role"], "tool");
+  CliRun back = convert("--from openai --to gemini --kind request", to_openai.out);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  nlohmann::json g = nlohmann::json::parse(back.out);
+  EXPECT_EQ(g["contents"][2]["parts"][0]["functionResponse"]["name"], "find_theaters");
+  CliRun resp = convert("--from gemini --to anthropic --kind response",
+                        fixture("gemini-generatecontent-function-call.response.json"));
+  ASSERT_EQ(resp.exit_code, 0) << resp.err;
+  EXPECT_EQ(nlohmann::json::parse(resp.out)["stop_reason"], "tool_use");
+  CliRun stream = convert("--from anthropic --to gemini --kind stream",
+                          fixture("anthropic-messages-stream-tool-use.sse"));
+  ASSERT_EQ(stream.exit_code, 0) << stream.err;
+  EXPECT_NE(stream.out.find("\"functionCall\""), std::string::npos) << stream.out;
+  EXPECT_NE(stream.out.find("\"finishReason\":\"STOP\""), std::string::npos) << stream.out;
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ TEST_F(ExitCodes, TwoOnUsageErrors) {
       {{"convert", "--from", "openai", "--to", "anthropic", "--bogus"}, "--bogus"},  // unknown flag
       {{"convert", "--from", "openai", "--to", "anthropic", "extra"}, "extra"},  // extra argument
       {{"convert", "--from", "openai", "--to", "anthropic", "--kind", "x"}, "--kind"},  // bad value
-      {{"convert", "--from", "gemini", "--to", "openai"}, "gemini"},  // unknown dialect
+      {{"convert", "--from", "cohere", "--to", "openai"}, "cohere"},  // unknown dialect
       {{"tools"}, "subcommand"},                                      // missing subcommand
       {{"tools", "call"}, "name"},                                    // missing argument
       {{"tools", "call", "read", "--timeout-ms", "0"},

@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -96,7 +98,18 @@ int connect_to(uint16_t port) {
   a.sin_family = AF_INET;
   a.sin_port = htons(port);
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+  int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  if (rc != 0 && errno == EINTR) {  // the connection goes on: wait for it
+    pollfd p{fd, POLLOUT, 0};
+    while (::poll(&p, 1, 5000) < 0 && errno == EINTR) {
+    }
+    int err = 0;
+    socklen_t len = sizeof err;
+    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    rc = err == 0 ? 0 : -1;
+    errno = err;
+  }
+  if (rc != 0) {
     std::fprintf(stderr, "gateway refused a connection: %s\n", std::strerror(errno));
     std::abort();
   }
@@ -104,13 +117,23 @@ int connect_to(uint16_t port) {
 }
 
 // Reads until the server closes; false when it has not within `ms`.
+// libFuzzer's -timeout alarm (SIGALRM, every few seconds) interrupts poll and
+// recv with EINTR: that is no answer from the server, so the wait goes on
+// until the deadline.
 bool drain_until_closed(int fd, int ms, std::string* out) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
   char buf[65536];
   for (;;) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
     pollfd p{fd, POLLIN, 0};
-    int n = ::poll(&p, 1, ms);
+    int n = ::poll(&p, 1, static_cast<int>(left));
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     ssize_t got = ::recv(fd, buf, sizeof buf, 0);
+    if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return true;
     if (out) out->append(buf, static_cast<size_t>(got));
   }
@@ -119,6 +142,7 @@ bool drain_until_closed(int fd, int ms, std::string* out) {
 void send_all(int fd, const uint8_t* data, size_t size) {
   while (size > 0) {
     ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;  // the server may close first (e.g. after a 431)
     data += n;
     size -= static_cast<size_t>(n);

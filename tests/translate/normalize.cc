@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "toolwire/schema/json_schema.h"
+
 namespace toolwire::testing {
 namespace {
 
@@ -25,6 +27,37 @@ bool bedrock_drops(const ir::ImagePart& img) {
 }
 
 constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
+constexpr std::string_view kGeminiSkipSignature = "skip_thought_signature_validator";
+
+// Gemini sends a result's texts as one output string, joined by a blank line.
+void join_result_texts(std::vector<ir::ResultContent>& content) {
+  std::string joined;
+  size_t texts = 0;
+  std::vector<ir::ResultContent> rest;
+  for (auto& c : content) {
+    if (auto* t = std::get_if<ir::TextPart>(&c)) {
+      if (texts++) joined += "\n\n";
+      joined += t->text;
+    } else {
+      rest.push_back(std::move(c));
+    }
+  }
+  content.clear();
+  if (texts) content.push_back(ir::TextPart{std::move(joined)});
+  for (auto& c : rest) content.push_back(std::move(c));
+}
+
+// A schema as Gemini's subset (what the Gemini encoder sends), canonical.
+std::string gemini_schema(const std::string& text) {
+  auto parsed = nlohmann::ordered_json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return text;
+  auto converted = schema::to_gemini_schema(parsed);
+  if (!converted) return text;
+  // No properties: the encoder omits `parameters`; the decoder's default.
+  if (!converted->contains("properties") || (*converted)["properties"].empty())
+    return canonical_json(R"({"type":"object","properties":{}})");
+  return canonical_json(converted->dump());
+}
 
 void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request) {
   std::vector<ir::Part> out;
@@ -35,7 +68,8 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     if (auto* call = std::get_if<ir::ToolCallPart>(&part)) {
       if (call->arguments_valid) call->arguments = canonical_json(call->arguments);
     }
-    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("anthropic_messages"))
+    if (auto* img = std::get_if<ir::ImagePart>(&part);
+        img && (route.via("anthropic_messages") || route.via("gemini")))
       img->detail.clear();
     if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("bedrock_converse")) {
       if (bedrock_drops(*img)) continue;
@@ -43,11 +77,16 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     }
     if (auto* call = std::get_if<ir::ToolCallPart>(&part); call && route.via("bedrock_converse"))
       call->signature.clear();
+    // Gemini's placeholder signature on a call from another dialect's history.
+    if (auto* call = std::get_if<ir::ToolCallPart>(&part);
+        call && route.via("gemini") && call->signature == kGeminiSkipSignature)
+      call->signature.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
       if (route.via("bedrock_converse")) {  // no reasoning item id or encrypted content (warning)
         th->item_id.clear();
         th->encrypted_content.clear();
       }
+      if (route.via("gemini") && th->redacted) continue;  // no Gemini form
       if (route.via("openai_chat")) {  // reasoning_content: no signature, no redacted blocks
         if (th->redacted) continue;
         th->signature.clear();
@@ -61,7 +100,8 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
       for (auto& c : res->content) {
         if (std::holds_alternative<ir::UnknownPart>(c)) continue;
         if (auto* t = std::get_if<ir::TextPart>(&c); t && t->text.empty()) continue;
-        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("anthropic_messages"))
+        if (auto* img = std::get_if<ir::ImagePart>(&c);
+            img && (route.via("anthropic_messages") || route.via("gemini")))
           img->detail.clear();
         if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("bedrock_converse")) {
           if (bedrock_drops(*img)) continue;
@@ -73,6 +113,7 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
         std::stable_partition(content.begin(), content.end(), [](const ir::ResultContent& c) {
           return std::holds_alternative<ir::TextPart>(c);
         });
+      if (route.via("gemini")) join_result_texts(content);
       res->content = std::move(content);
     }
     out.push_back(std::move(part));
@@ -156,7 +197,18 @@ ir::Request normalized(ir::Request r, Route route) {
     if (r.tool_choice && r.tool_choice->kind == ir::ToolChoice::Kind::none) r.tool_choice.reset();
     if (r.tools.empty()) r.tool_choice.reset();
   }
-  for (auto& t : r.tools) t.input_schema = canonical_json(t.input_schema);
+  if (route.via("gemini")) {
+    r.model.clear();  // in the URL, as is the stream flag
+    r.stream = false;
+    r.metadata.clear();
+    r.parallel_tool_calls.reset();
+    for (auto& s : r.system) s.developer = false;
+    for (auto& t : r.tools) t.strict.reset();
+    for (auto& m : r.messages) m.name.clear();
+  }
+  for (auto& t : r.tools)
+    t.input_schema =
+        route.via("gemini") ? gemini_schema(t.input_schema) : canonical_json(t.input_schema);
   if (!r.metadata.empty()) r.metadata = canonical_json(r.metadata);
   return r;
 }
@@ -173,6 +225,12 @@ ir::Response normalized(ir::Response r, Route route) {
     r.id.clear();
     r.model.clear();
     r.created = 0;
+  }
+  if (route.via("gemini")) {
+    r.created = 0;
+    r.usage.cache_write_tokens.reset();
+    // Gemini 2 responses have no responseId; the other encoders make one up.
+    if (r.id.starts_with("msg_toolwire_") || r.id.starts_with("chatcmpl-toolwire-")) r.id.clear();
   }
   return r;
 }

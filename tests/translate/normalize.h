@@ -43,6 +43,12 @@ struct Route {
 // them), no participant name, developer flag, strict flag, parallel switch,
 // "none" tool choice, image detail or call signature; images given by web
 // URL dropped; responses without id, model or created.
+// Through Gemini (src/codecs/gemini/README.md): no model, stream flag or
+// metadata in the body; no parallel_tool_calls, developer flag, participant
+// name, image detail, strict flag or redacted thinking; schemas reduced to
+// Gemini's subset; a result's texts joined into one; the placeholder
+// signature on another dialect's calls; no created time, cache writes or
+// (Gemini 2) response id.
 // Responses: zero usage counts read as unset (see zero_usage_unset).
 ir::Request normalized(ir::Request r, Route route);
 ir::Response normalized(ir::Response r, Route route);

@@ -40,6 +40,7 @@ struct SessionContext {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
+  static constexpr size_t kReadChunk = 8 * 1024;  // the read buffer's first room
   Session(Socket socket, std::shared_ptr<const SessionContext> ctx);
   ~Session();
 

@@ -287,9 +287,28 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     });
   }
 
+  // Parses what the connection already holds into the body buffer, with no
+  // further read. Beast's read_some stops after each chunk of a chunked body,
+  // so without this a streamed answer that arrived in one segment costs one
+  // asynchronous round, one on_body and so one client write per chunk (per
+  // SSE event, as upstreams frame them).
+  void parse_buffered(error_code& ec) {
+    auto& body = parser_->get().body();
+    while (!parser_->is_done() && body.size > 0 && conn_->buffer.size() > 0) {
+      size_t used = parser_->put(conn_->buffer.data(), ec);
+      conn_->buffer.consume(used);
+      if (ec == bhttp::error::need_more || ec == bhttp::error::need_buffer) {
+        ec = {};
+        return;
+      }
+      if (ec || used == 0) return;
+    }
+  }
+
   void on_body_read(error_code ec) {
     if (done_) return;
     if (ec == bhttp::error::need_buffer) ec = {};
+    if (!ec) parse_buffered(ec);
     size_t n = rsize_ - parser_->get().body().size;
     if (n > 0) {
       if (stats_.body_bytes == 0)

@@ -27,8 +27,13 @@ using Socket = asio::basic_stream_socket<tcp, asio::io_context::executor_type>;
 
 class Connection {
  public:
+  static constexpr size_t kReadChunk = 16 * 1024;
   Connection(asio::io_context& ioc, asio::ssl::context* tls, std::string pool_key)
       : pool_key_(std::move(pool_key)) {
+    // Beast reads max(512, free capacity) bytes at a time: an empty buffer
+    // would take a streamed answer in 512-byte reads, each its own parse
+    // round and client write.
+    buffer.reserve(kReadChunk);
     if (tls)
       tls_.emplace(ioc.get_executor(), *tls);
     else
