@@ -6,8 +6,9 @@
 // next to its baseline in the same run: the source bytes parsed and
 // re-serialized with nlohmann::json (what a DOM-based gateway does).
 //
-//   build-rel/bench/responses_codec_bench --benchmark_repetitions=5 \
-//       --benchmark_format=json > run.json && python3 bench/codec_ratios.py run.json
+//   build-rel/bench/responses_codec_bench --benchmark_format=json > run.json
+//   python3 bench/codec_ratios.py run.json
+// (the flags of the published runs: docs/benchmarks/openai_responses.md)
 //
 // Arguments: 0 Chat → Responses, 1 Responses → Chat, 2 Responses → Anthropic.
 #include <benchmark/benchmark.h>

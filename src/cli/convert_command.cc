@@ -119,7 +119,9 @@ int run_convert(const ConvertOptions& opt) {
 void add_convert_command(CLI::App& app) {
   auto opt = std::make_shared<ConvertOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "convert", "Translate a request, response or SSE stream between dialects (stdin to stdout)");
+      "convert",
+      "Translate a request, response or stream (SSE or AWS event stream) between dialects (stdin "
+      "to stdout)");
   const std::string names = codec::dialect_names(&has_codec);
   cmd->add_option("--from", opt->from, "Source dialect: " + names)->required();
   cmd->add_option("--to", opt->to, "Target dialect: " + names)->required();

@@ -4,6 +4,7 @@
 #include "toolwire/codec/dialect.h"
 
 #include "codecs/anthropic_messages/wire.h"
+#include "codecs/bedrock_converse/wire.h"
 #include "codecs/common/borrowed_codec.h"
 #include "codecs/gemini/wire.h"
 #include "codecs/openai_chat/wire.h"
@@ -16,6 +17,7 @@ const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
 const Codec& openai_responses_codec();
 const Codec& gemini_codec();
+const Codec& bedrock_converse_codec();
 
 namespace {
 
@@ -75,6 +77,21 @@ constexpr Dialect kDialects[] = {
         // generic one; its codec checks and maps names (codecs/gemini/README.md).
         .max_tool_name_length = 0,
         .tool_name_path = ".functionDeclarations[0].name",
+    },
+    {
+        .name = bedrock_converse::kDialect,
+        .alias = "bedrock",
+        .codec = &bedrock_converse_codec,
+        .borrowed = &kBorrowedCodec<&bedrock_converse::decode_request_into<Borrowed>,
+                                    &bedrock_converse::encode_request_from<Borrowed>>,
+        .path = "/model/{model}/converse",
+        .stream_path = "/model/{model}/converse-stream",
+        .stream_media_type = "application/vnd.amazon.eventstream",
+        .auth = &bedrock_converse::sigv4_auth,
+        .stream_error_code = &bedrock_converse::stream_error_code,
+        .export_tool = &schema::bedrock_tool,
+        .max_tool_name_length = bedrock_converse::kMaxToolNameLength,
+        .tool_name_path = ".toolSpec.name",
     },
 };
 

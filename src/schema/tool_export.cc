@@ -74,4 +74,13 @@ Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportO
   return t.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+Result<std::string> bedrock_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {
+  auto schema = parsed_schema(def);
+  if (!schema) return schema.error();
+  json spec = {{"name", def.name}};
+  if (!def.description.empty()) spec["description"] = def.description;
+  spec["inputSchema"] = json{{"json", std::move(*schema)}};
+  return json{{"toolSpec", std::move(spec)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace toolwire::schema

@@ -160,6 +160,48 @@ TEST(ConvertCli, StreamOpenAIToAnthropic) {
   EXPECT_EQ(stop, "tool_use");
 }
 
+// Bedrock: the model is not in the body; streams are binary both ways.
+TEST(ConvertCli, BedrockRequestAndResponseBothWays) {
+  CliRun r = convert("--from bedrock --to openai --kind request",
+                     fixture("bedrock-converse-tool-result.request.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json o = json::parse(r.out);
+  EXPECT_EQ(o["messages"][1]["tool_calls"][0]["id"], "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q");
+  EXPECT_EQ(o["messages"][2]["role"], "tool");
+  CliRun back = convert("--from openai --to bedrock --kind request", r.out);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  json b = json::parse(back.out);
+  EXPECT_EQ(b.count("model"), 0u);
+  EXPECT_EQ(b["toolConfig"]["tools"][0]["toolSpec"]["name"], "top_song");
+  CliRun resp = convert("--from bedrock --to anthropic --kind response",
+                        fixture("bedrock-converse-tool-use.response.json"));
+  ASSERT_EQ(resp.exit_code, 0) << resp.err;
+  EXPECT_EQ(json::parse(resp.out)["stop_reason"], "tool_use");
+}
+
+TEST(ConvertCli, StreamBedrockBinaryInAndOut) {
+  const std::string bytes = fixture("bedrock-converse-stream-tool-use.eventstream");
+  CliRun r = convert("--from bedrock --to anthropic --kind stream", bytes);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string args;
+  for (const json& e : sse_data(r.out))
+    if (e["type"] == "content_block_delta" && e["delta"]["type"] == "input_json_delta")
+      args += e["delta"]["partial_json"].get<std::string>();
+  EXPECT_EQ(json::parse(args), json::parse(R"({"sign":"WZPZ"})"));
+  // And back into the binary framing: the same events as the source.
+  CliRun back = convert("--from anthropic --to bedrock --kind stream", r.out);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  CliRun again = convert("--from bedrock --to anthropic --kind stream", back.out);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(sse_data(again.out).size(), sse_data(r.out).size());
+  // A corrupted frame fails with the CRC named.
+  std::string bad = bytes;
+  bad[bad.size() / 2] ^= 1;
+  CliRun broken = convert("--from bedrock --to openai --kind stream", bad);
+  EXPECT_NE(broken.exit_code, 0);
+  EXPECT_NE(broken.err.find("CRC"), std::string::npos) << broken.err;
+}
+
 TEST(ConvertCli, SameDialectPassthrough) {
   CliRun r = convert("--from anthropic --to anthropic --kind request",
                      fixture("anthropic-messages-tool-use.request.json"));

@@ -67,7 +67,8 @@ TEST(GeminiNames, MapIsInjectiveOnAShortAlphabet) {
 TEST(GeminiNames, TooLongNamesAreRefusedWithThePath) {
   std::string scratch;
   json::Path root;
-  json::Path p(json::Path(root, "tools"), size_t{3});
+  json::Path tools(root, "tools");  // a Path keeps a pointer to its parent
+  json::Path p(tools, size_t{3});
   auto r = gemini_name_or_error(std::string(65, 'a'), scratch, p);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().path, "$.tools[3]");

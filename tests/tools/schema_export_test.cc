@@ -45,8 +45,15 @@ TEST(SchemaExport, ThreeDialectShapes) {
   ASSERT_NE(parse_dialect("gemini"), nullptr);
   EXPECT_EQ(parse_dialect("gemini")->name, "gemini");
   EXPECT_EQ(parse_dialect("openai"), parse_dialect("openai_chat"));  // alias and name
-  EXPECT_EQ(parse_dialect("bedrock"), nullptr);
-  EXPECT_FALSE(export_tool(t, "bedrock").ok());
+  // Bedrock: a toolConfig.tools entry.
+  auto b = export_tool(t, "bedrock");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(plain(*b), (json{{"toolSpec",
+                              {{"name", "weather__now"},
+                               {"description", "Weather for a city"},
+                               {"inputSchema", {{"json", schema}}}}}}));
+  EXPECT_EQ(parse_dialect("cohere"), nullptr);
+  EXPECT_FALSE(export_tool(t, "cohere").ok());
 }
 
 TEST(SchemaExport, OpenAiStrictConversion) {

@@ -21,6 +21,11 @@ void canonical_numbers(json& j) {
   }
 }
 
+// Bedrock takes images as bytes: one given by a web URL is dropped (warning).
+bool bedrock_drops(const ir::ImagePart& img) {
+  return img.data.empty() && !img.url.starts_with("data:");
+}
+
 constexpr std::string_view kMovedImageNote = "Image returned by tool call ";
 constexpr std::string_view kGeminiSkipSignature = "skip_thought_signature_validator";
 
@@ -74,11 +79,21 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
     if (auto* img = std::get_if<ir::ImagePart>(&part);
         img && (route.via("anthropic_messages") || route.via("gemini")))
       img->detail.clear();
+    if (auto* img = std::get_if<ir::ImagePart>(&part); img && route.via("bedrock_converse")) {
+      if (bedrock_drops(*img)) continue;
+      img->detail.clear();
+    }
+    if (auto* call = std::get_if<ir::ToolCallPart>(&part); call && route.via("bedrock_converse"))
+      call->signature.clear();
     // Gemini's placeholder signature on a call from another dialect's history.
     if (auto* call = std::get_if<ir::ToolCallPart>(&part);
         call && route.via("gemini") && call->signature == kGeminiSkipSignature)
       call->signature.clear();
     if (auto* th = std::get_if<ir::ThinkingPart>(&part)) {
+      if (route.via("bedrock_converse")) {  // no reasoning item id or encrypted content (warning)
+        th->item_id.clear();
+        th->encrypted_content.clear();
+      }
       if (route.via("gemini") && th->redacted) continue;  // no Gemini form
       if (leaves_responses(route)) {
         th->item_id.clear();
@@ -108,6 +123,10 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
         if (auto* img = std::get_if<ir::ImagePart>(&c);
             img && (route.via("anthropic_messages") || route.via("gemini")))
           img->detail.clear();
+        if (auto* img = std::get_if<ir::ImagePart>(&c); img && route.via("bedrock_converse")) {
+          if (bedrock_drops(*img)) continue;
+          img->detail.clear();
+        }
         content.push_back(std::move(c));
       }
       if (route.via("openai_chat"))  // OpenAI carries a result's texts and its images apart
@@ -186,6 +205,18 @@ ir::Request normalized(ir::Request r, Route route) {
     // The flag needs a tool_choice to live in: {"type":"auto",...} is written.
     if (r.parallel_tool_calls == false && !r.tool_choice) r.tool_choice = ir::ToolChoice{};
   }
+  if (route.via("bedrock_converse")) {
+    // The model and streaming are the URL's (/model/{id}/converse[-stream]).
+    r.model.clear();
+    r.stream = false;
+    for (auto& m : r.messages) m.name.clear();
+    for (auto& s : r.system) s.developer = false;
+    for (auto& t : r.tools) t.strict.reset();
+    r.parallel_tool_calls.reset();  // no switch: dropped (warning)
+    // No "none" choice (dropped, warning): the model decides, as with no choice.
+    if (r.tool_choice && r.tool_choice->kind == ir::ToolChoice::Kind::none) r.tool_choice.reset();
+    if (r.tools.empty()) r.tool_choice.reset();
+  }
   if (route.via("gemini")) {
     r.model.clear();  // in the URL, as is the stream flag
     r.stream = false;
@@ -215,6 +246,11 @@ ir::Response normalized(ir::Response r, Route route) {
   zero_usage_unset(r.usage);
   if (route.via("anthropic_messages")) r.created = 0;
   if (route.via("openai_chat") || route.via(kResponses)) r.usage.cache_write_tokens.reset();
+  if (route.via("bedrock_converse")) {  // a Bedrock response names no id, model or time
+    r.id.clear();
+    r.model.clear();
+    r.created = 0;
+  }
   if (route.via("gemini")) {
     r.created = 0;
     r.usage.cache_write_tokens.reset();

@@ -39,6 +39,10 @@ struct Route {
 // Through OpenAI: thinking signatures and redacted thinking dropped; images
 // that OpenAI moves out of tool results into a following user message are
 // folded back into their result (texts first, then images); cache writes lost.
+// Through Bedrock: no model or stream flag in the body (the URL path has
+// them), no participant name, developer flag, strict flag, parallel switch,
+// "none" tool choice, image detail or call signature; images given by web
+// URL dropped; responses without id, model or created.
 // Through Gemini (src/codecs/gemini/README.md): no model, stream flag or
 // metadata in the body; no parallel_tool_calls, developer flag, participant
 // name, image detail, strict flag or redacted thinking; schemas reduced to

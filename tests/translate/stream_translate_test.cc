@@ -88,6 +88,20 @@ TEST(StreamTranslate, EveryOpenAIFixtureToAnthropicAndBack) {
     for (size_t chunk : {0, 1, 7, 64}) check_stream(openai(), bytes, name, chunk);
 }
 
+// Binary stream fixtures (Bedrock's application/vnd.amazon.eventstream),
+// found by each codec's fixture prefix.
+TEST(StreamTranslate, EveryEventStreamFixtureToEveryDialectAndBack) {
+  int found = 0;
+  for (const codec::Codec* src : codecs()) {
+    for (const auto& name : fixtures_matching(fixture_prefix(*src), ".eventstream")) {
+      ++found;
+      std::string bytes = read_fixture(name);
+      for (size_t chunk : {0, 1, 7, 64}) check_stream(*src, bytes, name, chunk);
+    }
+  }
+  EXPECT_GT(found, 0);
+}
+
 TEST(StreamTranslate, ToolUseFixtureKeepsIdNameArgumentsAndFinish) {
   Decoded d = decode_stream(anthropic(), read_fixture("anthropic-messages-stream-tool-use.sse"));
   ASSERT_EQ(d.error, "");

@@ -11,6 +11,8 @@
 // - anthropic: {"name","description"?,"input_schema"}; schema unchanged.
 // - gemini:    a functionDeclarations entry {"name","description"?,"parameters"};
 //              schema reduced to Gemini's OpenAPI subset.
+// - bedrock:   a toolConfig.tools entry {"toolSpec":{"name","description"?,
+//              "inputSchema":{"json"}}}; schema unchanged.
 // Property order is kept as the tool author wrote it (models read it).
 #pragma once
 
@@ -31,5 +33,6 @@ Result<std::string> openai_responses_tool(const ir::ToolDefinition& def,
                                           const ToolExportOptions& opts);
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
+Result<std::string> bedrock_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts);
 
 }  // namespace toolwire::schema
