@@ -2,7 +2,6 @@
 // incremental message parser and the writer.
 #include "toolwire/codec/eventstream.h"
 
-#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstring>
@@ -231,8 +230,8 @@ TW_CLMUL uint32_t crc32_clmul(const unsigned char* p, size_t n, uint32_t c) {
   }
   // The four lanes into one, each folded by its own distance to the last
   // (48, 32 and 16 bytes) so that the three multiplies run side by side, not
-  // one after another: on a ~160-byte event-stream message this chain is
-  // most of the CRC's latency. k(n) = reflect(x^n mod P) << 1, the same
+  // one after another (a short message's CRC is a chain of latencies).
+  // k(n) = reflect(x^n mod P) << 1, the same
   // formula that gives k1..k4 (distance d bytes: x^(8d+32) low, x^(8d-32) high).
   const __m128i k48 = _mm_set_epi64x(0x0000000174359406, 0x000000003db1ecdc);
   const __m128i k32 = _mm_set_epi64x(0x000000015a546366, 0x00000000f1da05aa);
@@ -248,7 +247,6 @@ TW_CLMUL uint32_t crc32_clmul(const unsigned char* p, size_t n, uint32_t c) {
 }
 
 const bool kHaveClmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-constexpr size_t kShortFold = 256;  // below this, crc32() folds a zero-padded copy
 
 }  // namespace
 #endif
@@ -259,23 +257,6 @@ uint32_t crc32(std::string_view bytes, uint32_t crc) {
   size_t n = bytes.size();
   const auto& t = kCrc.t;
 #if defined(__x86_64__)
-  // A short input (an event-stream delta message is ~160 bytes) is folded
-  // whole from a copy that leading zero bytes pad to a multiple of 16 (and
-  // to at least 64): from a zero state, zeros leave the CRC register as it
-  // is, and the state moves into the first four data bytes instead. That
-  // saves the byte-table tail, whose serial lookups cost as much as the fold.
-  if (n >= 16 && n < kShortFold && kHaveClmul) {
-    alignas(16) unsigned char buf[kShortFold + 64];
-    const size_t padded = std::max<size_t>(64, (n + 15) & ~size_t{15});
-    const size_t lead = padded - n;
-    std::memset(buf, 0, lead);
-    std::memcpy(buf + lead, p, n);
-    uint32_t first;
-    std::memcpy(&first, buf + lead, 4);
-    first ^= c;  // little-endian, as the fold's own first block
-    std::memcpy(buf + lead, &first, 4);
-    return ~crc32_clmul(buf, padded, 0);
-  }
   if (n >= 64 && kHaveClmul) {
     const size_t whole = n & ~size_t{15};
     c = crc32_clmul(p, whole, c);
