@@ -228,9 +228,14 @@ TW_CLMUL uint32_t crc32_clmul(const unsigned char* p, size_t n, uint32_t c) {
     x3 = fold(x3, k1k2, load(p + 32));
     x4 = fold(x4, k1k2, load(p + 48));
   }
-  x1 = fold(x1, k3k4, x2);
-  x1 = fold(x1, k3k4, x3);
-  x1 = fold(x1, k3k4, x4);
+  // The four lanes into one, each folded by its own distance to the last
+  // (48, 32 and 16 bytes) so that the three multiplies run side by side, not
+  // one after another (a short message's CRC is a chain of latencies).
+  // k(n) = reflect(x^n mod P) << 1, the same
+  // formula that gives k1..k4 (distance d bytes: x^(8d+32) low, x^(8d-32) high).
+  const __m128i k48 = _mm_set_epi64x(0x0000000174359406, 0x000000003db1ecdc);
+  const __m128i k32 = _mm_set_epi64x(0x000000015a546366, 0x00000000f1da05aa);
+  x1 = fold(x1, k48, fold(x2, k32, fold(x3, k3k4, x4)));
   for (; n >= 16; p += 16, n -= 16) x1 = fold(x1, k3k4, load(p));
   // 128 bits → 64, → 32, then Barrett.
   x1 = _mm_xor_si128(_mm_clmulepi64_si128(x1, k3k4, 0x10), _mm_srli_si128(x1, 8));

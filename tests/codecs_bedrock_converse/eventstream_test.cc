@@ -37,7 +37,7 @@ TEST(EventStreamCrc, KnownCheckValues) {
     return ~c;
   };
   for (size_t off = 0; off < 17; ++off)
-    for (size_t n = 0; n < 400; n += 1 + n / 16)
+    for (size_t n = 0; n < 400; ++n)
       ASSERT_EQ(crc32(std::string_view(data).substr(off, n)),
                 slow(std::string_view(data).substr(off, n)))
           << off << " " << n;

@@ -80,7 +80,20 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
   // EventStreamSink: each message as it completes.
   Status on_message(const EventStreamMessageView& m) override {
     if (done_) return Status::Ok();  // after the metadata or an exception: ignored
-    const std::string_view message_type = m.header(":message-type");
+    // The two headers every message has, in one pass (the first of each
+    // name, as m.header() reads them).
+    std::string_view message_type, type;
+    bool have_message_type = false, have_type = false;
+    for (const EventStreamHeaderView& h : m.headers) {
+      if (h.type != HeaderType::string) continue;
+      if (!have_message_type && h.name == ":message-type") {
+        message_type = h.text;
+        have_message_type = true;
+      } else if (!have_type && h.name == ":event-type") {
+        type = h.text;
+        have_type = true;
+      }
+    }
     if (message_type == "exception") return on_exception(m);
     if (message_type == "error") {
       out_->push_back(ir::ErrorEvent{std::string(m.header(":error-code")),
@@ -88,7 +101,6 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       done_ = true;
       return Status::Ok();
     }
-    const std::string_view type = m.header(":event-type");
     // An event without :message-type (only :event-type) is read as an event.
     if (message_type != "event" && !(message_type.empty() && !type.empty()))
       return make_error(ErrorCode::parse_error, "event-stream message with :message-type '" +
@@ -123,7 +135,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
   //   {"contentBlockIndex":N,"delta":{"toolUse":{"input":"..."}}} (arguments)
   //   {"contentBlockIndex":N,"delta":{"reasoningContent":{"text":"..."}}}
   // optionally followed by Bedrock's padding member ,"p":"...". One whose
-  // string has no escapes, for a started block of the matching kind, is
+  // string has no \u escapes, for a started block of the matching kind, is
   // decoded here by comparing literal pieces, without a DOM; anything else
   // returns false and takes the full path, which also words every error.
   bool fast_delta(std::string_view d, std::vector<ir::StreamEvent>& out) {
@@ -151,10 +163,8 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
       }
     if (!form) return false;
     i += form->head.size();
-    const size_t quote = d.find('"', i);
-    if (quote == std::string_view::npos) return false;
-    const std::string_view text = d.substr(i, quote - i);
-    i = quote;
+    std::string_view text;
+    if (!json::simple_string(d, i, scratch_, text)) return false;
     if (d.substr(i, form->tail.size()) != form->tail) return false;
     i += form->tail.size();
     constexpr std::string_view kPad = R"(,"p":")";
@@ -165,7 +175,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
         return false;
       i = end + 1;
     }
-    if (i + 1 != d.size() || !json::plain_string_body(text)) return false;
+    if (i + 1 != d.size()) return false;
     const BlockState* block = blocks_.find(index);
     if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;
@@ -344,6 +354,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
   EventStreamParser parser_;
   simdjson::dom::parser parser_json_;
   std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the sink calls
+  std::string scratch_;                          // a delta's unescaped text
   BlockTable blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;

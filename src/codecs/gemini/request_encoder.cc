@@ -73,13 +73,21 @@ Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& nam
   std::string scratch;
   TW_ASSIGN(std::string_view wire_name, gemini_name_or_error(name, scratch, path));
   // Texts are joined into one string (README: results with several texts).
-  std::string joined;
+  // One text (the common case) is used where it lies, without a copy.
+  std::string joined_texts;
+  std::string_view joined;
   size_t texts = 0, media = 0;
   for (const auto& c : r.content) {
     if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
       if (t->text.empty()) continue;
-      if (texts++) joined.append("\n\n");
-      joined.append(t->text);
+      if (texts++ == 0) {
+        joined = t->text;
+        continue;
+      }
+      if (texts == 2) joined_texts.assign(joined);
+      joined_texts.append("\n\n");
+      joined_texts.append(t->text);
+      joined = joined_texts;
     } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) {
       if (u->dialect == kDialect)
         ++media;

@@ -150,39 +150,97 @@ bool in_subset(json::element e, int depth) {
   return true;
 }
 
+// What scrub() does with a keyword, found with one switch on its length
+// instead of a string compare per keyword (a schema has hundreds of keys).
+enum class Key { kept, type, enumeration, properties, items, required, format, rewritten, dropped };
+
+Key classify(std::string_view k) {
+  auto is = [&](std::string_view x) { return k == x; };
+  switch (k.size()) {
+    case 4:
+      if (is("type")) return Key::type;
+      if (is("enum")) return Key::enumeration;
+      if (is("$ref")) return Key::rewritten;
+      return Key::dropped;
+    case 5:
+      if (is("title")) return Key::kept;
+      if (is("items")) return Key::items;
+      if (is("anyOf") || is("oneOf") || is("allOf") || is("const")) return Key::rewritten;
+      return Key::dropped;
+    case 6:
+      return is("format") ? Key::format : Key::dropped;
+    case 7:
+      if (is("minimum") || is("maximum") || is("pattern") || is("default") || is("example"))
+        return Key::kept;
+      return Key::dropped;
+    case 8:
+      if (is("nullable") || is("maxItems") || is("minItems")) return Key::kept;
+      if (is("required")) return Key::required;
+      if (is("examples")) return Key::rewritten;
+      return Key::dropped;
+    case 9:
+      return is("minLength") || is("maxLength") ? Key::kept : Key::dropped;
+    case 10:
+      if (is("properties")) return Key::properties;
+      return Key::dropped;
+    case 11:
+      if (is("description")) return Key::kept;
+      if (is("prefixItems")) return Key::rewritten;
+      return Key::dropped;
+    case 13:
+      return is("minProperties") || is("maxProperties") ? Key::kept : Key::dropped;
+    case 16:
+      if (is("propertyOrdering")) return Key::kept;
+      if (is("exclusiveMinimum") || is("exclusiveMaximum")) return Key::rewritten;
+      return Key::dropped;
+    default:
+      return Key::dropped;
+  }
+}
+
 // The exporter's reduction written straight from the DOM for the schemas it
 // handles by dropping and copying keywords: false (the caller falls back to
 // the exporter) at anything it rewrites ($ref, anyOf/oneOf/allOf, type
 // arrays, "null", const, non-string enums, exclusive bounds, examples, tuple
 // items, boolean schemas). A test holds the two to the same output.
-bool scrub(json::element e, JsonWriter& w, int depth) {
+bool scrub(json::element e, JsonWriter& w, std::string& out, int depth) {
   if (depth > 32 || !e.is_object()) return false;
   const json::object obj = e.get_object().value_unsafe();
   std::string_view type;
   bool has_enum = false;
-  json::element props;
-  bool has_props = false;
+  json::element props, required;
+  bool has_props = false, has_required = false;
   for (auto [key, value] : obj) {
-    if (key == "type") {
-      if (!value.is_string()) return false;
-      type = value.get_string().value_unsafe();
-      if (type == "null") return false;
-    } else if (key == "enum") {
-      if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
-      const json::array values = value.get_array().value_unsafe();
-      for (json::element v : values)
-        if (!v.is_string()) return false;
-      has_enum = true;
-    } else if (key == "properties") {
-      if (!value.is_object()) return false;
-      props = value;
-      has_props = value.get_object().value_unsafe().size() > 0;
-    } else if (key == "items") {
-      if (!value.is_object()) return false;
-    } else if (key == "$ref" || key == "anyOf" || key == "oneOf" || key == "allOf" ||
-               key == "const" || key == "prefixItems" || key == "exclusiveMinimum" ||
-               key == "exclusiveMaximum" || key == "examples") {
-      return false;
+    switch (classify(key)) {
+      case Key::type:
+        if (!value.is_string()) return false;
+        type = value.get_string().value_unsafe();
+        if (type == "null") return false;
+        break;
+      case Key::enumeration: {
+        if (!value.is_array() || value.get_array().value_unsafe().size() == 0) return false;
+        const json::array values = value.get_array().value_unsafe();
+        for (json::element v : values)
+          if (!v.is_string()) return false;
+        has_enum = true;
+        break;
+      }
+      case Key::properties:
+        if (!value.is_object()) return false;
+        props = value;
+        has_props = value.get_object().value_unsafe().size() > 0;
+        break;
+      case Key::items:
+        if (!value.is_object()) return false;
+        break;
+      case Key::required:
+        if (!has_required) required = value;  // the first, as the DOM lookup found it
+        has_required = true;
+        break;
+      case Key::rewritten:
+        return false;
+      default:
+        break;
     }
   }
   w.begin_object();
@@ -190,34 +248,45 @@ bool scrub(json::element e, JsonWriter& w, int depth) {
     w.field("type", type);
   else if (has_enum)
     w.field("type", "string");
-  std::string scalar;
   for (auto [key, value] : obj) {
-    if (kept_key(key) || key == "enum") {
-      w.key(key);
-      scalar.clear();
-      json::append_compact(scalar, value);
-      w.raw(scalar);
-    } else if (key == "format") {
-      if (value.is_string() && format_ok(type, value.get_string().value_unsafe())) {
+    switch (classify(key)) {
+      case Key::kept:
+      case Key::enumeration:
         w.key(key);
-        w.string(value.get_string().value_unsafe());
-      }
-    } else if (key == "properties" && has_props) {
-      w.key("properties");
-      w.begin_object();
-      const json::object p = value.get_object().value_unsafe();
-      for (auto [name, sub] : p) {
-        w.key(name);
-        if (!scrub(sub, w, depth + 1)) return false;
-      }
-      w.end_object();
-    } else if (key == "items") {
-      w.key("items");
-      if (!scrub(value, w, depth + 1)) return false;
+        if (value.is_string()) {
+          w.string(value.get_string().value_unsafe());
+        } else {
+          w.raw({});  // the separator; the value follows straight into `out`
+          json::append_compact(out, value);
+        }
+        break;
+      case Key::format:
+        if (value.is_string() && format_ok(type, value.get_string().value_unsafe())) {
+          w.key(key);
+          w.string(value.get_string().value_unsafe());
+        }
+        break;
+      case Key::properties:
+        if (has_props) {
+          w.key("properties");
+          w.begin_object();
+          const json::object p = value.get_object().value_unsafe();
+          for (auto [name, sub] : p) {
+            w.key(name);
+            if (!scrub(sub, w, out, depth + 1)) return false;
+          }
+          w.end_object();
+        }
+        break;
+      case Key::items:
+        w.key("items");
+        if (!scrub(value, w, out, depth + 1)) return false;
+        break;
+      default:
+        break;
     }
   }
-  json::element required;
-  if (has_props && json::get(obj, "required", required) && required.is_array()) {
+  if (has_props && has_required && required.is_array()) {
     const json::object p = props.get_object().value_unsafe();
     const json::array names = required.get_array().value_unsafe();
     bool open = false;
@@ -290,7 +359,7 @@ Status encode_schema(std::string_view schema, const Path& path, std::string& out
   }
   {
     JsonWriter w(out);
-    if (scrub(root, w, 0)) {
+    if (scrub(root, w, out, 0)) {
       if (!properties) out.clear();
       return Status::Ok();
     }
@@ -305,7 +374,7 @@ bool scrub_schema(std::string_view schema, std::string& out) {
   json::element root;
   if (!parse_padded(parser, schema, root)) return false;
   JsonWriter w(out);
-  return scrub(root, w, 0);
+  return scrub(root, w, out, 0);
 }
 
 Status export_schema(std::string_view schema, const Path& path, std::string& out) {
