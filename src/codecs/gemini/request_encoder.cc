@@ -1,6 +1,7 @@
 // IR request → Gemini generateContent request JSON. The model and the stream
 // flag are not written: the URL carries them (the dialect entry's paths).
 #include "codecs/common/request_size.h"
+#include "codecs/common/request_tail.h"
 #include "codecs/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -243,8 +244,14 @@ Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verifi
 template <class S>
 void write_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
   std::vector<std::string_view> texts;
-  for (const auto& s : req.system)
+  bool developer = false;
+  for (const auto& s : req.system) {
     if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Gemini has no developer role; developer instructions were sent as system text");
   const Path msgs_path(kRoot, "messages");
   for (size_t i = 0; i < req.messages.size(); ++i) {
     const ir::BasicMessage<S>& m = req.messages[i];
@@ -421,6 +428,8 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     warn(warnings, "dropped_metadata", Path(kRoot, "metadata"), "Gemini requests have no metadata");
   for (const auto& x : req.extra) {
     const std::string_view key = x.key;
+    if (!same && refused_across(key)) [[unlikely]]
+      return refused_extra(key, x.raw_json, req.source_dialect, kDialect);
     if (key == kUnsupportedToolKey) continue;  // written or warned in write_tools
     const bool nested = has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
     if (same) {
