@@ -207,6 +207,7 @@ TEST_P(TableTest, SystemPromptSpelling) {
 TEST_P(TableTest, ToolDefinitionSpelling) {
   Warnings w;
   json wire = encode(ask(), w);
+  EXPECT_FALSE(has_warning(w, "reduced_tool_schema")) << warnings_text(w);  // inside the subset
   const json city = {{"type", "string"}};
   expect_spelling(wire,
                   {
@@ -271,6 +272,7 @@ TEST_P(TableTest, ToolSchemaSpelling) {
                  {{"/toolConfig/tools/0/toolSpec/inputSchema/json/additionalProperties", false},
                   {"/toolConfig/tools/0/toolSpec/inputSchema/json/properties/city/$ref", ref}}},
             });
+  expect_loss(w, {"gemini"}, "reduced_tool_schema");
   ir::Request back = decode_request(wire);
   ASSERT_EQ(back.tools.size(), 1u);
   json schema = json::parse(back.tools[0].input_schema);

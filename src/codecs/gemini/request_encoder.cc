@@ -303,7 +303,12 @@ Status write_tools(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, War
       const ir::BasicToolDefinition<S>& t = req.tools[i];
       const Path tpath(path, i);
       TW_ASSIGN(std::string_view name, gemini_name_or_error(t.name, scratch, Path(tpath, "name")));
-      TW_TRY(encode_schema(t.input_schema, Path(tpath, "input_schema"), schema));
+      bool reduced = false;
+      TW_TRY(encode_schema(t.input_schema, Path(tpath, "input_schema"), schema, &reduced));
+      if (reduced)
+        warn(warnings, "reduced_tool_schema", Path(tpath, "input_schema"),
+             "the schema was reduced to Gemini's OpenAPI subset ($ref inlined; keywords outside "
+             "it, such as additionalProperties, dropped)");
       w.begin_object();
       w.field("name", name);
       if (!t.description.empty()) w.field("description", t.description);
