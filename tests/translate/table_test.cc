@@ -960,7 +960,7 @@ TEST_P(TableTest, LossInvalidArguments) {
 
 TEST_P(TableTest, LossUnknownPart) {
   // Another dialect's block the IR has no type for (an Anthropic document).
-  const codec::Dialect& source = codec::all_dialects()[1];
+  const codec::Dialect& source = *codec::find_dialect("anthropic_messages");
   ir::Request r = ask();
   r.messages[0].parts.push_back(
       ir::UnknownPart{std::string(source.name), "document",
@@ -975,7 +975,7 @@ TEST_P(TableTest, LossUnknownPart) {
 }
 
 TEST_P(TableTest, LossUnknownField) {
-  const codec::Dialect& source = codec::all_dialects()[0];
+  const codec::Dialect& source = *codec::find_dialect("openai_chat");
   ir::Request r = ask();
   r.source_dialect = source.name;
   r.extra = {{"seed", "7"}};
