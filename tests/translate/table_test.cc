@@ -319,26 +319,34 @@ TEST_P(TableTest, ToolChoiceSpelling) {
     ir::ToolChoice choice;
     Spelling row;
   };
-  const Case cases[] = {
-      {{K::auto_},
+  // Built by a function: GCC 12 at -O3 misreads brace-built ToolChoice arrays
+  // as reading an uninitialized name (-Wmaybe-uninitialized).
+  auto choice = [](K kind, std::string name = {}) {
+    ir::ToolChoice c;
+    c.kind = kind;
+    c.name = std::move(name);
+    return c;
+  };
+  const std::vector<Case> cases = {
+      {choice(K::auto_),
        {{"openai_chat", {{"/tool_choice", "auto"}}},
         {"anthropic_messages", {{"/tool_choice/type", "auto"}}},
         {"openai_responses", {{"/tool_choice", "auto"}}},
         {"gemini", {{"/toolConfig/functionCallingConfig/mode", "AUTO"}}},
         {"bedrock_converse", {{"/toolConfig/toolChoice", {{"auto", json::object()}}}}}}},
-      {{K::required},
+      {choice(K::required),
        {{"openai_chat", {{"/tool_choice", "required"}}},
         {"anthropic_messages", {{"/tool_choice/type", "any"}}},
         {"openai_responses", {{"/tool_choice", "required"}}},
         {"gemini", {{"/toolConfig/functionCallingConfig/mode", "ANY"}}},
         {"bedrock_converse", {{"/toolConfig/toolChoice", {{"any", json::object()}}}}}}},
-      {{K::none},
+      {choice(K::none),
        {{"openai_chat", {{"/tool_choice", "none"}}},
         {"anthropic_messages", {{"/tool_choice/type", "none"}}},
         {"openai_responses", {{"/tool_choice", "none"}}},
         {"gemini", {{"/toolConfig/functionCallingConfig/mode", "NONE"}}},
         {"bedrock_converse", {none_at("/toolConfig/toolChoice")}}}},  // a loss row
-      {{K::tool, "get_weather"},
+      {choice(K::tool, "get_weather"),
        {{"openai_chat", {{"/tool_choice/function/name", "get_weather"}}},
         {"anthropic_messages",
          {{"/tool_choice/type", "tool"}, {"/tool_choice/name", "get_weather"}}},
