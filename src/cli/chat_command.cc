@@ -336,7 +336,8 @@ void add_chat_command(CLI::App& app) {
       "chat", "Interactive tool-calling agent in the terminal (offline demo by default)");
   cmd->add_option(
       "--provider", o->provider,
-      "scripted (offline demo, default), openai, anthropic, openai_compatible, or a profile name");
+      "scripted (offline demo, default), openai, anthropic, gemini, responses, bedrock, "
+      "openai_compatible, or a profile name");
   cmd->add_option("--base-url", o->base_url, "Upstream base URL (e.g. http://127.0.0.1:11434/v1)");
   cmd->add_option("--model", o->model, "Model name");
   cmd->add_option("--api-key-env", o->api_key_env, "Environment variable that holds the API key");

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "toolwire/codec/dialect.h"
 #include "toolwire/demo/demo.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/provider/factory.h"
@@ -72,10 +73,14 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
     return std::unique_ptr<provider::Provider>(
         std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
-  if (kind != "openai" && kind != "anthropic" && kind != "openai_compatible")
+  // A dialect's name or alias picks its official profile (profile.h).
+  const codec::Dialect* dialect = codec::find_dialect(kind);
+  if (kind != "openai_compatible" && (!dialect || !dialect->has_codec()))
     return make_error(ErrorCode::invalid_argument,
-                      "--upstream: unknown kind '" + kind +
-                          "' (openai, anthropic, openai_compatible=BASE_URL, scripted)");
+                      "--upstream: unknown kind '" + kind + "' (" +
+                          codec::dialect_names(
+                              +[](const codec::Dialect& d) { return d.has_codec(); }, ", ") +
+                          ", openai_compatible=BASE_URL, scripted)");
   if (kind == "openai_compatible" && base.empty())
     return make_error(
         ErrorCode::invalid_argument,
@@ -309,7 +314,9 @@ int run_serve(const ServeArgs& a) {
 void add_serve_command(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
   auto* cmd =
-      app.add_subcommand("serve", "Run the gateway: OpenAI- and Anthropic-compatible endpoints");
+      app.add_subcommand("serve",
+                         "Run the gateway: OpenAI (Chat, Responses), Anthropic, Gemini and Bedrock "
+                         "Converse endpoints over any upstream");
   cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)")
       ->each([a](const std::string&) { a->listen_given = true; });
   cmd->add_option("--config", a->config, "gateway configuration (YAML; see examples/gateway.yaml)");
@@ -317,11 +324,11 @@ void add_serve_command(CLI::App& app) {
                   "validate a configuration file and exit (0: valid)");
   cmd->add_flag("--hash-key", a->hash_key,
                 "read a gateway key on standard input, print its sha256: line");
-  cmd->add_option(
-      "--upstream", a->upstream,
-      "openai | anthropic[=BASE_URL] | openai_compatible=BASE_URL | scripted: route every "
-      "model there (default: the offline scripted model, plus openai / anthropic for "
-      "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
+  cmd->add_option("--upstream", a->upstream,
+                  "openai | anthropic | gemini | responses | bedrock (each [=BASE_URL]) | "
+                  "openai_compatible=BASE_URL | scripted: route every "
+                  "model there (default: the offline scripted model, plus openai / anthropic for "
+                  "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
   cmd->add_option("--upstream-key-env", a->key_env,
                   "environment variable holding the upstream's API key");
   cmd->add_option("--upstream-model", a->upstream_model,

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "toolwire/codec/dialect.h"
+
 namespace toolwire::provider {
 namespace {
 
@@ -134,6 +136,12 @@ Result<Profile> load_profile_file(const std::string& path) {
 Result<Profile> builtin_profile(std::string_view name) {
   for (const auto& b : kBuiltin)
     if (name == b.name) return parse_profile(b.json);
+  // A dialect's name or alias names its official profile ("responses" →
+  // openai_responses.json, "bedrock_converse" → bedrock.json).
+  if (const codec::Dialect* d = codec::find_dialect(name))
+    for (std::string_view n : {d->name, d->alias})
+      for (const auto& b : kBuiltin)
+        if (!n.empty() && n == b.name) return parse_profile(b.json);
   std::string known;
   for (const auto& b : kBuiltin) known += (known.empty() ? "" : ", ") + std::string(b.name);
   return make_error(ErrorCode::not_found,

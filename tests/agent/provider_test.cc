@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "toolwire/agent/agent.h"
+#include "toolwire/codec/dialect.h"
 #include "toolwire/demo/demo.h"
 #include "toolwire/provider/capabilities.h"
 #include "toolwire/provider/profile.h"
@@ -99,6 +100,27 @@ TEST(Profiles, BuiltinsParseAndCarryCapabilities) {
   auto missing = builtin_profile("nope");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("openai"), std::string::npos);
+}
+
+// A dialect's name or alias picks its official profile (`toolwire chat
+// --provider`, `toolwire serve --upstream`, the YAML's `profile:`): one per
+// dialect of the list that has a codec.
+TEST(Profiles, EveryDialectNameOrAliasNamesAProfile) {
+  auto chat = builtin_profile("openai_chat");
+  ASSERT_TRUE(chat.ok()) << chat.error().to_string();
+  EXPECT_EQ(chat->name, "openai");
+  auto an = builtin_profile("anthropic_messages");
+  ASSERT_TRUE(an.ok());
+  EXPECT_EQ(an->name, "anthropic");
+  for (const auto& d : codec::all_dialects()) {
+    if (!d.has_codec()) continue;
+    for (std::string_view n : {d.name, d.alias}) {
+      if (n.empty()) continue;
+      auto p = builtin_profile(n);
+      ASSERT_TRUE(p.ok()) << n << ": " << p.error().to_string();
+      EXPECT_EQ(codec::find_dialect(p->dialect), &d) << n << " → profile " << p->name;
+    }
+  }
 }
 
 TEST(Profiles, ErrorsNameThePath) {

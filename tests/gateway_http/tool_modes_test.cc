@@ -208,6 +208,78 @@ TEST_F(ToolModes, ClientLeavingCancelsTheRunningServerTool) {
   EXPECT_TRUE(slow_.saw_cancel) << "the tool ran to its own limit instead of being cancelled";
 }
 
+// The same loop behind the later dialects' routes: Gemini (model in the
+// path), Bedrock's binary event stream (no tool-activity comments: they are
+// SSE-only) and OpenAI Responses.
+TEST_F(ToolModes, ServerModeBehindGeminiBedrockAndResponses) {
+  auto g = post("/v1beta/models/server:generateContent",
+                {{"contents", {{{"role", "user"}, {"parts", {{{"text", "echo gem"}}}}}}}});
+  ASSERT_TRUE(g);
+  ASSERT_EQ(g->status, 200) << g->body;
+  json parts = json::parse(g->body)["candidates"][0]["content"]["parts"];
+  ASSERT_EQ(parts.size(), 1u) << g->body;
+  EXPECT_EQ(parts[0]["text"], "the tool said: echo:gem") << g->body;
+
+  RawClient b(gw_->port());
+  json converse = {{"messages", {{{"role", "user"}, {"content", {{{"text", "echo bed"}}}}}}}};
+  ASSERT_TRUE(b.send(http_post("/model/server/converse-stream", converse.dump(),
+                               "toolwire-tool-events: comments\r\n")));
+  auto bs = b.read_response();
+  ASSERT_TRUE(bs);
+  ASSERT_EQ(bs->status, 200) << bs->body;
+  EXPECT_EQ(bs->header("content-type"), "application/vnd.amazon.eventstream");
+  EXPECT_EQ(bs->body.find(": toolwire."), std::string::npos) << "an SSE comment in a binary stream";
+  EXPECT_EQ(bs->body.find("toolUse"), std::string::npos) << "a server call reached the client";
+  EXPECT_NE(bs->body.find("messageStop"), std::string::npos);
+  EXPECT_NE(bs->body.find("end_turn"), std::string::npos);
+
+  RawClient rs(gw_->port());
+  json resp = {{"model", "server"}, {"stream", true}, {"input", "echo res"}};
+  ASSERT_TRUE(
+      rs.send(http_post("/v1/responses", resp.dump(), "toolwire-tool-events: comments\r\n")));
+  auto rr = rs.read_response();
+  ASSERT_TRUE(rr);
+  ASSERT_EQ(rr->status, 200) << rr->body;
+  EXPECT_NE(rr->body.find(": toolwire.tool_call echo"), std::string::npos) << rr->body;
+  EXPECT_NE(rr->body.find("response.completed"), std::string::npos) << rr->body;
+  EXPECT_EQ(rr->body.find("function_call"), std::string::npos) << rr->body;
+}
+
+// Mixed mode through /v1/responses: the client gets its own call only, and
+// its next request (the call and its output) reaches the model with the
+// server call spliced back.
+TEST_F(ToolModes, MixedBehindResponses) {
+  json tools = json::array(
+      {{{"type", "function"}, {"name", "client_tool"}, {"parameters", {{"type", "object"}}}}});
+  auto r = post("/v1/responses", {{"model", "mixed"}, {"input", "both"}, {"tools", tools}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  json calls = json::array();
+  json out = json::parse(r->body);
+  for (const auto& item : out["output"])
+    if (item["type"] == "function_call") calls.push_back(item);
+  ASSERT_EQ(calls.size(), 1u) << r->body;
+  EXPECT_EQ(calls[0]["name"], "client_tool");
+  json next = {
+      {"model", "mixed"},
+      {"tools", tools},
+      {"input",
+       {{{"role", "user"}, {"content", "both"}},
+        {{"type", "function_call"},
+         {"call_id", calls[0]["call_id"]},
+         {"name", "client_tool"},
+         {"arguments", calls[0]["arguments"]}},
+        {{"type", "function_call_output"}, {"call_id", calls[0]["call_id"]}, {"output", "42"}}}}};
+  auto r2 = post("/v1/responses", next);
+  ASSERT_TRUE(r2);
+  ASSERT_EQ(r2->status, 200) << r2->body;
+  std::string text;
+  json out2 = json::parse(r2->body);
+  for (const auto& item : out2["output"])
+    if (item["type"] == "message") text += item["content"][0]["text"].get<std::string>();
+  EXPECT_EQ(text, "client answered: 42") << r2->body;
+}
+
 // A passthrough route with `builtin_when_client_has_no_tools` and a tool
 // prefix, built from its config: a request without tools is answered by the
 // server loop with the prefixed built-ins (the model calls `gw_list`, the

@@ -47,6 +47,49 @@ export function upstreamBodies(mock, upstream, n) {
   return bodies;
 }
 
+// The key the gateway sends a Gemini upstream (x-goog-api-key), from
+// --upstream-key-env (harness.mjs).
+export const GEMINI_UPSTREAM_KEY = 'gemini-upstream-test-key';
+
+// Any upstream dialect: the recorded requests (n of them, every script turn
+// used), each checked for its path (the model and stream flag in it for
+// Gemini and Bedrock), content type, accept, and credentials: none of the
+// client's; Gemini's upstream key; Bedrock's SigV4 signature verified by
+// the mock. `stream`: whether each request streams.
+export function upstreamRequests(mock, upstream, n, { model, stream }) {
+  const bodies = mock.requests.map((r) => r.raw);
+  assert.equal(mock.requests.length, n,
+    `upstream got ${mock.requests.length} requests, wanted ${n}: ${JSON.stringify(bodies)}`);
+  for (const r of mock.requests) {
+    assert.equal(r.method, 'POST');
+    const path = {
+      openai: '/v1/chat/completions', anthropic: '/v1/messages', responses: '/v1/responses',
+      gemini: stream ? `/v1beta/models/${model}:streamGenerateContent?alt=sse`
+        : `/v1beta/models/${model}:generateContent`,
+      bedrock: `/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`,
+    }[upstream];
+    assert.equal(r.path, path);
+    assert.equal(r.headers['content-type'], 'application/json');
+    const streamType = upstream === 'bedrock' ? 'application/vnd.amazon.eventstream'
+      : 'text/event-stream';
+    assert.equal(r.headers.accept, stream ? streamType : 'application/json');
+    if (upstream === 'anthropic') assert.equal(r.headers['anthropic-version'], '2023-06-01');
+    assert.equal(r.headers['x-api-key'], undefined);
+    if (upstream === 'gemini') {
+      assert.equal(r.headers['x-goog-api-key'], GEMINI_UPSTREAM_KEY);
+      assert.equal(r.headers.authorization, undefined);
+    } else if (upstream === 'bedrock') {
+      assert.equal(r.sigv4, 'ok');
+      assert.equal(r.headers['x-goog-api-key'], undefined);
+    } else {
+      assert.equal(r.headers.authorization, undefined);
+      assert.equal(r.headers['x-goog-api-key'], undefined);
+    }
+  }
+  assert.equal(mock.pending(), 0, 'scripted turns left unused');
+  return mock.requests.map((r) => r.body);
+}
+
 // Stream flags the upstream must get: an OpenAI upstream is asked for the
 // usage chunk (else a streamed answer has no usage to report).
 export function streamFields(upstream, stream) {

@@ -2,26 +2,32 @@
 // 127.0.0.1, port 0, speaking the real wire formats of
 //   POST /v1/chat/completions  (OpenAI Chat Completions, JSON or SSE chunks)
 //   POST /v1/messages          (Anthropic Messages, JSON or SSE events)
+//   POST /v1/responses         (OpenAI Responses, JSON or SSE events; mock_responses.mjs)
+//   POST /v1beta/models/{model}:generateContent | :streamGenerateContent?alt=sse
+//                              (Gemini; mock_gemini.mjs)
+//   POST /model/{modelId}/converse | /converse-stream
+//                              (Bedrock Converse, JSON or binary event stream,
+//                               every request's SigV4 signature checked; mock_bedrock.mjs)
 // (shapes as in tests/data/wire/). Each test queues canonical turns
 //   { text?, toolCalls?: [{ id, name, arguments }], usage: { input, output } }
-// (`arguments` is the JSON text of the call's arguments); every request pops
-// one turn and renders it in the dialect of the path it came to and in the
-// stream mode it asked for. Every request is recorded (path, headers, parsed
-// body). A request with no turn queued gets a 500 in its dialect, so a test
-// that makes more upstream calls than it scripted fails loudly.
+// (`arguments` is the JSON text of the call's arguments), or failures
+// { error: { status, message } }, or a stream that breaks after its text
+// { text, streamError: message, usage }; every request pops one turn and
+// renders it in the dialect of the path it came to and in the stream mode it
+// asked for (the path's for Gemini and Bedrock). Every request
+// is recorded (method, path, headers, parsed body, and for Bedrock `sigv4`:
+// 'ok' or why not). A request with no turn queued gets a 500 in its dialect,
+// so a test that makes more upstream calls than it scripted fails loudly; a
+// Bedrock request whose signature does not verify gets a 403.
 import http from 'node:http';
+import {
+  bedrockError, bedrockResponse, bedrockStream, checkSigV4, matchBedrock,
+} from './mock_bedrock.mjs';
+import { geminiError, geminiResponse, geminiStream, matchGemini } from './mock_gemini.mjs';
+import { responsesError, responsesResponse, responsesStream } from './mock_responses.mjs';
+import { pieces } from './mock_util.mjs';
 
 const CREATED = 1700000000;
-
-// Splits a string into up to `n` nonempty pieces (stream fragments that cut
-// inside tokens, as real servers do).
-function pieces(s, n) {
-  if (s.length === 0) return [];
-  const size = Math.max(1, Math.ceil(s.length / n));
-  const out = [];
-  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
-  return out;
-}
 
 function finishOf(turn, dialect) {
   const calls = (turn.toolCalls ?? []).length > 0;
@@ -59,6 +65,9 @@ function openaiStream(turn, model, n, includeUsage) {
     chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
   let out = delta({ role: 'assistant', content: '', refusal: null });
   for (const p of pieces(turn.text ?? '', 3)) out += delta({ content: p });
+  if (turn.streamError)
+    return `${out}data: ${JSON.stringify({ error: { message: turn.streamError,
+      type: 'server_error', param: null, code: null } })}\n\n`;
   (turn.toolCalls ?? []).forEach((c, index) => {
     const start = { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } };
     out += delta({ tool_calls: [start] });
@@ -134,35 +143,66 @@ export async function startMockUpstream() {
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+    req.on('end', async () => {
+      const rawBytes = Buffer.concat(chunks);
+      const raw = rawBytes.toString('utf8');
       let body = null;
       try { body = JSON.parse(raw); } catch { body = null; }
-      requests.push({ method: req.method, path: req.url, headers: req.headers, body, raw });
+      const record = { method: req.method, path: req.url, headers: req.headers, body, raw };
+      requests.push(record);
+      const gemini = matchGemini(req.url);
+      const bedrock = matchBedrock(req.url);
       const dialect = req.url === '/v1/chat/completions' ? 'openai'
-        : req.url === '/v1/messages' ? 'anthropic' : null;
+        : req.url === '/v1/messages' ? 'anthropic' : req.url === '/v1/responses' ? 'responses'
+          : gemini ? 'gemini' : bedrock ? 'bedrock' : null;
       const fail = (status, message) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(dialect === 'anthropic'
-          ? { type: 'error', error: { type: 'api_error', message } }
-          : { error: { message, type: 'server_error', param: null, code: null } }));
+        let headers = {};
+        let out;
+        if (dialect === 'anthropic') out = { type: 'error', error: { type: 'api_error', message } };
+        else if (dialect === 'gemini') out = geminiError(status, message);
+        else if (dialect === 'responses') out = responsesError(status, message);
+        else if (dialect === 'bedrock') ({ headers, body: out } = bedrockError(status, message));
+        else out = { error: { message, type: 'server_error', param: null, code: null } };
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(out));
       };
       if (req.method !== 'POST' || !dialect)
         return fail(404, `mock upstream: no route ${req.method} ${req.url}`);
+      if (bedrock) {
+        record.sigv4 = await checkSigV4(req, rawBytes);
+        if (record.sigv4 !== 'ok') return fail(403, `mock upstream: SigV4: ${record.sigv4}`);
+      }
+      if (gemini?.stream && !gemini.sse)
+        return fail(400, 'mock upstream: streamGenerateContent without alt=sse');
       if (!body) return fail(400, 'mock upstream: body is not JSON');
       const turn = turns.shift();
       if (!turn) return fail(500, `mock upstream: no scripted turn for request ${requests.length}`);
+      // A scripted failure: { error: { status, message } }, in the path's dialect.
+      if (turn.error) return fail(turn.error.status, turn.error.message);
       const n = ++served;
-      const model = body.model ?? 'mock-model';
-      if (body.stream === true) {
+      const model = gemini?.model ?? bedrock?.model ?? body.model ?? 'mock-model';
+      const stream = gemini?.stream ?? bedrock?.stream ?? body.stream === true;
+      if (dialect === 'bedrock') {
+        if (stream) {
+          res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+          return res.end(bedrockStream(turn));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(bedrockResponse(turn)));
+      }
+      if (stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.end(dialect === 'openai'
           ? openaiStream(turn, model, n, body.stream_options?.include_usage === true)
-          : anthropicStream(turn, model, n));
+          : dialect === 'anthropic' ? anthropicStream(turn, model, n)
+            : dialect === 'responses' ? responsesStream(turn, model, n)
+              : geminiStream(turn, model, n));
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(dialect === 'openai' ? openaiResponse(turn, model, n)
-          : anthropicResponse(turn, model, n)));
+          : dialect === 'anthropic' ? anthropicResponse(turn, model, n)
+            : dialect === 'responses' ? responsesResponse(turn, model, n)
+              : geminiResponse(turn, model, n)));
       }
     });
   });

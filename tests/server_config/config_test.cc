@@ -98,7 +98,33 @@ INSTANTIATE_TEST_SUITE_P(
             "bad.yaml:2:52: routes[0].turn_protocol: unknown turn protocol 'xml'"},
         Bad{"upstreams: {a: {profile: anthropic, script: s.json}}\nroutes: [{model: x, upstreams: "
             "[a]}]\n",
-            "upstreams.a.script: only a scripted upstream takes a script"}));
+            "upstreams.a.script: only a scripted upstream takes a script"},
+        Bad{"response_store: {max_responses: -1}\nupstreams: {a: {profile: scripted}}\nroutes: "
+            "[{model: x, upstreams: [a]}]\n",
+            "response_store.max_responses"},
+        Bad{"response_store: {max_entries: 5}\nupstreams: {a: {profile: scripted}}\nroutes: "
+            "[{model: x, upstreams: [a]}]\n",
+            "bad.yaml:1:18: response_store.max_entries: unknown key"},
+        Bad{"upstreams:\n  a: {profile: responses, base_url: \"http://h\"}\nroutes: [{model: x, "
+            "upstreams: [a]}]\n",
+            "upstreams.a.base_url: an OpenAI-style base URL ends in /v1"}));
+
+TEST(GatewayConfig, ResponseStore) {
+  auto d = load_config_string(
+      "upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: "
+      "[a]}]\n",
+      "d.yaml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->options.response_store.max_responses, 1000u);
+  EXPECT_EQ(d->options.response_store.max_bytes, 64u << 20);
+  auto c = load_config_string(
+      "response_store: {max_responses: 0, max_mb: 3}\nupstreams: {a: "
+      "{profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n",
+      "c.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->options.response_store.max_responses, 0u);
+  EXPECT_EQ(c->options.response_store.max_bytes, 3u << 20);
+}
 
 // turn_protocol reaches the route's targets (the conductor reads it there);
 // a scripted upstream's script file is read when the gateway is built.

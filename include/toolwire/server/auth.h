@@ -67,7 +67,12 @@ class KeyRing {
 // SHA-256 of `text` as 64 lower-case hex digits.
 std::string sha256_hex(std::string_view text);
 
-// The key a request presents: `Authorization: Bearer K` or `x-api-key: K`.
-std::string_view presented_key(std::string_view authorization, std::string_view x_api_key);
+// The key a request presents, in each client dialect's way: `x-api-key: K`,
+// `x-goog-api-key: K` (Gemini's SDKs), `Authorization: Bearer K`, or an AWS
+// SigV4 `Authorization: AWS4-HMAC-SHA256 Credential=K/<date>/...` (Bedrock
+// clients: the access key id is the gateway key). The SigV4 signature is not
+// checked: it needs the secret, and gateway keys are stored only as hashes.
+std::string_view presented_key(std::string_view authorization, std::string_view x_api_key,
+                               std::string_view x_goog_api_key = {});
 
 }  // namespace toolwire::server

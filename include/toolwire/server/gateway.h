@@ -1,7 +1,8 @@
 // toolwire/server/gateway.h — the gateway server behind `toolwire serve`.
 //
-// An HTTP/1.1 server on Boost.Beast/Asio with OpenAI- and Anthropic-compatible
-// endpoints in front of any provider. A request is decoded once from the
+// An HTTP/1.1 server on Boost.Beast/Asio with endpoints of every dialect
+// (OpenAI Chat and Responses, Anthropic, Gemini, Bedrock Converse) in front of
+// any provider. A request is decoded once from the
 // caller's dialect into the IR, routed by model to a provider (which encodes
 // the upstream's dialect), and the answer — whole or as a stream, event by
 // event — is encoded back into the caller's dialect. Errors come back in the
@@ -173,6 +174,15 @@ struct McpEndpointOptions {
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(60)};
 };
 
+// OpenAI Responses' `previous_response_id`: the gateway keeps each completed
+// /v1/responses answer (unless the request said `store: false`), least
+// recently used evicted first. max_responses 0: off, and a request naming a
+// previous response is refused.
+struct ResponseStoreOptions {
+  size_t max_responses = 1000;
+  size_t max_bytes = 64 * 1024 * 1024;  // estimated from the text held
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (see Gateway::port())
@@ -196,6 +206,7 @@ struct GatewayOptions {
   bool log_requests = true;
   ConductorOptions conductor;
   McpEndpointOptions mcp;
+  ResponseStoreOptions response_store;
 };
 
 }  // namespace toolwire::server

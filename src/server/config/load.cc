@@ -189,7 +189,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   TW_TRY(r.keys(root, "",
                 {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
                  "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-                 "mcp_servers", "mcp_endpoint", "conductor"}));
+                 "mcp_servers", "mcp_endpoint", "conductor", "response_store"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -208,6 +208,14 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   TW_TRY(r.millis(root, "", "upstream_idle_ms", 10, 86'400'000, o.upstream_content_idle));
   TW_TRY(r.millis(root, "", "drain_ms", 0, 3'600'000, o.drain_deadline));
   TW_TRY(r.boolean(root, "", "log_requests", o.log_requests));
+  if (YAML::Node rs = root["response_store"]) {
+    TW_TRY(r.keys(rs, "response_store", {"max_responses", "max_mb"}));
+    TW_TRY(r.integer_as(rs, "response_store", "max_responses", 0, 10'000'000,
+                        o.response_store.max_responses));
+    size_t mb = o.response_store.max_bytes >> 20;
+    TW_TRY(r.integer_as(rs, "response_store", "max_mb", 1, 1 << 20, mb));
+    o.response_store.max_bytes = mb << 20;
+  }
 
   if (YAML::Node ks = root["keys"]) {
     if (!ks.IsSequence()) return r.error(ks, "keys", "expected a list");
@@ -245,7 +253,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
       return r.error(n, p + ".profile",
-                     "required (openai, anthropic, openai_compatible, scripted)");
+                     "required (openai, anthropic, gemini, responses, bedrock, "
+                     "openai_compatible, scripted, or another profile)");
     TW_TRY(r.str(n, p, "base_url", u.base_url));
     if (!u.base_url.empty()) {
       if (!u.base_url.starts_with("http://") && !u.base_url.starts_with("https://"))
@@ -256,7 +265,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
       std::string b = u.base_url;
       while (!b.empty() && b.back() == '/') b.pop_back();
       if ((u.profile == "openai" || u.profile == "openai_compatible" ||
-           u.profile == "openai_completions") &&
+           u.profile == "openai_completions" || u.profile == "responses" ||
+           u.profile == "openai_responses") &&
           !b.ends_with("/v1") && b.find("/v1/") == std::string::npos)
         return r.error(
             n["base_url"], p + ".base_url",

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "server/metrics/metrics.h"
+#include "server/routes/response_store.h"
 #include "toolwire/server/auth.h"
 #include "toolwire/server/gateway.h"
 
@@ -88,6 +89,7 @@ struct RouteContext {
   std::atomic<bool> ready{false};                       // false before start and while draining
   std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
   ContinuationStore continuations;
+  ResponseStore responses;                          // /v1/responses' previous_response_id
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   void log(std::string_view line) const {

@@ -1,4 +1,5 @@
-// POST /v1/chat/completions and POST /v1/messages: one model call, translated.
+// One model call, translated: every ingress dialect's model-call endpoint
+// (ingress.h), generic over the caller's codec.
 //
 // The body is decoded once from the caller's dialect into the IR, routed by
 // model to a provider (which encodes the upstream's dialect and decodes its
@@ -14,6 +15,8 @@
 
 #include <boost/asio/post.hpp>
 #include "server/routes/errors.h"
+#include "server/routes/previous_response.h"
+#include "server/routes/stream_shape.h"
 #include "server/routes/warnings_header.h"
 #include "toolwire/codec/tool_rules.h"
 #include "toolwire/tools/registry.h"
@@ -88,13 +91,15 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   friend struct UpstreamHold;
 
  public:
-  ModelCall(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
-            GatewayKey* key, std::shared_ptr<http::Exchange> ex)
+  ModelCall(std::shared_ptr<RouteContext> ctx, Ingress ingress, GatewayKey* key,
+            std::shared_ptr<http::Exchange> ex)
       : key_(key),
         ctx_(std::move(ctx)),
-        dialect_(dialect),
-        codec_(codec_for(dialect)),
-        route_(route),
+        dialect_(ingress.dialect),
+        codec_(codec_for(ingress.dialect)),
+        shape_(stream_shape(codec_)),
+        route_(ingress.route),
+        ingress_(std::move(ingress)),
         ex_(std::move(ex)),
         timer_(ex_->executor()) {}
 
@@ -104,6 +109,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     auto decoded = codec_.decode_request(req.body, warnings_);
     if (!decoded) return reject(decoded.error());
     request_ = std::move(*decoded);
+    // Gemini and Bedrock: the model and the stream flag are the path's.
+    if (!ingress_.model.empty()) request_.model = ingress_.model;
+    if (ingress_.stream) request_.stream = *ingress_.stream;
+    if (dialect_ == Dialect::openai_responses) {
+      if (auto w = recorder_.begin(ctx_->responses, request_)) return reject_wire(std::move(*w));
+    }
     const Limits& limits = ctx_->options.limits;
     if (request_.messages.size() > limits.max_messages)
       return reject(make_error(ErrorCode::invalid_argument,
@@ -144,7 +155,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
           make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
-    tool_comments_ = req.header("toolwire-tool-events") == "comments";
+    tool_comments_ = req.header("toolwire-tool-events") == "comments" && shape_.sse_comments;
     tools_ = targets_.front().tools;
     // The route's tools now (an MCP server's list_changed may replace them
     // later; this request keeps these).
@@ -188,8 +199,9 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     finish_metrics(400);
   }
 
-  void reject(const Error& e) {
-    codec::WireError w = codec_.encode_error(e);
+  void reject(const Error& e) { reject_wire(codec_.encode_error(e)); }
+
+  void reject_wire(codec::WireError w) {
     http::Headers headers = warning_headers();
     for (auto& h : w.headers) headers.push_back(std::move(h));
     ex_->respond(w.http_status, "application/json", w.body, headers);
@@ -247,7 +259,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     http::Headers h = warning_headers();
     h.emplace_back("cache-control", "no-cache");
     h.emplace_back("x-accel-buffering", "no");
-    ex_->begin_stream(200, "text/event-stream", h);
+    ex_->begin_stream(200, std::string(shape_.media_type), h);
     ctx_->metrics.stream_opened();
     last_write_ = Clock::now();
     arm_timer();  // from now on the timer also sends keep-alives
@@ -261,10 +273,13 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (const auto* s = std::get_if<ir::ToolCallStart>(&e))
       ctx_->metrics.tool_call(s->name, "returned");
     buf_.clear();
-    if (loop_)
-      encoder_->encode(remap(e), buf_);
-    else
+    if (loop_ || !recorder_.id().empty()) {
+      ir::StreamEvent out = loop_ ? remap(e) : e;
+      recorder_.saw(out);
+      encoder_->encode(out, buf_);
+    } else {
       encoder_->encode(e, buf_);
+    }
     write(buf_);
   }
 
@@ -296,7 +311,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       return end(200);
     }
     for (auto& w : result->warnings) warnings_.push_back(std::move(w));
-    const ir::Response& resp = result->response;
+    ir::Response& resp = result->response;
+    if (!recorder_.id().empty()) resp.id = recorder_.id();
     for (const auto& p : resp.parts)
       if (const auto* c = std::get_if<ir::ToolCallPart>(&p))
         ctx_->metrics.tool_call(c->name, "returned");
@@ -311,6 +327,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
+    recorder_.done(ctx_->responses, resp);
     finish_metrics(200);
   }
 
@@ -330,6 +347,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   void end(int status) {
+    if (status == 200) recorder_.stream_done(ctx_->responses);
     done_ = true;
     timer_.cancel();
     ex_->end_stream();
@@ -378,9 +396,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       ctx_->metrics.upstream_attempt(targets_[target_].name, "idle_timeout");
       return fail(e);
     }
-    if (begun_ && now - last_write_ >= ctx_->options.stream_keepalive)
-      write(dialect_ == Dialect::anthropic_messages ? "event: ping\ndata: {\"type\": \"ping\"}\n\n"
-                                                    : ": keep-alive\n\n");
+    if (begun_ && now - last_write_ >= ctx_->options.stream_keepalive) {
+      if (shape_.keepalive.empty())
+        last_write_ = now;  // nothing valid to send: wait another period
+      else
+        write(shape_.keepalive);
+    }
     arm_timer();
   }
 
@@ -408,7 +429,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   std::shared_ptr<RouteContext> ctx_;
   Dialect dialect_;
   const codec::Codec& codec_;
+  StreamShape shape_;
   std::string_view route_;
+  Ingress ingress_;
+  ResponseRecorder recorder_;  // /v1/responses: previous_response_id and the store
   std::shared_ptr<http::Exchange> ex_;
   asio::steady_timer timer_;
   Clock::time_point start_{}, upstream_start_{}, last_write_{}, last_content_{};
@@ -652,13 +676,18 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (stream_) {
       if (!begun_) begin();
       buf_.clear();
-      if (!usage_total_.empty()) encoder_->encode(ir::UsageEvent{usage_total_}, buf_);
-      encoder_->encode(ir::Finish{last_finish_}, buf_);
+      ir::StreamEvent usage = ir::UsageEvent{usage_total_}, finish = ir::Finish{last_finish_};
+      if (!usage_total_.empty()) {
+        recorder_.saw(usage);
+        encoder_->encode(usage, buf_);
+      }
+      recorder_.saw(finish);
+      encoder_->encode(finish, buf_);
       write(buf_);
       return end(200);
     }
     ir::Response resp;
-    resp.id = first_response_.id;
+    resp.id = recorder_.id().empty() ? first_response_.id : recorder_.id();
     resp.model = first_response_.model;
     resp.created = first_response_.created;
     resp.parts = std::move(shown_parts_);
@@ -674,6 +703,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
+    recorder_.done(ctx_->responses, resp);
     finish_metrics(200);
   }
 
@@ -711,9 +741,9 @@ UpstreamHold::~UpstreamHold() {
 
 }  // namespace
 
-void handle_model_call(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
-                       GatewayKey* key, std::shared_ptr<http::Exchange> ex, http::Request&& req) {
-  auto call = std::make_shared<ModelCall>(std::move(ctx), dialect, route, key, std::move(ex));
+void handle_model_call(std::shared_ptr<RouteContext> ctx, Ingress ingress, GatewayKey* key,
+                       std::shared_ptr<http::Exchange> ex, http::Request&& req) {
+  auto call = std::make_shared<ModelCall>(std::move(ctx), std::move(ingress), key, std::move(ex));
   call->start(std::move(req));
 }
 

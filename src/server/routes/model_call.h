@@ -1,19 +1,18 @@
-// POST /v1/chat/completions and POST /v1/messages (see model_call.cc).
+// Every ingress dialect's model-call endpoint (see model_call.cc).
 #pragma once
 
 #include <memory>
-#include <string_view>
 
 #include "server/http/exchange.h"
 #include "server/routes/context.h"
-#include "server/routes/errors.h"
+#include "server/routes/ingress.h"
 
 namespace toolwire::server::routes {
 
-// `route` names the endpoint in logs and metrics; it must outlive the call
-// (a string literal).
+// `ingress`: the caller's dialect, the route's name for logs and metrics,
+// and what the path says of the model and stream flag (Gemini, Bedrock).
 // `key`: the caller's gateway key (null when the gateway has none).
-void handle_model_call(std::shared_ptr<RouteContext> ctx, Dialect dialect, std::string_view route,
-                       GatewayKey* key, std::shared_ptr<http::Exchange> ex, http::Request&& req);
+void handle_model_call(std::shared_ptr<RouteContext> ctx, Ingress ingress, GatewayKey* key,
+                       std::shared_ptr<http::Exchange> ex, http::Request&& req);
 
 }  // namespace toolwire::server::routes

@@ -4,6 +4,7 @@
 
 #include "server/routes/errors.h"
 #include "server/routes/info.h"
+#include "server/routes/ingress.h"
 #include "server/routes/mcp_endpoint.h"
 #include "server/routes/model_call.h"
 
@@ -17,8 +18,10 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   send_error(ex, d, 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, "
-                 "GET /ready, GET /metrics)");
+                 "POST /v1/responses, POST /v1beta/models/{model}:generateContent and "
+                 ":streamGenerateContent?alt=sse, POST /model/{modelId}/converse and "
+                 "/converse-stream, GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, "
+                 "GET /health, GET /ready, GET /metrics)");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
@@ -38,12 +41,18 @@ bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, 
   key = nullptr;
   if (!ctx.keys || ctx.keys->empty()) return true;
   Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
-  std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"));
+  std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"),
+                                             req.header("x-goog-api-key"));
+  // Gemini's REST API also takes the key as `?key=` (its older examples).
+  std::string_view target = req.target;
+  if (presented.empty() && d == Dialect::gemini && target.find('?') != target.npos)
+    presented = query_param(target.substr(target.find('?') + 1), "key").value_or("");
   key = ctx.keys->authenticate(presented);
   if (!key) {
     send_error(ex, d, 401, ErrorCode::unauthenticated,
                presented.empty()
-                   ? "a gateway key is required (Authorization: Bearer KEY or x-api-key: KEY)"
+                   ? "a gateway key is required (Authorization: Bearer KEY, x-api-key: KEY, "
+                     "x-goog-api-key: KEY, or a SigV4 signature whose access key id is KEY)"
                    : "invalid gateway key");
     ctx.metrics.request(req.path(), "unknown", 401, 0);
     return false;
@@ -68,18 +77,19 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       wrong_method(*ex, req, name);
       return false;
     };
-    if (path == "/v1/chat/completions" || path == "/chat/completions") {
+    std::string_view target = req.target;
+    std::string_view query =
+        target.find('?') == target.npos ? std::string_view() : target.substr(target.find('?') + 1);
+    if (auto call = match_model_call(path, query)) {
       GatewayKey* key = nullptr;
-      if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
-        handle_model_call(ctx, Dialect::openai_chat, "/v1/chat/completions", key, ex,
-                          std::move(req));
-      return;
-    }
-    if (path == "/v1/messages") {
-      GatewayKey* key = nullptr;
-      if (only(verb::post, "POST") && authorize(*ctx, *ex, req, key))
-        handle_model_call(ctx, Dialect::anthropic_messages, "/v1/messages", key, ex,
-                          std::move(req));
+      if (!only(verb::post, "POST") || !authorize(*ctx, *ex, req, key)) return;
+      if (!*call) {
+        send_error(*ex, dialect_for(path), call->error());
+        ctx->metrics.request(path.starts_with("/model/") ? "/model/{modelId}" : "/v1beta/models",
+                             "unknown", call->error().http_status, 0);
+        return;
+      }
+      handle_model_call(ctx, std::move(**call), key, ex, std::move(req));
       return;
     }
     if (path == "/v1/messages/count_tokens") {
