@@ -83,7 +83,10 @@ void normalize_parts(std::vector<ir::Part>& parts, Route route, bool in_request)
       if (bedrock_drops(*img)) continue;
       img->detail.clear();
     }
-    if (auto* call = std::get_if<ir::ToolCallPart>(&part); call && route.via("bedrock_converse"))
+    // Only Gemini carries a call's signature (dropped_call_signature elsewhere).
+    if (auto* call = std::get_if<ir::ToolCallPart>(&part);
+        call && std::any_of(route.dialects.begin(), route.dialects.end(),
+                            [](std::string_view d) { return d != "gemini"; }))
       call->signature.clear();
     // Gemini's placeholder signature on a call from another dialect's history.
     if (auto* call = std::get_if<ir::ToolCallPart>(&part);

@@ -28,7 +28,8 @@ struct Route {
   }
 };
 
-// Always: arguments that are valid JSON are re-serialized canonically (compared
+// Always: a call's signature is Gemini's alone (cleared through any other
+// dialect). Arguments that are valid JSON are re-serialized canonically (compared
 // as JSON values), source_dialect/extra cleared (extra is checked separately:
 // dropped with a warning), finish raw cleared (kind compared).
 // Through Anthropic: no developer flag, participant name, image detail or

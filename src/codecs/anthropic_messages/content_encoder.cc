@@ -93,6 +93,9 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
     w.field("text", t->text);
     w.end_object();
   } else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&part)) {
+    if (!c->signature.empty())
+      warn(warnings, "dropped_call_signature", path,
+           "Anthropic tool_use blocks carry no provider signature; it was dropped");
     w.begin_object();
     w.field("type", "tool_use");
     std::string scratch;

@@ -234,8 +234,14 @@ void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWrit
 template <class S>
 void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
   std::vector<std::string_view> texts;
-  for (const auto& s : req.system)
+  bool developer = false;
+  for (const auto& s : req.system) {
     if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Anthropic has no developer role; developer instructions were sent as system text");
   size_t direct = texts.size();
   const Path msgs_path(kRoot, "messages");
   for (size_t i = 0; i < req.messages.size(); ++i) {

@@ -192,6 +192,10 @@ class Encoder final : public StreamEncoder {
            "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
       return;
     }
+    if (!e.signature.empty() && !call_signature_warned_) {
+      call_signature_warned_ = true;
+      note("dropped_call_signature", "Anthropic tool_use blocks carry no provider signature");
+    }
     start_tool(e.index, e.id, e.name, out);
   }
 
@@ -276,6 +280,7 @@ class Encoder final : public StreamEncoder {
   bool saw_tool_ = false;
   bool warned_after_end_ = false;
   bool reasoning_item_warned_ = false;
+  bool call_signature_warned_ = false;
 };
 
 }  // namespace

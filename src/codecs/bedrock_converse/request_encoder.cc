@@ -4,6 +4,7 @@
 #include "codecs/bedrock_converse/wire.h"
 #include "codecs/common/call_id.h"
 #include "codecs/common/request_size.h"
+#include "codecs/common/request_tail.h"
 #include "codecs/common/tool_schema.h"
 #include "toolwire/codec/tool_rules.h"
 #include "toolwire/core/json_valid.h"
@@ -181,8 +182,14 @@ void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWrit
 template <class S>
 void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
   std::vector<std::string_view> texts;
-  for (const auto& s : req.system)
+  bool developer = false;
+  for (const auto& s : req.system) {
     if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Bedrock has no developer role; developer instructions were sent as system text");
   const Path msgs_path(kRoot, "messages");
   for (size_t i = 0; i < req.messages.size(); ++i) {
     const ir::BasicMessage<S>& m = req.messages[i];
@@ -356,6 +363,8 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
   TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
   for (const auto& x : req.extra) {
+    if (!same && refused_across(x.key)) [[unlikely]]
+      return refused_extra(x.key, x.raw_json, req.source_dialect, kDialect);
     if (x.key == kUnsupportedToolKey) {
       if (!same)
         warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),

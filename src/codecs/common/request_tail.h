@@ -36,7 +36,10 @@ void write_sampling(JsonWriter& w, const ir::BasicRequest<S>& req) {
   }
 }
 
-// An extra another dialect must not drop (style.h): the request is refused.
+// Extras another dialect must not drop (style.h): the request is refused.
+inline bool refused_across(std::string_view key) {
+  return key == kProviderToolKey || key == kPreviousResponseKey || key == kConversationKey;
+}
 inline Error refused_extra(std::string_view key, std::string_view raw, std::string_view source,
                            std::string_view target) {
   const json::Path root;
@@ -68,8 +71,7 @@ Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool ra
     w.field_raw("metadata", req.metadata);
   }
   for (const auto& x : req.extra) {
-    if (!same && (x.key == kProviderToolKey || x.key == kPreviousResponseKey ||
-                  x.key == kConversationKey)) [[unlikely]]
+    if (!same && refused_across(x.key)) [[unlikely]]
       return refused_extra(x.key, x.raw_json, req.source_dialect, rules.dialect);
     if (x.key == kUnsupportedToolKey) {
       if (!same)

@@ -166,6 +166,9 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
              "Gemini has no form for redacted thinking; it was dropped");
         continue;
       }
+      if (!t->item_id.empty() || !t->encrypted_content.empty())
+        warn(warnings, "dropped_reasoning_item", ppath,
+             "Gemini thoughts have no item id or encrypted content; they were dropped");
       w.begin_object();
       w.field("text", t->text);
       if (!t->text.empty()) w.field("thought", true);

@@ -1,6 +1,7 @@
 // IR request → Gemini generateContent request JSON. The model and the stream
 // flag are not written: the URL carries them (the dialect entry's paths).
 #include "codecs/common/request_size.h"
+#include "codecs/common/request_tail.h"
 #include "codecs/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -251,8 +252,14 @@ Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verifi
 template <class S>
 void write_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
   std::vector<std::string_view> texts;
-  for (const auto& s : req.system)
+  bool developer = false;
+  for (const auto& s : req.system) {
     if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Gemini has no developer role; developer instructions were sent as system text");
   const Path msgs_path(kRoot, "messages");
   for (size_t i = 0; i < req.messages.size(); ++i) {
     const ir::BasicMessage<S>& m = req.messages[i];
@@ -304,7 +311,12 @@ Status write_tools(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, War
       const ir::BasicToolDefinition<S>& t = req.tools[i];
       const Path tpath(path, i);
       TW_ASSIGN(std::string_view name, gemini_name_or_error(t.name, scratch, Path(tpath, "name")));
-      TW_TRY(encode_schema(t.input_schema, Path(tpath, "input_schema"), schema));
+      bool reduced = false;
+      TW_TRY(encode_schema(t.input_schema, Path(tpath, "input_schema"), schema, &reduced));
+      if (reduced)
+        warn(warnings, "reduced_tool_schema", Path(tpath, "input_schema"),
+             "the schema was reduced to Gemini's OpenAPI subset ($ref inlined; keywords outside "
+             "it, such as additionalProperties, dropped)");
       w.begin_object();
       w.field("name", name);
       if (!t.description.empty()) w.field("description", t.description);
@@ -429,6 +441,8 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     warn(warnings, "dropped_metadata", Path(kRoot, "metadata"), "Gemini requests have no metadata");
   for (const auto& x : req.extra) {
     const std::string_view key = x.key;
+    if (!same && refused_across(key)) [[unlikely]]
+      return refused_extra(key, x.raw_json, req.source_dialect, kDialect);
     if (key == kUnsupportedToolKey) continue;  // written or warned in write_tools
     const bool nested = has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
     if (same) {

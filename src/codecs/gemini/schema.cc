@@ -343,8 +343,9 @@ Status decode_schema(json::element schema, const Path& path, std::string& out) {
   return Status::Ok();
 }
 
-Status encode_schema(std::string_view schema, const Path& path, std::string& out) {
+Status encode_schema(std::string_view schema, const Path& path, std::string& out, bool* reduced) {
   out.clear();
+  if (reduced) *reduced = false;
   if (schema.empty()) return Status::Ok();
   // Not the request decoder's parser: a borrowed IR points into its document.
   thread_local simdjson::dom::parser parser;
@@ -357,6 +358,7 @@ Status encode_schema(std::string_view schema, const Path& path, std::string& out
     if (properties) out.assign(schema);  // already Gemini's: as it is
     return Status::Ok();
   }
+  if (reduced) *reduced = true;
   {
     JsonWriter w(out);
     if (scrub(root, w, out, 0)) {

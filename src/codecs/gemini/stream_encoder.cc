@@ -106,6 +106,10 @@ class Encoder final : public StreamEncoder {
       note("dropped_redacted_thinking", "Gemini has no form for redacted thinking; it was dropped");
       return;
     }
+    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !warned_item_) {
+      warned_item_ = true;
+      note("dropped_reasoning_item", "Gemini thoughts have no item id or encrypted content");
+    }
     if (e.text.empty() && e.signature.empty()) return;
     flush_calls(out);
     chunk(
@@ -240,6 +244,7 @@ class Encoder final : public StreamEncoder {
   bool saw_tool_ = false;
   bool warned_after_end_ = false;
   bool warned_cache_write_ = false;
+  bool warned_item_ = false;
 };
 
 }  // namespace

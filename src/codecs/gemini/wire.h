@@ -167,7 +167,9 @@ Status decode_schema(json::element schema, const json::Path& path, std::string& 
 // A tool's JSON Schema reduced to Gemini's subset (src/schema/gemini_schema.cc),
 // as text; empty when it declares no properties (`parameters` is omitted:
 // Gemini refuses an OBJECT with no properties).
-Status encode_schema(std::string_view schema, const json::Path& path, std::string& out);
+// `*reduced` (when given) tells whether the schema had to be rewritten.
+Status encode_schema(std::string_view schema, const json::Path& path, std::string& out,
+                     bool* reduced = nullptr);
 // The two ways encode_schema reduces a schema that is not already inside the
 // subset, for the test that holds them to the same output: the exporter
 // (nlohmann), and the same rules written from the DOM (false when the schema

@@ -84,9 +84,12 @@ struct Enc {
     for (const auto& p : m.parts) {
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
         texts += !t->text.empty();
-      else if (std::holds_alternative<ir::BasicToolCallPart<S>>(p))
+      else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p)) {
         ++calls;
-      else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
+        if (!c->signature.empty())
+          warn(warnings, "dropped_call_signature", path(),
+               "OpenAI tool calls carry no provider signature; it was dropped");
+      } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
         if (u->type == kUnknownToolCallType && u->dialect == kDialect)
           ++calls;
         else if (unknown_ok(*u))

@@ -45,8 +45,11 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
         warn(warnings, "dropped_reasoning_item", "$.content",
              "reasoning_content carries no Responses reasoning item id or encrypted content");
       reasoning += th->text;
-    } else if (std::holds_alternative<ir::ToolCallPart>(p)) {
+    } else if (auto* c = std::get_if<ir::ToolCallPart>(&p)) {
       ++calls;
+      if (!c->signature.empty())
+        warn(warnings, "dropped_call_signature", "$.content",
+             "OpenAI tool calls carry no provider signature; it was dropped");
     } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
       if (u->dialect == kDialect && u->type == kUnknownToolCallType)
         ++calls;

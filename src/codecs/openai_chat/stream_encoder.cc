@@ -92,7 +92,14 @@ class Encoder final : public StreamEncoder {
     out.append(kNoFinish);
   }
 
-  void on(const ir::ToolCallStart& e, std::string& out) { start_call(e.index, e.id, e.name, out); }
+  void on(const ir::ToolCallStart& e, std::string& out) {
+    if (!e.signature.empty() && !call_signature_warned_) {
+      warn(warnings_, "dropped_call_signature", "",
+           "OpenAI tool calls carry no provider signature");
+      call_signature_warned_ = true;
+    }
+    start_call(e.index, e.id, e.name, out);
+  }
 
   void start_call(int index, std::string_view id, std::string_view name, std::string& out) {
     saw_calls_ = true;
@@ -256,6 +263,7 @@ class Encoder final : public StreamEncoder {
   bool saw_calls_ = false;
   bool signature_warned_ = false;
   bool reasoning_item_warned_ = false;
+  bool call_signature_warned_ = false;
 };
 
 }  // namespace

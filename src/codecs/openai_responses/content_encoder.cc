@@ -83,6 +83,9 @@ struct ItemWriter {
   }
 
   void call(const ir::BasicToolCallPart<S>& c) {
+    if (!c.signature.empty())
+      warn(warnings, "dropped_call_signature", style.path,
+           "a function_call item carries no provider signature; it was dropped");
     w.begin_object();
     w.field("type", "function_call");
     if (style.output) w.field("id", item_id("fc", style.id_base, next++));

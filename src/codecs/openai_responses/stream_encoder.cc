@@ -355,6 +355,11 @@ class Encoder final : public StreamEncoder {
            "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
       return;
     }
+    if (!e.signature.empty() && !call_signature_warned_) {
+      warn(warnings_, "dropped_call_signature", "",
+           "a function_call item carries no provider signature");
+      call_signature_warned_ = true;
+    }
     start_call(e.index, e.id, e.name, out);
   }
 
@@ -470,6 +475,7 @@ class Encoder final : public StreamEncoder {
   bool ended_ = false;
   bool saw_calls_ = false;
   bool signature_warned_ = false;
+  bool call_signature_warned_ = false;
   bool warned_after_end_ = false;
 };
 
