@@ -470,6 +470,11 @@ TEST(GeminiRequest, BadInputNamesThePath) {
        "$.contents[0].parts[0].inlineData"},
       {R"({"contents":[], "systemInstruction":{"parts":[{"inlineData":{}}]}})",
        "$.systemInstruction.parts[0]"},
+      // A property whose schema is not a schema: refused when read, not when sent on
+      // (fuzz_gemini_request found it decoding and then failing to encode).
+      {R"({"contents":[],"tools":[{"functionDeclarations":[{"name":"f","parameters":)"
+       R"({"type":"object","properties":{"a":{"type":"string"},"b":"text"}}}]}]})",
+       "$.tools[0].functionDeclarations[0].parameters"},
   };
   for (const auto& c : cases) {
     Error e = decode_error_of(c.body);

@@ -335,12 +335,19 @@ Status decode_schema(json::element schema, const Path& path, std::string& out) {
   }
   if (!needs_lowering(schema)) [[likely]] {
     out = json::compact(schema);
-    return Status::Ok();
+  } else {
+    out.clear();
+    JsonWriter w(out);
+    write_lowered(schema, w, out);
   }
-  out.clear();
-  JsonWriter w(out);
-  write_lowered(schema, w, out);
-  return Status::Ok();
+  // What decodes must encode again: a schema the subset cannot hold (a
+  // property whose schema is a string, say) is refused here, with its path,
+  // not when the request is sent on. Schemas already in the subset, nearly
+  // all of them, are known good without a second parse.
+  if (in_subset(schema, 0)) [[likely]]
+    return Status::Ok();
+  std::string reduced;
+  return encode_schema(out, path, reduced, nullptr);
 }
 
 Status encode_schema(std::string_view schema, const Path& path, std::string& out, bool* reduced) {
