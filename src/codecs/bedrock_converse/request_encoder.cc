@@ -347,6 +347,17 @@ Status encode_request_metadata(const ir::BasicRequest<S>& req, bool raw_verified
   return Status::Ok();
 }
 
+// Bedrock takes the model and the stream flag in the URL and writes its own
+// requestMetadata: of the request tail only the extras remain.
+const TailRules kTail{
+    .dialect = kDialect,
+    .unknown_field_suffix = " has no Bedrock equivalent",
+    .unsupported_tool_message =
+        [](std::string_view source) {
+          return "a " + std::string(source) + " tool of a kind Bedrock does not have was dropped";
+        },
+};
+
 }  // namespace
 
 template <class S>
@@ -362,22 +373,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   encode_inference_config(req, w);
   TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
   TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
-  for (const auto& x : req.extra) {
-    if (!same && refused_across(x.key)) [[unlikely]]
-      return refused_extra(x.key, x.raw_json, req.source_dialect, kDialect);
-    if (x.key == kUnsupportedToolKey) {
-      if (!same)
-        warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
-             "a " + std::string(req.source_dialect) +
-                 " tool of a kind Bedrock does not have was dropped");
-      continue;
-    }
-    if (same)
-      w.field_raw(x.key, x.raw_json);
-    else
-      warn(warnings, "dropped_unknown_field", Path(kRoot, x.key),
-           "field '" + std::string(x.key) + "' has no Bedrock equivalent");
-  }
+  TW_TRY(write_request_extras(w, req, warnings, kTail));
   w.end_object();
   return out;
 }

@@ -20,8 +20,12 @@ struct TailRules {
   bool tool_choice_extra_yields = false;
   // The unknown-field warning: "field '<key>'" + this.
   std::string_view unknown_field_suffix;
-  // The warning for a dropped x-unsupported-tool of another dialect.
-  std::string (*unsupported_tool_message)(std::string_view source_dialect);
+  // The warning for a dropped x-unsupported-tool of another dialect; nullptr:
+  // the encoder writes or warns about those with its tools.
+  std::string (*unsupported_tool_message)(std::string_view source_dialect) = nullptr;
+  // A same-dialect extra the encoder already wrote where it belongs (Gemini's
+  // generationConfig.* members); nullptr: none.
+  bool (*written_in_place)(std::string_view key) = nullptr;
 };
 
 template <class S>
@@ -57,30 +61,25 @@ inline Error refused_extra(std::string_view key, std::string_view raw, std::stri
                     json::Path(root, "tools").str());
 }
 
-// `stream`, `metadata` (checked unless `raw_verified`, see EncodeOptions) and
-// the extra fields; the caller closes the object.
+// The extra fields: written raw for the request's own dialect, refused or
+// dropped with a warning for any other.
 template <class S>
-Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool raw_verified,
-                          Warnings& warnings, const TailRules& rules) {
+Status write_request_extras(JsonWriter& w, const ir::BasicRequest<S>& req, Warnings& warnings,
+                            const TailRules& rules) {
   const bool same = req.source_dialect == rules.dialect;
   const json::Path root;
-  if (req.stream) w.field("stream", true);
-  if (!req.metadata.empty()) {
-    if (req.metadata.front() != '{' || (!raw_verified && !is_valid_json(req.metadata)))
-      return json::invalid(json::Path(root, "metadata"), "metadata is not a JSON object");
-    w.field_raw("metadata", req.metadata);
-  }
   for (const auto& x : req.extra) {
     if (!same && refused_across(x.key)) [[unlikely]]
       return refused_extra(x.key, x.raw_json, req.source_dialect, rules.dialect);
     if (x.key == kUnsupportedToolKey) {
-      if (!same)
+      if (!same && rules.unsupported_tool_message)
         warn(warnings, "dropped_unsupported_tool", json::Path(root, "tools"),
              rules.unsupported_tool_message(req.source_dialect));
       continue;
     }
     if (same) {
       if (rules.tool_choice_extra_yields && x.key == "tool_choice" && req.tool_choice) continue;
+      if (rules.written_in_place && rules.written_in_place(x.key)) continue;
       w.field_raw(x.key, x.raw_json);
     } else {
       warn(warnings, "dropped_unknown_field", json::Path(root, x.key),
@@ -88,6 +87,21 @@ Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool ra
     }
   }
   return Status::Ok();
+}
+
+// `stream`, `metadata` (checked unless `raw_verified`, see EncodeOptions) and
+// the extra fields; the caller closes the object.
+template <class S>
+Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool raw_verified,
+                          Warnings& warnings, const TailRules& rules) {
+  const json::Path root;
+  if (req.stream) w.field("stream", true);
+  if (!req.metadata.empty()) {
+    if (req.metadata.front() != '{' || (!raw_verified && !is_valid_json(req.metadata)))
+      return json::invalid(json::Path(root, "metadata"), "metadata is not a JSON object");
+    w.field_raw("metadata", req.metadata);
+  }
+  return write_request_extras(w, req, warnings, rules);
 }
 
 }  // namespace toolwire::codec

@@ -422,6 +422,18 @@ void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWrit
   w.end_object();
 }
 
+// Gemini takes the model and the stream flag in the URL, has no metadata,
+// and writes x-unsupported-tool with its tools (write_tools) and the
+// generationConfig.* / toolConfig.* extras inside those objects.
+const TailRules kTail{
+    .dialect = kDialect,
+    .unknown_field_suffix = " has no Gemini equivalent",
+    .written_in_place =
+        [](std::string_view key) {
+          return has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
+        },
+};
+
 }  // namespace
 
 template <class S>
@@ -439,19 +451,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   write_generation_config(req, same, w);
   if (!req.metadata.empty())
     warn(warnings, "dropped_metadata", Path(kRoot, "metadata"), "Gemini requests have no metadata");
-  for (const auto& x : req.extra) {
-    const std::string_view key = x.key;
-    if (!same && refused_across(key)) [[unlikely]]
-      return refused_extra(key, x.raw_json, req.source_dialect, kDialect);
-    if (key == kUnsupportedToolKey) continue;  // written or warned in write_tools
-    const bool nested = has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
-    if (same) {
-      if (!nested) w.field_raw(key, x.raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_field", Path(kRoot, key),
-           "field '" + std::string(key) + "' has no Gemini equivalent");
-    }
-  }
+  TW_TRY(write_request_extras(w, req, warnings, kTail));
   w.end_object();
   return out;
 }
