@@ -12,29 +12,36 @@ cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
 
-echo "== format (clang-format, .clang-format)"
+# ccache keys relative to the checkout, without its folder in debug info, so
+# that a fresh clone in another folder (CI's) reuses what an earlier build on
+# this machine compiled, in each stage.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+ccache --max-size=8G >/dev/null 2>&1 || true
+stage() { echo "== $1 (${SECONDS}s so far)"; }
+
+stage "format (clang-format, .clang-format)"
 ./scripts/check_format.sh
 
-echo "== build (Release, warnings as errors)"
+stage "build (Release, warnings as errors)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build -j "$jobs"
-echo "== test"
+stage "test"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
-  echo "== build (ASan+UBSan)"
+  stage "build (ASan+UBSan)"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOOLWIRE_SANITIZE=ON \
     -DTOOLWIRE_BENCH=OFF -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
   cmake --build build-asan -j "$jobs"
-  echo "== test (ASan+UBSan)"
+  stage "test (ASan+UBSan)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
 fi
 
 if [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-160}s in all)"
+  stage "fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-160}s in all)"
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_FUZZ=ON >/dev/null
   cmake --build build-fuzz -j "$jobs" --target fuzz_all
   ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-160}"
 fi
-echo "== all stages passed"
+echo "== all stages passed in ${SECONDS}s"

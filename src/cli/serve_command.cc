@@ -44,6 +44,8 @@ struct ServeArgs {
   int keepalive_ms = 15000;
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
+  size_t max_connections = 0;             // 0: the file's, else derived from ulimit -n
+  std::optional<size_t> max_per_address;  // unset: the file's (default 2,048)
   int conductor_grace_ms = 60000;
   bool conductor_grace_given = false;
   bool conductor_ui_calls = false;
@@ -179,6 +181,8 @@ int run_serve(const ServeArgs& a) {
   if (!a.conductor_origins.empty()) opt.conductor.allowed_origins = a.conductor_origins;
   if (!a.mcp_origins.empty()) opt.mcp.allowed_origins = a.mcp_origins;
   if (a.no_mcp) opt.mcp.enabled = false;
+  if (a.max_connections > 0) opt.limits.max_connections = a.max_connections;
+  if (a.max_per_address) opt.limits.max_connections_per_address = *a.max_per_address;
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -343,14 +347,22 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");
+  cmd->add_option("--max-connections", a->max_connections,
+                  "client connections open at once (default: from the descriptor limit, at "
+                  "most 10000)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--max-connections-per-address", a->max_per_address,
+                  "client connections one address may hold (default 2048; 0: no limit)")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--conductor-grace-ms", a->conductor_grace_ms,
                   "how long a conductor session waits for its device to resume")
       ->check(CLI::Range(0, 86400000))
       ->each([a](const std::string&) { a->conductor_grace_given = true; });
   cmd->add_flag("--conductor-ui-calls", a->conductor_ui_calls,
                 "after each final answer, send the conductor's UI calls (convo.*, tts.speak)");
-  cmd->add_option("--conductor-origin", a->conductor_origins,
-                  "an Origin allowed to open GET /v1/conductor (repeat; default: any)");
+  cmd->add_option(
+      "--conductor-origin", a->conductor_origins,
+      "an Origin allowed to open GET /v1/conductor (repeat; default: local origins only)");
   cmd->add_option("--mcp-origin", a->mcp_origins,
                   "an Origin allowed to call POST /mcp (repeat; default: local origins only)");
   cmd->add_flag("--no-mcp", a->no_mcp, "do not serve the server tools on /mcp");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "toolwire/codec/dialect.h"
+#include "toolwire/core/json_depth.h"
 
 namespace toolwire::provider {
 namespace {
@@ -81,7 +82,7 @@ Status parse_capabilities(const json& j, Capabilities& c) {
 }  // namespace
 
 Result<Profile> parse_profile(std::string_view text) {
-  json j = json::parse(text, nullptr, false);
+  json j = parse_json_bounded<json>(text);
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "profile is not valid JSON", "$");
   if (!j.is_object())
     return make_error(ErrorCode::invalid_argument, "profile must be an object", "$");

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/ir/accumulator.h"
 
 namespace toolwire::provider {
@@ -165,7 +166,7 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
 }  // namespace
 
 Result<Script> parse_script(std::string_view text) {
-  json j = json::parse(text, nullptr, false);
+  json j = parse_json_bounded<json>(text);
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "script is not valid JSON", "$");
   if (!j.is_object())
     return make_error(ErrorCode::invalid_argument, "script must be an object", "$");
@@ -307,7 +308,7 @@ Result<std::vector<ir::StreamEvent>> ScriptedProvider::respond(const ir::Request
   int index = 0;
   if (chosen) {
     for (const auto& call : chosen_calls) {
-      json args = json::parse(call.arguments, nullptr, false);
+      json args = parse_json_bounded<json>(call.arguments);
       if (args.is_discarded()) args = json::object();
       expand_json(args, b);
       std::string arg_text = args.dump();

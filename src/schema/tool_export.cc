@@ -1,6 +1,7 @@
 // A tool definition in each dialect's tool-list entry shape.
 #include "toolwire/schema/tool_export.h"
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/schema/json_schema.h"
 
 namespace toolwire::schema {
@@ -9,7 +10,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 Result<json> parsed_schema(const ir::ToolDefinition& def) {
-  json schema = json::parse(def.input_schema, nullptr, /*allow_exceptions=*/false);
+  json schema = parse_json_bounded<json>(def.input_schema);
   if (schema.is_discarded() || !schema.is_object())
     return make_error(ErrorCode::invalid_argument,
                       "input_schema of tool '" + def.name + "' is not a JSON object");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
@@ -15,7 +16,7 @@ namespace {
 
 // A schema on one line, keys in their order; text that is not JSON as it is.
 std::string one_line_schema(std::string_view schema) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(schema, nullptr, false);
+  nlohmann::ordered_json j = parse_json_bounded<nlohmann::ordered_json>(schema);
   if (j.is_discarded()) return std::string(schema);
   return j.dump();
 }

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cctype>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
@@ -190,7 +191,7 @@ void ParserBase::close_call() {
   call_open_ = false;
   boundary();
   if (tools_ && !tools_->empty()) {
-    nlohmann::json args = nlohmann::json::parse(args_, nullptr, false);
+    nlohmann::json args = parse_json_bounded<nlohmann::json>(args_);
     Status st = tools_->validate(call_name_, args);
     if (!st) error(call_name_ + ": " + st.error().message, index);
   }

@@ -1,11 +1,12 @@
 #include "textformats/render_util.h"
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats::render {
 
 nlohmann::ordered_json schema_of(const ir::ToolDefinition& t) {
-  auto j = nlohmann::ordered_json::parse(t.input_schema, nullptr, false);
+  auto j = parse_json_bounded<nlohmann::ordered_json>(t.input_schema);
   if (j.is_discarded() || !j.is_object()) return nlohmann::ordered_json{{"type", "object"}};
   return j;
 }
@@ -96,7 +97,7 @@ std::string typescript_namespace(std::span<const ir::ToolDefinition> tools) {
 }
 
 nlohmann::ordered_json arguments_of(const ir::ToolCallPart& c) {
-  auto j = nlohmann::ordered_json::parse(c.arguments, nullptr, false);
+  auto j = parse_json_bounded<nlohmann::ordered_json>(c.arguments);
   if (j.is_discarded() || !j.is_object()) return nlohmann::ordered_json::object();
   return j;
 }

@@ -1,4 +1,5 @@
 #include "toolwire/textformats/tool_set.h"
+#include "toolwire/core/json_depth.h"
 
 namespace toolwire::textformats {
 
@@ -13,7 +14,7 @@ Status ToolSet::add(const std::string& name, const nlohmann::json& schema) {
 }
 
 Result<ToolSet> ToolSet::from_json(std::string_view json) {
-  nlohmann::json doc = nlohmann::json::parse(json, nullptr, false);
+  nlohmann::json doc = parse_json_bounded<nlohmann::json>(json);
   if (doc.is_discarded() || !doc.is_array())
     return make_error(ErrorCode::invalid_argument,
                       "tools: expected a JSON array of tool definitions");
@@ -42,7 +43,7 @@ Result<ToolSet> ToolSet::from_json(std::string_view json) {
 Result<ToolSet> ToolSet::from_definitions(const std::vector<ir::ToolDefinition>& defs) {
   ToolSet set;
   for (const auto& d : defs) {
-    nlohmann::json schema = nlohmann::json::parse(d.input_schema, nullptr, false);
+    nlohmann::json schema = parse_json_bounded<nlohmann::json>(d.input_schema);
     if (schema.is_discarded())
       return make_error(ErrorCode::invalid_argument, d.name + ": the schema is not JSON");
     TW_TRY(set.add(d.name, schema));

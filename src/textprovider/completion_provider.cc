@@ -8,6 +8,7 @@
 #include "textprovider/text_turn.h"
 #include "toolwire/codec/sse.h"
 #include "toolwire/core/http_status.h"
+#include "toolwire/core/json_depth.h"
 #include "toolwire/textformats/renderer.h"
 #include "toolwire/textprovider/text_provider.h"
 #include "toolwire/transport/redact.h"
@@ -47,7 +48,7 @@ struct Context {
 
   Error upstream_error(int status, std::string_view body) const {
     std::string msg(body.substr(0, 2000));
-    auto j = nlohmann::json::parse(body, nullptr, false);
+    auto j = parse_json_bounded<nlohmann::json>(body);
     if (j.is_object() && j.contains("error")) {
       const auto& e = j["error"];
       if (e.is_object() && e.contains("message") && e["message"].is_string())
@@ -134,7 +135,7 @@ class CompletionProvider final : public provider::Provider {
       if (!s) return finish(ctx->transport_error(s.error()));
       if (st->status < 200 || st->status > 299)
         return finish(ctx->upstream_error(st->status, st->body));
-      auto j = nlohmann::json::parse(st->body, nullptr, false);
+      auto j = parse_json_bounded<nlohmann::json>(st->body);
       if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() ||
           j["choices"].empty() || !j["choices"][0].is_object())
         return finish(make_error(ErrorCode::unavailable,
@@ -203,7 +204,7 @@ class CompletionProvider final : public provider::Provider {
           st->done_seen = true;
           continue;
         }
-        auto j = nlohmann::json::parse(ev.data, nullptr, false);
+        auto j = parse_json_bounded<nlohmann::json>(ev.data);
         if (!j.is_object()) {
           st->error =
               make_error(ErrorCode::unavailable, "malformed upstream stream: a chunk is not JSON");

@@ -8,6 +8,7 @@
 #include <future>
 #include <string>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/tools/names.h"
 #include "toolwire/tools/schema_export.h"
 
@@ -124,6 +125,10 @@ Result<PreparedCall> Registry::prepare(const ir::ToolCallPart& call) const {
     return make_error(ErrorCode::invalid_argument,
                       "arguments for tool '" + tool->wire_name() +
                           "' are not valid JSON: " + snippet(call.arguments));
+  if (json_deeper_than(call.arguments, kMaxArgDepth))
+    return make_error(ErrorCode::invalid_argument, "arguments for tool '" + tool->wire_name() +
+                                                       "' are nested deeper than " +
+                                                       std::to_string(kMaxArgDepth));
   p.args =
       blank ? json::object() : json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
   if (p.args.is_discarded())

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include "toolwire/core/json_depth.h"
 
 namespace toolwire::mcp {
 
@@ -73,7 +74,7 @@ struct ParsedFrame {
 
 // Parses one frame. Nesting deeper than `max_depth` is refused as a parse
 // error before building a DOM (a hostile peer cannot exhaust the stack).
-ParsedFrame parse_frame(std::string_view text, size_t max_depth = 128);
+ParsedFrame parse_frame(std::string_view text, size_t max_depth = kMaxJsonDepth);
 
 // Reads one message from a JSON value; nullopt and `err` set when invalid.
 std::optional<Message> from_json(const nlohmann::json& v, Message* err);

@@ -42,8 +42,14 @@ struct Limits {
   size_t max_body_bytes = 8 * 1024 * 1024;  // → 413
   size_t max_messages = 10'000;             // → 400
   size_t max_tools = 512;                   // → 400
-  size_t max_connections = 10'000;          // further connections are closed at accept
-  size_t max_pipelined = 16;                // requests queued behind the one being answered
+  // Further connections are closed at accept. 0: derived from the process's
+  // descriptor limit (RLIMIT_NOFILE, raised to its hard limit at start), at
+  // most 10,000, leaving room for each connection's upstream socket.
+  size_t max_connections = 0;
+  // Connections one client address may hold (so one host cannot take every
+  // slot); further ones are closed at accept. 0: no per-address limit.
+  size_t max_connections_per_address = 2'048;
+  size_t max_pipelined = 16;  // requests queued behind the one being answered
   std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};  // whole header → 408
   std::chrono::milliseconds body_timeout{std::chrono::seconds(60)};    // whole body → 408
   std::chrono::milliseconds keepalive_idle{std::chrono::seconds(75)};  // between requests
@@ -134,8 +140,11 @@ struct ConductorOptions {
   // The model of a session.start that names none ("": "default"); routed
   // like any model name.
   std::string default_model;
-  std::vector<std::string> allowed_origins;  // empty: any Origin (or none) is accepted
-  size_t max_frame_bytes = 1024 * 1024;      // a bigger frame closes with 1009
+  // Origins a browser may open it from (exact). Empty: local origins only
+  // (http(s)://localhost, 127.0.0.1, [::1], any port). A request without
+  // Origin (not a browser) is always let through.
+  std::vector<std::string> allowed_origins;
+  size_t max_frame_bytes = 1024 * 1024;  // a bigger frame closes with 1009
   // Token bucket per session (per connection until session.start; a resume
   // keeps the session's): excess frames get `error` rate_limited; a flood
   // that goes on (flood_close_after refused frames) closes with 1008.

@@ -27,6 +27,7 @@
 #include "agent/loop/envelope_plan.h"
 #include "toolwire/agent/agent_run.h"
 #include "toolwire/agent/history.h"
+#include "toolwire/core/json_depth.h"
 #include "toolwire/textformats/envelope_turn.h"
 
 namespace toolwire::agent {
@@ -59,7 +60,7 @@ void add_usage(ir::Usage& sum, const ir::Usage& u) {
 
 // The end-turn tool's answer: its "answer" (or only string) argument, else the raw arguments.
 std::string end_turn_answer(const ir::ToolCallPart& call) {
-  nlohmann::json j = nlohmann::json::parse(call.arguments, nullptr, false);
+  nlohmann::json j = parse_json_bounded<nlohmann::json>(call.arguments);
   if (j.is_object()) {
     if (auto it = j.find("answer"); it != j.end() && it->is_string()) return it->get<std::string>();
     if (j.size() == 1 && j.begin()->is_string()) return j.begin()->get<std::string>();

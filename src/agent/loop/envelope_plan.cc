@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/textformats/envelope_turn.h"
 
 namespace toolwire::agent::envelope {
@@ -21,7 +22,7 @@ textformats::ToolSet make_checks(const std::vector<RemoteTool>& remote) {
 
 // The one string argument of send_chat / say (validated before).
 std::string string_arg(const std::string& arguments, const char* key) {
-  nlohmann::json j = nlohmann::json::parse(arguments, nullptr, false);
+  nlohmann::json j = parse_json_bounded<nlohmann::json>(arguments);
   if (auto it = j.find(key); j.is_object() && it != j.end() && it->is_string())
     return it->get<std::string>();
   return {};
@@ -80,7 +81,7 @@ Plan Protocol::plan(std::string_view answer, int round, bool native_calls) const
       s.kind = Kind::remote;
     if (s.kind != Kind::tool && checks_.has(name)) {
       // Registry tools are checked by the executor (the same validator); these here.
-      Status st = checks_.validate(name, nlohmann::json::parse(s.call.arguments, nullptr, false));
+      Status st = checks_.validate(name, parse_json_bounded<nlohmann::json>(s.call.arguments));
       if (!st) {
         s.kind = Kind::invalid;
         s.text = "invalid arguments for tool '" + name + "':\n" + st.error().message;

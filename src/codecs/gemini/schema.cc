@@ -7,6 +7,7 @@
 
 #include "codecs/common/tool_schema.h"
 #include "codecs/gemini/wire.h"
+#include "toolwire/core/json_depth.h"
 #include "toolwire/schema/json_schema.h"
 
 namespace toolwire::codec::gemini {
@@ -388,7 +389,7 @@ bool scrub_schema(std::string_view schema, std::string& out) {
 
 Status export_schema(std::string_view schema, const Path& path, std::string& out) {
   out.clear();
-  auto parsed = nlohmann::ordered_json::parse(schema, nullptr, false);
+  auto parsed = parse_json_bounded<nlohmann::ordered_json>(schema);
   if (parsed.is_discarded()) return json::invalid(path, "tool input schema is not a JSON object");
   auto converted = schema::to_gemini_schema(parsed);
   if (!converted) {

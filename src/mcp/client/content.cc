@@ -1,5 +1,6 @@
 // MCP content blocks <-> IR result content (see content.h for the table).
 #include "toolwire/mcp/content.h"
+#include "toolwire/core/json_depth.h"
 
 namespace toolwire::mcp {
 
@@ -89,7 +90,7 @@ json to_mcp_content(const std::vector<ir::ResultContent>& content) {
       else
         arr.push_back({{"type", "text"}, {"text", "image: " + i->url}});
     } else if (auto* u = std::get_if<ir::UnknownPart>(&c)) {
-      json raw = json::parse(u->raw_json, nullptr, false);
+      json raw = parse_json_bounded<json>(u->raw_json);
       if (u->dialect == "mcp" && raw.is_object() && raw.contains("type"))
         arr.push_back(raw);
       else

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "toolwire/codec/sse.h"
+#include "toolwire/core/json_depth.h"
 
 namespace toolwire::mcp {
 
@@ -25,7 +26,7 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
 // True when `data` is the response (result or error) to the request `id_json`.
 bool answers(std::string_view data, const std::string& id_json) {
   if (id_json.empty() || data.find("\"id\"") == std::string_view::npos) return false;
-  json j = json::parse(data, nullptr, false);
+  json j = parse_json_bounded<json>(data);
   if (!j.is_object() || j.contains("method")) return false;
   auto id = j.find("id");
   return id != j.end() && id->dump() == id_json && (j.contains("result") || j.contains("error"));
@@ -186,7 +187,7 @@ Status HttpTransport::send(std::string_view frame) {
     if (!alive_) return make_error(ErrorCode::unavailable, "MCP session is closed");
     s->had_session = !session_id_.empty();
   }
-  json parsed = json::parse(frame, nullptr, false);
+  json parsed = parse_json_bounded<json>(frame);
   if (parsed.is_object() && parsed.contains("method") && parsed.contains("id"))
     s->id_json = parsed["id"].dump();
 
@@ -229,7 +230,7 @@ Status HttpTransport::send(std::string_view frame) {
     }
     std::string why = "HTTP " + std::to_string(s->status);
     // An error body that is a JSON-RPC error for this request says more.
-    json body = json::parse(s->body, nullptr, false);
+    json body = parse_json_bounded<json>(s->body);
     if (body.is_object() && body.contains("error") && body["error"].is_object() &&
         body["error"].contains("message") && body["error"]["message"].is_string())
       why += ": " + body["error"]["message"].get<std::string>();

@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 framing: parse with every failure turned into the error
 // response to send, serialize compactly (one line; nlohmann escapes control
 // characters, so a message never contains a raw newline).
+#include "toolwire/core/json_depth.h"
 #include "toolwire/mcp/jsonrpc.h"
 
 namespace toolwire::mcp {
@@ -41,31 +42,6 @@ Message Message::failure(json id, int code, std::string message, std::optional<j
 }
 
 namespace {
-
-// Bracket depth outside strings, stopping at the first level past the cap.
-bool deeper_than(std::string_view s, size_t max_depth) {
-  size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : s) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-      continue;
-    }
-    if (c == '"')
-      in_string = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
 
 bool valid_id(const json& id) { return id.is_string() || id.is_number_integer(); }
 
@@ -139,9 +115,9 @@ std::optional<Message> from_json(const json& v, Message* err) {
 
 ParsedFrame parse_frame(std::string_view text, size_t max_depth) {
   ParsedFrame f;
-  if (deeper_than(text, max_depth)) {
-    f.errors.push_back(
-        Message::failure(nullptr, rpc_error::parse_error, "Parse error: nesting too deep"));
+  if (json_deeper_than(text, max_depth)) {
+    f.errors.push_back(Message::failure(nullptr, rpc_error::parse_error,
+                                        "Parse error: " + json_too_deep_message(max_depth)));
     return f;
   }
   json v = json::parse(text, nullptr, /*allow_exceptions=*/false);

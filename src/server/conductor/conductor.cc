@@ -12,6 +12,7 @@
 
 #include "server/conductor/connection.h"
 #include "server/conductor/session.h"
+#include "server/http/origin.h"
 #include "server/routes/context.h"
 #include "toolwire/tools/names.h"
 #include "toolwire/tools/schema.h"
@@ -95,11 +96,11 @@ void Conductor::handle(std::shared_ptr<http::Exchange> ex, http::Request&& req) 
                   "Upgrade: websocket)",
                   {{"upgrade", "websocket"}});
   std::string_view origin = req.header("origin");
-  if (!o.allowed_origins.empty() && !origin.empty() &&
-      std::find(o.allowed_origins.begin(), o.allowed_origins.end(), origin) ==
-          o.allowed_origins.end())
+  if (!http::origin_allowed(origin, o.allowed_origins))
     return refuse(*ex, 403, "forbidden_origin",
-                  "origin '" + std::string(origin) + "' is not allowed to open the conductor");
+                  "origin '" + std::string(origin) +
+                      "' is not allowed to open the conductor (allow it with "
+                      "--conductor-origin or conductor.allowed_origins)");
   GatewayKey* key = nullptr;
   if (ctx_.keys && !ctx_.keys->empty()) {
     std::string_view presented =

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <map>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/tools/schema.h"
 
 namespace toolwire::server::conductor {
@@ -59,6 +60,12 @@ std::optional<ClientType> type_of(std::string_view t) {
 
 ParsedFrame parse_frame(std::string_view text) {
   ParsedFrame out;
+  // Checked before parsing: a frame nested 100,000 deep (under the frame size
+  // limit) would overflow the stack of the schema check or of a later walk.
+  if (json_deeper_than(text)) {
+    out.error = FrameError{"invalid_json", "the frame is " + json_too_deep_message(), ""};
+    return out;
+  }
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) {
     out.error = FrameError{"invalid_json", "the frame is not valid JSON", ""};

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <nlohmann/json.hpp>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/server/routing.h"
 #include "toolwire/tools/names.h"
 #include "toolwire/tools/schema.h"
@@ -101,8 +102,10 @@ Status read_device_tools(const Reader& r, const YAML::Node& n, const std::string
     wire.push_back(std::move(w));
     TW_TRY(r.str(t, tp, "description", d.description));
     if (YAML::Node s = t["parameters"]) {
+      if (s.IsScalar() && json_deeper_than(s.Scalar()))
+        return r.error(s, tp + ".parameters", json_too_deep_message());
       auto schema = s.IsScalar() && s.Tag() == "!"
-                        ? Result<json>(json::parse(s.Scalar(), nullptr, false))
+                        ? Result<json>(parse_json_bounded<json>(s.Scalar()))
                         : to_json(r, s, tp + ".parameters");
       if (!schema) return std::move(schema).error();
       if (schema->is_discarded() || !schema->is_object())

@@ -29,15 +29,17 @@ bool valid_env_name(const std::string& s) {
 
 Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
   const std::string p = "limits";
-  TW_TRY(
-      r.keys(n, p,
-             {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools", "max_connections",
-              "max_pipelined", "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
+  TW_TRY(r.keys(n, p,
+                {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools",
+                 "max_connections", "max_connections_per_address", "max_pipelined",
+                 "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
   TW_TRY(r.integer_as(n, p, "max_body_bytes", 1024, 1L << 30, l.max_body_bytes));
   TW_TRY(r.integer_as(n, p, "max_header_bytes", 1024, 1L << 20, l.max_header_bytes));
   TW_TRY(r.integer_as(n, p, "max_messages", 1, 1'000'000, l.max_messages));
   TW_TRY(r.integer_as(n, p, "max_tools", 0, 100'000, l.max_tools));
   TW_TRY(r.integer_as(n, p, "max_connections", 1, 1'000'000, l.max_connections));
+  TW_TRY(r.integer_as(n, p, "max_connections_per_address", 0, 1'000'000,
+                      l.max_connections_per_address));
   TW_TRY(r.integer_as(n, p, "max_pipelined", 1, 1024, l.max_pipelined));
   TW_TRY(r.millis(n, p, "header_timeout_ms", 10, 3'600'000, l.header_timeout));
   TW_TRY(r.millis(n, p, "body_timeout_ms", 10, 3'600'000, l.body_timeout));

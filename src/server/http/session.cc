@@ -12,6 +12,48 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 using boost::system::error_code;
 
+// ---- obs-fold scan ---------------------------------------------------------
+
+void HeaderScanBuffer::begin() {
+  in_header_ = true;
+  obs_fold_ = false;
+  state_ = 0;
+  auto d = b_->cdata();
+  scan(static_cast<const char*>(d.data()), d.size());
+}
+
+void HeaderScanBuffer::commit(size_t n) {
+  size_t before = b_->size();
+  b_->commit(n);
+  if (!in_header_) return;
+  auto d = b_->cdata();
+  scan(static_cast<const char*>(d.data()) + before, b_->size() - before);
+}
+
+// state_: 0 inside a line, 1 after CR, 2 after CRLF (a line ended), 3 after
+// CRLF CR. A line that starts with SP or HTAB is a folded continuation;
+// CRLF CRLF ends the header (what follows is body or the next request).
+void HeaderScanBuffer::scan(const char* p, size_t n) {
+  for (size_t i = 0; i < n && in_header_; ++i) {
+    char c = p[i];
+    switch (state_) {
+      case 1:
+        state_ = c == '\n' ? 2 : (c == '\r' ? 1 : 0);
+        break;
+      case 2:
+        if (c == ' ' || c == '\t') obs_fold_ = true;
+        state_ = c == '\r' ? 3 : 0;
+        break;
+      case 3:
+        if (c == '\n') in_header_ = false;
+        state_ = c == '\r' ? 1 : 0;
+        break;
+      default:
+        state_ = c == '\r' ? 1 : 0;
+    }
+  }
+}
+
 Session::Session(Socket socket, std::shared_ptr<const SessionContext> ctx)
     : socket_(std::move(socket)), ctx_(std::move(ctx)), timer_(socket_.get_executor()) {}
 
@@ -79,13 +121,22 @@ void Session::read_header() {
   parser_->header_limit(static_cast<std::uint32_t>(ctx_->limits.max_header_bytes));
   parser_->body_limit(ctx_->limits.max_body_bytes);
   arm(Deadline::header);
-  bhttp::async_read_header(socket_, buffer_, *parser_,
-                           [self = shared_from_this()](error_code ec, size_t) {
-                             if (self->closed_) return;
-                             if (ec) return self->on_read_error(ec);
-                             if (self->parser_->is_done()) return self->on_request();
-                             self->read_body();
-                           });
+  header_buffer_.begin();
+  bhttp::async_read_header(
+      socket_, header_buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+        if (self->closed_) return;
+        if (ec) return self->on_read_error(ec);
+        if (self->header_buffer_.saw_obs_fold()) {
+          self->reading_ = false;
+          self->arm(Deadline::none);
+          return self->fail_request(400,
+                                    "malformed HTTP request: a header line continued on the next "
+                                    "line (obs-fold) is not accepted",
+                                    self->current_target());
+        }
+        if (self->parser_->is_done()) return self->on_request();
+        self->read_body();
+      });
 }
 
 void Session::read_body() {

@@ -38,6 +38,39 @@ struct SessionContext {
   std::function<void()> on_end;  // the session is gone (connection count)
 };
 
+// The read buffer as Beast's header read sees it: every byte committed while
+// a header is read is scanned, so that an obs-fold (a header line continued
+// on the next line by leading whitespace, RFC 9112 section 5.2) is refused
+// instead of silently unfolded; proxies disagree on how to unfold, which is
+// how requests get smuggled past them.
+class HeaderScanBuffer {
+ public:
+  using const_buffers_type = boost::beast::flat_buffer::const_buffers_type;
+  using mutable_buffers_type = boost::beast::flat_buffer::mutable_buffers_type;
+
+  explicit HeaderScanBuffer(boost::beast::flat_buffer& b) : b_(&b) {}
+  // A new header starts at the buffer's first byte; the bytes already there
+  // are scanned now.
+  void begin();
+  bool saw_obs_fold() const { return obs_fold_; }
+
+  size_t size() const { return b_->size(); }
+  size_t max_size() const { return b_->max_size(); }
+  size_t capacity() const { return b_->capacity(); }
+  const_buffers_type data() const { return b_->data(); }
+  mutable_buffers_type prepare(size_t n) { return b_->prepare(n); }
+  void commit(size_t n);
+  void consume(size_t n) { b_->consume(n); }
+
+ private:
+  void scan(const char* p, size_t n);
+
+  boost::beast::flat_buffer* b_;
+  bool in_header_ = false;
+  bool obs_fold_ = false;
+  unsigned state_ = 0;  // how much of "\r\n" (then "\r\n" again: end) was just seen
+};
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
   static constexpr size_t kReadChunk = 8 * 1024;  // the read buffer's first room
@@ -82,6 +115,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Socket socket_;
   std::shared_ptr<const SessionContext> ctx_;
   boost::beast::flat_buffer buffer_;
+  HeaderScanBuffer header_buffer_{buffer_};
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   Timer timer_;
   Deadline deadline_ = Deadline::none;

@@ -5,15 +5,25 @@
 namespace toolwire::server {
 namespace {
 
-// A label value as Prometheus text wants it: backslash, quote and newline escaped.
+// A label value as Prometheus text wants it: backslash, quote and newline
+// escaped. The format has no escape for other control bytes (a raw CR or NUL
+// breaks scrapers), so each is written as the four visible characters \xHH
+// (an escaped backslash, then xHH).
 void label(std::string& out, std::string_view key, std::string_view value) {
   if (out.size() > 0 && out.back() != '{') out += ',';
   out += key;
   out += "=\"";
   for (char c : value) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '"') {
+      out += '\\';
+    } else if (c == '\n') {
       out += "\\n";
+      continue;
+    } else if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\\\x%02x", u);
+      out += hex;
       continue;
     }
     out += c;
@@ -112,6 +122,14 @@ std::string Metrics::text() const {
       "# TYPE toolwire_open_connections gauge\n"
       "toolwire_open_connections " +
       std::to_string(connections_.load()) +
+      "\n# HELP toolwire_connections_refused_total Connections closed at accept, by reason.\n"
+      "# TYPE toolwire_connections_refused_total counter\n"
+      "toolwire_connections_refused_total{reason=\"max_connections\"} " +
+      std::to_string(refused_[0].load()) +
+      "\ntoolwire_connections_refused_total{reason=\"per_address\"} " +
+      std::to_string(refused_[1].load()) +
+      "\ntoolwire_connections_refused_total{reason=\"descriptors\"} " +
+      std::to_string(refused_[2].load()) +
       "\n# HELP toolwire_bytes_received_total Request bytes read from clients.\n"
       "# TYPE toolwire_bytes_received_total counter\n"
       "toolwire_bytes_received_total " +

@@ -31,6 +31,12 @@ class Metrics {
   void connection_opened() { connections_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_.fetch_sub(1, std::memory_order_relaxed); }
   int64_t connections() const { return connections_.load(std::memory_order_relaxed); }
+  // A connection closed at accept: over max_connections, over the per-address
+  // limit, or accepted only to be closed while descriptors ran out.
+  enum class Refused { max_connections, per_address, descriptors };
+  void connection_refused(Refused why) {
+    refused_[static_cast<size_t>(why)].fetch_add(1, std::memory_order_relaxed);
+  }
 
   std::string text() const;
 
@@ -53,6 +59,7 @@ class Metrics {
   std::map<std::string, uint64_t> tools_;
   std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0};
   std::atomic<int64_t> active_streams_{0}, connections_{0};
+  std::array<std::atomic<uint64_t>, 3> refused_{};
 };
 
 }  // namespace toolwire::server

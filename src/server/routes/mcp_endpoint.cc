@@ -8,6 +8,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "server/http/origin.h"
 #include "server/routes/context.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/jsonrpc.h"
@@ -45,22 +46,6 @@ void send_rpc_error(http::Exchange& ex, int status, int code, const std::string&
 bool speaks(std::string_view version) {
   const auto& v = mcp::supported_protocol_versions();
   return std::find(v.begin(), v.end(), version) != v.end();
-}
-
-// http(s)://localhost, 127.0.0.1 or [::1], with any port.
-bool local_origin(std::string_view o) {
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (!o.starts_with(scheme)) continue;
-    std::string_view host = o.substr(scheme.size());
-    for (std::string_view h : {"localhost", "127.0.0.1", "[::1]"}) {
-      if (!host.starts_with(h)) continue;
-      std::string_view rest = host.substr(h.size());
-      if (rest.empty()) return true;
-      if (rest.front() != ':' || rest.size() == 1) return false;
-      return rest.substr(1).find_first_not_of("0123456789") == std::string_view::npos;
-    }
-  }
-  return false;
 }
 
 // One SSE event carrying a JSON-RPC message.
@@ -275,10 +260,7 @@ void McpEndpoint::join() {
 }
 
 bool McpEndpoint::origin_allowed(std::string_view origin) const {
-  if (origin.empty()) return true;  // not a browser
-  if (opts_.allowed_origins.empty()) return local_origin(origin);
-  return std::find(opts_.allowed_origins.begin(), opts_.allowed_origins.end(), origin) !=
-         opts_.allowed_origins.end();
+  return http::origin_allowed(origin, opts_.allowed_origins);
 }
 
 void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req) {

@@ -82,7 +82,8 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
         target.find('?') == target.npos ? std::string_view() : target.substr(target.find('?') + 1);
     if (auto call = match_model_call(path, query)) {
       GatewayKey* key = nullptr;
-      if (!only(verb::post, "POST") || !authorize(*ctx, *ex, req, key)) return;
+      // The key first: a caller without one learns nothing of the route.
+      if (!authorize(*ctx, *ex, req, key) || !only(verb::post, "POST")) return;
       if (!*call) {
         send_error(*ex, dialect_for(path), call->error());
         ctx->metrics.request(path.starts_with("/model/") ? "/model/{modelId}" : "/v1beta/models",
@@ -93,14 +94,15 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       return;
     }
     if (path == "/v1/messages/count_tokens") {
-      if (only(verb::post, "POST"))
+      GatewayKey* key = nullptr;
+      if (authorize(*ctx, *ex, req, key) && only(verb::post, "POST"))
         send_error(*ex, Dialect::anthropic_messages, 501, ErrorCode::unimplemented,
                    "count_tokens is not supported by this gateway's upstreams");
       return;
     }
     if (path == "/v1/models" || path == "/models") {
       GatewayKey* key = nullptr;
-      if (only(verb::get, "GET") && authorize(*ctx, *ex, req, key)) handle_models(*ctx, *ex, req);
+      if (authorize(*ctx, *ex, req, key) && only(verb::get, "GET")) handle_models(*ctx, *ex, req);
       return;
     }
     if (path == "/mcp") {

@@ -14,6 +14,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "toolwire/core/json_depth.h"
 #include "toolwire/tools/schema.h"
 
 namespace toolwire::tools {
@@ -184,6 +185,8 @@ CompiledSchema::~CompiledSchema() = default;
 
 Result<CompiledSchema> CompiledSchema::compile(std::string_view schema_json,
                                                const SchemaOptions& opts) {
+  if (json_deeper_than(schema_json))
+    return make_error(ErrorCode::invalid_argument, "schema is " + json_too_deep_message());
   json doc = json::parse(schema_json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     return make_error(ErrorCode::invalid_argument, "schema is not valid JSON");
