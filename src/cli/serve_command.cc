@@ -44,6 +44,8 @@ struct ServeArgs {
   int keepalive_ms = 15000;
   int upstream_idle_ms = 300000;
   int drain_ms = 10000;
+  long max_queued_bytes = 0;  // 0: the file's or the default (Limits)
+  int write_timeout_ms = 0;   // 0: the file's or the default (Limits)
   int conductor_grace_ms = 60000;
   bool conductor_grace_given = false;
   bool conductor_ui_calls = false;
@@ -179,6 +181,10 @@ int run_serve(const ServeArgs& a) {
   if (!a.conductor_origins.empty()) opt.conductor.allowed_origins = a.conductor_origins;
   if (!a.mcp_origins.empty()) opt.mcp.allowed_origins = a.mcp_origins;
   if (a.no_mcp) opt.mcp.enabled = false;
+  // Flow-control limits: the flags, when given, win over the file's limits.
+  if (a.max_queued_bytes > 0) opt.limits.max_queued_bytes = static_cast<size_t>(a.max_queued_bytes);
+  if (a.write_timeout_ms > 0)
+    opt.limits.write_timeout = std::chrono::milliseconds(a.write_timeout_ms);
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -340,6 +346,14 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--upstream-idle-ms", a->upstream_idle_ms,
                   "cut a stream whose upstream sends no content for this long")
       ->check(CLI::Range(10, 86400000));
+  cmd->add_option("--max-queued-bytes", a->max_queued_bytes,
+                  "output queued for one client above which its upstream is not read until "
+                  "the client catches up (default 262144)")
+      ->check(CLI::Range(16L * 1024, 1L << 30));
+  cmd->add_option("--write-timeout-ms", a->write_timeout_ms,
+                  "cut a client that takes none of its pending output for this long "
+                  "(default 30000)")
+      ->check(CLI::Range(10, 3600000));
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");

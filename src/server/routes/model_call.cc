@@ -248,6 +248,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
         });
       };
       call_ = t.provider->stream(std::move(r), std::move(on_event), std::move(done));
+      if (paused_) call_.set_paused(true);  // a later round of a loop, client still behind
       arm_timer();
     } else {
       call_ = t.provider->generate(std::move(r), std::move(done));
@@ -288,6 +289,26 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     ex_->write(bytes);
     ctx_->metrics.bytes_out(bytes.size());
     last_write_ = Clock::now();
+    if (!paused_ && ex_->queued_bytes() > ex_->max_queued_bytes()) pause();
+  }
+
+  // Backpressure: the client is behind by more than max_queued_bytes, so
+  // the upstream is no longer read (its bytes wait in TCP buffers, and TCP
+  // stops the upstream) until the client has taken half of what is queued.
+  // A client that takes nothing is cut by the session's write timeout.
+  void pause() {
+    paused_ = true;
+    call_.set_paused(true);
+    ex_->on_drained([weak = weak_from_this()] {
+      if (auto self = weak.lock()) self->resume();
+    });
+  }
+
+  void resume() {
+    if (!paused_) return;
+    paused_ = false;
+    last_content_ = Clock::now();  // the pause was the client's, not the upstream's idle time
+    if (!done_) call_.set_paused(false);
   }
 
   void on_done(uint64_t gen, Result<provider::Generation> result) {
@@ -383,6 +404,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
 
   void on_timer() {
     auto now = Clock::now();
+    if (paused_) last_content_ = now;  // waiting for the client, not for the upstream
     if (now - last_content_ >= ctx_->options.upstream_content_idle) {
       ++gen_;
       call_.cancel();
@@ -447,6 +469,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   std::unique_ptr<codec::StreamEncoder> encoder_;
   bool begun_ = false;
   bool done_ = false;
+  bool paused_ = false;  // the upstream is not read: the client is behind (pause())
   std::string buf_;
 
   // ---- server and mixed tool modes: the loop ---------------------------
