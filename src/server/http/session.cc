@@ -1,10 +1,12 @@
 #include "server/http/session.h"
 
+#include <sys/socket.h>
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+#include <cerrno>
 
 namespace toolwire::server::http {
 
@@ -40,6 +42,7 @@ void Session::drain() {
     if (!writing_ && out_.empty()) return close();
     closing_ = true;
   }
+  watch_gone();
 }
 
 void Session::close() {
@@ -121,6 +124,42 @@ void Session::on_request() {
   pending_.push_back(std::move(r));
   if (!current_) dispatch();
   read_next();
+  watch_gone();
+}
+
+// After a request that closes the connection nothing more is read, yet the
+// client may leave while its answer is produced (an upstream still
+// thinking): that must cancel the upstream at once, not at its timeout. So
+// while an exchange is in flight the socket is watched for readability;
+// a peek then tells a disconnect (0 bytes, an error) from bytes the client
+// sent anyway, which are dropped (up to kMaxDiscard; past that the watch
+// stops, and a disconnect is seen at the next write).
+void Session::watch_gone() {
+  if (closed_ || watching_ || reading_ || !read_closed_ || !current_) return;
+  watching_ = true;
+  socket_.async_wait(asio::ip::tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
+    self->watching_ = false;
+    if (self->closed_) return;
+    if (ec == asio::error::operation_aborted) return self->watch_gone();
+    if (ec) return self->close();
+    self->on_watch();
+  });
+}
+
+void Session::on_watch() {
+  constexpr size_t kMaxDiscard = 64 * 1024;
+  char scratch[4096];
+  int fd = socket_.native_handle();
+  ssize_t n = ::recv(fd, scratch, sizeof scratch, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return close();  // the client is gone (or half-closed: the same, see on_read_error)
+  if (n < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return watch_gone();
+    return close();
+  }
+  n = ::recv(fd, scratch, static_cast<size_t>(n), MSG_DONTWAIT);
+  if (n > 0) discarded_ += static_cast<size_t>(n);
+  if (discarded_ > kMaxDiscard) return;
+  watch_gone();
 }
 
 void Session::on_read_error(error_code ec) {
@@ -216,6 +255,7 @@ void Session::dispatch() {
   if (deadline_ == Deadline::idle) arm(Deadline::none);
   // An answer begun while draining says `connection: close`.
   current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive && !draining_);
+  watch_gone();
   if (r.method_text == "!") {
     // A protocol error recorded by fail_request(): "STATUS message".
     int status = std::stoi(r.body.substr(0, 3));
@@ -247,7 +287,8 @@ void Session::exchange_ended(bool keep_alive) {
 }
 
 std::optional<Socket> Session::take_socket() {
-  if (closed_ || reading_ || !pending_.empty() || buffer_.size() > 0 || writing_ || !out_.empty())
+  if (closed_ || reading_ || watching_ || !pending_.empty() || buffer_.size() > 0 || writing_ ||
+      !out_.empty())
     return std::nullopt;
   closed_ = true;
   read_closed_ = true;

@@ -6,7 +6,10 @@
 // Everything runs on the connection's strand. While a request is answered
 // the next one is already being read: that is how pipelined requests queue
 // up (bounded by Limits::max_pipelined) and how a disconnect is seen at once
-// (the read fails), which cancels the upstream call behind the answer.
+// (the read fails), which cancels the upstream call behind the answer. After
+// a request that closes the connection (`Connection: close`, HTTP/1.0) no
+// further request is read, but the socket is still watched while the answer
+// is produced (watch_gone), so a client that leaves is noticed all the same.
 //
 // Output: queued, written in gathered writes. Limits::max_queued_bytes is the
 // routes' flow-control mark (Exchange::on_drained), and a client whose socket
@@ -89,6 +92,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void write_some();
   void on_written(boost::system::error_code ec, size_t n);
   void arm_write_deadline();
+  void watch_gone();
+  void on_watch();
   void shutdown_now();
   void fail_request(int status, std::string_view message, std::string target);
   std::string current_target() const;
@@ -111,6 +116,8 @@ class Session : public std::enable_shared_from_this<Session> {
   bool draining_ = false;
   bool closing_ = false;  // close once the output is written
   bool closed_ = false;
+  bool watching_ = false;  // watch_gone()'s wait is in flight
+  size_t discarded_ = 0;   // bytes sent after a closing request, dropped
 
   std::deque<std::string> out_;
   size_t out_bytes_ = 0;
