@@ -9,7 +9,7 @@ upstream), and a client whose pending write takes no byte within
 --write-timeout-ms is cut (its upstream cancelled) and counted in
 toolwire_slow_clients_cut_total.
 
-TOOLWIRE_SLOW_STREAM_MB sets the size of the never-read stream (default 64;
+TOOLWIRE_SLOW_STREAM_MB sets the size of the never-read stream (default 96;
 docs/benchmarks.md records a 300 MB run), TOOLWIRE_SLOW_GATEWAY_ARGS extra
 `toolwire serve` arguments for that case (the benchmark's baseline:
 `--max-queued-bytes 1073741824`, flow control out of the way).
@@ -24,7 +24,7 @@ import unittest
 import harness
 from harness import Gateway, Upstream, chat_body, take, wait_until
 
-STREAM_MB = int(os.environ.get("TOOLWIRE_SLOW_STREAM_MB", "64"))
+STREAM_MB = int(os.environ.get("TOOLWIRE_SLOW_STREAM_MB", "96"))
 EXTRA_ARGS = os.environ.get("TOOLWIRE_SLOW_GATEWAY_ARGS", "").split()
 EVENT_TEXT = 1000  # characters of content per upstream event
 
@@ -148,8 +148,9 @@ class SlowClientTest(unittest.TestCase):
               f"gateway RSS {rss0 >> 10} -> {rss1 >> 10} MB (+{growth_mb:.1f} MB)")
         self.assertTrue(self.up.closed.empty(), "an upstream stream ran to its end")
         for s in sent:
-            # What TCP buffers hold (both ends of two connections), not the stream.
-            self.assertLess(s, min(total, 32 << 20) * 0.9, "the gateway kept reading the upstream")
+            # What TCP buffers hold (both ends of two connections; tcp_rmem's
+            # maximum is often 32 MB), not the stream.
+            self.assertLess(s, min(total * 0.75, 48 << 20), "the gateway kept reading the upstream")
         self.assertLess(growth_mb, 64, "gateway RSS grew by 64 MB or more for 3 clients")
         self.assertTrue(gw.alive())
 
@@ -162,7 +163,7 @@ class SlowClientTest(unittest.TestCase):
         self.socks.append(stream_request(gw))
         sent = wait_stalled(c)
         self.assertTrue(self.up.closed.empty(), "the upstream stream ran to its end or was cut")
-        self.assertLess(sent, min(STREAM_MB << 20, 32 << 20) * 0.9)
+        self.assertLess(sent, min((STREAM_MB << 20) * 0.75, 48 << 20))
         self.assertTrue(gw.alive())
 
     def test_client_that_never_drains_is_cut_at_the_write_deadline(self):
