@@ -46,6 +46,8 @@ struct ServeArgs {
   int drain_ms = 10000;
   size_t max_connections = 0;             // 0: the file's, else derived from ulimit -n
   std::optional<size_t> max_per_address;  // unset: the file's (default 2,048)
+  long max_queued_bytes = 0;              // 0: the file's or the default (Limits)
+  int write_timeout_ms = 0;               // 0: the file's or the default (Limits)
   int conductor_grace_ms = 60000;
   bool conductor_grace_given = false;
   bool conductor_ui_calls = false;
@@ -183,6 +185,10 @@ int run_serve(const ServeArgs& a) {
   if (a.no_mcp) opt.mcp.enabled = false;
   if (a.max_connections > 0) opt.limits.max_connections = a.max_connections;
   if (a.max_per_address) opt.limits.max_connections_per_address = *a.max_per_address;
+  // Flow-control limits: the flags, when given, win over the file's limits.
+  if (a.max_queued_bytes > 0) opt.limits.max_queued_bytes = static_cast<size_t>(a.max_queued_bytes);
+  if (a.write_timeout_ms > 0)
+    opt.limits.write_timeout = std::chrono::milliseconds(a.write_timeout_ms);
 
   // Signals are taken by sigwait() below, never by a worker thread: block
   // them before any thread (transport, gateway) starts.
@@ -344,6 +350,14 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--upstream-idle-ms", a->upstream_idle_ms,
                   "cut a stream whose upstream sends no content for this long")
       ->check(CLI::Range(10, 86400000));
+  cmd->add_option("--max-queued-bytes", a->max_queued_bytes,
+                  "output queued for one client above which its upstream is not read until "
+                  "the client catches up (default 262144)")
+      ->check(CLI::Range(16L * 1024, 1L << 30));
+  cmd->add_option("--write-timeout-ms", a->write_timeout_ms,
+                  "cut a client that takes none of its pending output for this long "
+                  "(default 30000)")
+      ->check(CLI::Range(10, 3600000));
   cmd->add_option("--drain-ms", a->drain_ms, "on SIGTERM, how long open streams may finish")
       ->check(CLI::Range(0, 3600000));
   cmd->add_flag("--quiet", a->quiet, "no per-request log lines");

@@ -171,7 +171,8 @@ class HttpProvider final : public Provider {
       done(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return ProviderCall([call] { call.cancel(); }, warnings);
+    return ProviderCall([call] { call.cancel(); }, warnings,
+                        [call](bool paused) { call.set_paused(paused); });
   }
 
   ProviderCall stream(ir::Request request, EventCallback on_event, DoneCallback done) override {
@@ -257,7 +258,8 @@ class HttpProvider final : public Provider {
       done(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return ProviderCall([call] { call.cancel(); }, warnings);
+    return ProviderCall([call] { call.cancel(); }, warnings,
+                        [call](bool paused) { call.set_paused(paused); });
   }
 
  private:

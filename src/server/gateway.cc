@@ -55,6 +55,7 @@ struct Gateway::Impl {
     sc->limits = ctx->options.limits;
     sc->handler = routes::make_router(ctx);
     sc->protocol_error = routes::make_protocol_error_writer();
+    sc->on_slow_client = [c = ctx.get()] { c->metrics.slow_client_cut(); };
     sessions_ctx = sc;
   }
 

@@ -163,7 +163,8 @@ class CompletionProvider final : public provider::Provider {
       finish(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return provider::ProviderCall([call] { call.cancel(); });
+    return provider::ProviderCall([call] { call.cancel(); }, {},
+                                  [call](bool paused) { call.set_paused(paused); });
   }
 
   provider::ProviderCall stream(ir::Request request, provider::EventCallback on_event,
@@ -265,7 +266,8 @@ class CompletionProvider final : public provider::Provider {
       finish(std::move(g));
     };
     transport::HttpCall call = client_.start(std::move(*http), std::move(cb));
-    return provider::ProviderCall([call] { call.cancel(); });
+    return provider::ProviderCall([call] { call.cancel(); }, {},
+                                  [call](bool paused) { call.set_paused(paused); });
   }
 
  private:

@@ -98,6 +98,15 @@ void EventLoop::cancel(uint64_t id) {
   (void)!write(wake_fd_, &one, sizeof one);
 }
 
+void EventLoop::pause(uint64_t id, bool paused) {
+  {
+    std::lock_guard<std::mutex> lock(inbox_mu_);
+    inbox_pauses_.emplace_back(id, paused);
+  }
+  uint64_t one = 1;
+  (void)!write(wake_fd_, &one, sizeof one);
+}
+
 int EventLoop::on_socket(CURL*, curl_socket_t s, int what, void* userp, void* socketp) {
   auto* self = static_cast<EventLoop*>(userp);
   if (what == CURL_POLL_REMOVE) {
@@ -175,16 +184,30 @@ void EventLoop::run() {
 bool EventLoop::drain_inbox() {
   std::vector<std::unique_ptr<Transfer>> starts;
   std::vector<uint64_t> cancels;
+  std::vector<std::pair<uint64_t, bool>> pauses;
   bool stopping;
   {
     std::lock_guard<std::mutex> lock(inbox_mu_);
     starts.swap(inbox_starts_);
     cancels.swap(inbox_cancels_);
+    pauses.swap(inbox_pauses_);
     stopping = stopping_;
   }
   for (auto& t : starts) begin(std::move(t));
   for (uint64_t id : cancels) {
     if (transfers_.count(id)) finish(id, make_error(ErrorCode::cancelled, "call cancelled"));
+  }
+  // Flow control: the receive side of the transfer stops (libcurl keeps at
+  // most one buffer of what it had read); resuming may deliver that buffer
+  // at once, from inside curl_easy_pause.
+  for (auto [id, paused] : pauses) {
+    auto it = transfers_.find(id);
+    if (it == transfers_.end()) continue;
+    Transfer& t = *it->second;
+    if (t.paused == paused) continue;
+    t.paused = paused;
+    t.last_activity = Clock::now();  // the idle timeout counts from the resume
+    if (t.easy && t.in_multi) curl_easy_pause(t.easy, paused ? CURLPAUSE_RECV : CURLPAUSE_CONT);
   }
   return stopping;
 }
@@ -313,6 +336,7 @@ void EventLoop::fire_timers() {
         break;
       case TimerKind::idle: {
         if (timer.gen != t.attempt_gen || !t.in_multi) break;
+        if (t.paused) t.last_activity = now;  // the client is slow, not the upstream
         Clock::time_point due = t.last_activity + t.req.idle_timeout;
         if (due <= now) {
           finish(t.id, make_error(ErrorCode::deadline_exceeded,

@@ -30,6 +30,7 @@ class EventLoop {
 
   uint64_t submit(HttpRequest req, HttpCallbacks cb);  // any thread
   void cancel(uint64_t id);                            // any thread
+  void pause(uint64_t id, bool paused);                // any thread (HttpCall::set_paused)
   size_t active() const { return active_.load(); }
   std::thread::id thread_id() const { return thread_id_; }
 
@@ -78,6 +79,7 @@ class EventLoop {
   std::mutex inbox_mu_;
   std::vector<std::unique_ptr<Transfer>> inbox_starts_;
   std::vector<uint64_t> inbox_cancels_;
+  std::vector<std::pair<uint64_t, bool>> inbox_pauses_;
   bool stopping_ = false;
 
   // Loop thread only.

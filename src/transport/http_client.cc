@@ -32,6 +32,15 @@ void HttpCall::cancel() const {
   if (auto loop = loop_.lock()) loop->cancel(id_);
 }
 
+void HttpCall::set_paused(bool paused) const {
+  if (custom_pause_) {
+    if (*custom_pause_) (*custom_pause_)(paused);
+    return;
+  }
+  if (custom_cancel_) return;  // another transport without flow control
+  if (auto loop = loop_.lock()) loop->pause(id_, paused);
+}
+
 HttpClient::HttpClient(HttpClientOptions options) {
   global_init_once();
   loop_ = std::make_shared<detail::EventLoop>(std::move(options));

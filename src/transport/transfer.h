@@ -42,6 +42,7 @@ struct Transfer {
 
   bool in_multi = false;
   bool waiting_retry = false;
+  bool paused = false;     // HttpCall::set_paused: CURLPAUSE_RECV, no idle timeout
   bool committed = false;  // on_head ran: from now on nothing is retried
   bool first_byte = false;
   uint64_t attempt_gen = 0;  // invalidates timers of earlier attempts

@@ -86,11 +86,20 @@ using DoneCallback = std::function<void(Result<Generation>)>;
 class ProviderCall {
  public:
   ProviderCall() = default;
-  explicit ProviderCall(std::function<void()> cancel, Warnings warnings = {})
+  explicit ProviderCall(std::function<void()> cancel, Warnings warnings = {},
+                        std::function<void(bool)> pause = {})
       : cancel_(std::make_shared<std::function<void()>>(std::move(cancel))),
+        pause_(pause ? std::make_shared<std::function<void(bool)>>(std::move(pause)) : nullptr),
         warnings_(std::move(warnings)) {}
   void cancel() const {
     if (cancel_ && *cancel_) (*cancel_)();
+  }
+  // Flow control for a consumer that cannot keep up (a gateway whose client
+  // reads slowly): paused, the provider stops reading its upstream, so no
+  // further events arrive until set_paused(false). Any thread; a no-op for
+  // providers without it (in-process ones) and after completion.
+  void set_paused(bool paused) const {
+    if (pause_ && *pause_) (*pause_)(paused);
   }
   // What adapting and encoding the request dropped, known as soon as the
   // call started (a gateway puts them in its response head, before the first
@@ -99,6 +108,7 @@ class ProviderCall {
 
  private:
   std::shared_ptr<std::function<void()>> cancel_;
+  std::shared_ptr<std::function<void(bool)>> pause_;
   Warnings warnings_;
 };
 

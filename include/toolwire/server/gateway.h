@@ -53,6 +53,14 @@ struct Limits {
   std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};  // whole header → 408
   std::chrono::milliseconds body_timeout{std::chrono::seconds(60)};    // whole body → 408
   std::chrono::milliseconds keepalive_idle{std::chrono::seconds(75)};  // between requests
+  // Output queued for one client and not yet taken by its socket: above
+  // this the upstream behind its stream is no longer read (flow control),
+  // and reading resumes once the queue is down to half of it.
+  size_t max_queued_bytes = 256 * 1024;
+  // A client whose socket takes none of the pending output for this long
+  // (it does not read) is cut: connection closed, upstream call cancelled,
+  // toolwire_slow_clients_cut_total counted.
+  std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
 };
 
 // Who runs the tools of a route.

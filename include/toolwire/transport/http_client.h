@@ -68,9 +68,15 @@ class HttpCall {
  public:
   HttpCall() = default;
   // For other transports: `cancel` must follow the same rules.
-  HttpCall(std::shared_ptr<const std::function<void()>> cancel, uint64_t id)
-      : custom_cancel_(std::move(cancel)), id_(id) {}
+  HttpCall(std::shared_ptr<const std::function<void()>> cancel, uint64_t id,
+           std::shared_ptr<const std::function<void(bool)>> pause = nullptr)
+      : custom_cancel_(std::move(cancel)), custom_pause_(std::move(pause)), id_(id) {}
   void cancel() const;
+  // Flow control: while paused the transport stops reading the response
+  // body (the bytes wait in the kernel's buffers and the upstream's, and
+  // TCP's window stops the sender), and its idle timeout does not run.
+  // Any thread, any number of times; a no-op once the call has completed.
+  void set_paused(bool paused) const;
   uint64_t id() const { return id_; }
   bool valid() const { return id_ != 0; }
 
@@ -79,6 +85,7 @@ class HttpCall {
   HttpCall(std::weak_ptr<detail::EventLoop> loop, uint64_t id) : loop_(std::move(loop)), id_(id) {}
   std::weak_ptr<detail::EventLoop> loop_;
   std::shared_ptr<const std::function<void()>> custom_cancel_;
+  std::shared_ptr<const std::function<void(bool)>> custom_pause_;
   uint64_t id_ = 0;
 };
 

@@ -9,6 +9,7 @@
 
 #include "server/conductor/conductor.h"
 #include "server/conductor/session.h"
+#include "server/routes/context.h"
 
 namespace toolwire::server::conductor {
 
@@ -128,6 +129,23 @@ void Connection::send_error(std::string_view code, std::string message, bool ret
 void Connection::send(std::string frame) {
   asio::dispatch(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
     if (self->ended_ || self->closing_) return;
+    // A device that reads nothing while its session keeps producing would
+    // grow this queue without end: past the bound it is cut (no close frame
+    // could get through), counted as a slow client; its session's grace
+    // period starts as for any lost connection.
+    if (self->out_bytes_ + f.size() > kMaxQueuedBytes) {
+      self->conductor_.context().metrics.slow_client_cut();
+      // The frame being written stays until its write fails.
+      while (self->out_.size() > (self->writing_ ? 1u : 0u)) {
+        self->out_bytes_ -= self->out_.back().size();
+        self->out_.pop_back();
+      }
+      self->closing_ = true;
+      error_code ignored;
+      beast::get_lowest_layer(self->ws_).close(ignored);  // pending operations fail: ended()
+      return;
+    }
+    self->out_bytes_ += f.size();
     self->out_.push_back(std::move(f));
     if (!self->writing_ && self->accepted_) self->write_next();
   });
@@ -143,6 +161,7 @@ void Connection::write_next() {
   writing_ = true;
   ws_.text(true);
   ws_.async_write(asio::buffer(out_.front()), [self = shared_from_this()](error_code ec, size_t) {
+    self->out_bytes_ -= self->out_.front().size();
     self->out_.pop_front();
     if (ec) {
       self->writing_ = false;

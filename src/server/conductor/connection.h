@@ -25,6 +25,10 @@ class Session;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  // Frames queued for the device and not yet written: past this the
+  // connection is cut (a device that stopped reading).
+  static constexpr size_t kMaxQueuedBytes = 4 * 1024 * 1024;
+
   Connection(Conductor& conductor, http::Socket socket, GatewayKey* key);
   ~Connection();
 
@@ -61,6 +65,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int refused_ = 0;  // frames refused by the rate limit since the flood began
   TokenBucket::Clock::time_point last_refused_{};
   std::deque<std::string> out_;
+  size_t out_bytes_ = 0;
   bool accepted_ = false;  // the handshake (101) is done
   bool writing_ = false;
   bool closing_ = false;  // a close is queued behind the writes

@@ -29,10 +29,11 @@ bool valid_env_name(const std::string& s) {
 
 Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
   const std::string p = "limits";
-  TW_TRY(r.keys(n, p,
-                {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools",
-                 "max_connections", "max_connections_per_address", "max_pipelined",
-                 "header_timeout_ms", "body_timeout_ms", "keepalive_idle_ms"}));
+  TW_TRY(
+      r.keys(n, p,
+             {"max_body_bytes", "max_header_bytes", "max_messages", "max_tools", "max_connections",
+              "max_connections_per_address", "max_pipelined", "header_timeout_ms",
+              "body_timeout_ms", "keepalive_idle_ms", "max_queued_bytes", "write_timeout_ms"}));
   TW_TRY(r.integer_as(n, p, "max_body_bytes", 1024, 1L << 30, l.max_body_bytes));
   TW_TRY(r.integer_as(n, p, "max_header_bytes", 1024, 1L << 20, l.max_header_bytes));
   TW_TRY(r.integer_as(n, p, "max_messages", 1, 1'000'000, l.max_messages));
@@ -44,6 +45,8 @@ Status read_limits(const Reader& r, const YAML::Node& n, Limits& l) {
   TW_TRY(r.millis(n, p, "header_timeout_ms", 10, 3'600'000, l.header_timeout));
   TW_TRY(r.millis(n, p, "body_timeout_ms", 10, 3'600'000, l.body_timeout));
   TW_TRY(r.millis(n, p, "keepalive_idle_ms", 10, 86'400'000, l.keepalive_idle));
+  TW_TRY(r.integer_as(n, p, "max_queued_bytes", 16 * 1024, 1L << 30, l.max_queued_bytes));
+  TW_TRY(r.millis(n, p, "write_timeout_ms", 10, 3'600'000, l.write_timeout));
   return Status::Ok();
 }
 

@@ -49,6 +49,7 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   // The close callback usually holds the route that holds this exchange:
   // dropped at the end, or the two would keep each other alive.
   auto drop = std::move(on_close_);
+  auto drop_drained = std::move(on_drained_);
   if (closed_) return;
   std::string out;
   out.reserve(160 + body.size());
@@ -87,7 +88,10 @@ void Exchange::begin_stream(int status, std::string_view content_type, const Hea
 void Exchange::write(std::string_view bytes) {
   if (!streaming_ || ended_ || closed_ || bytes.empty()) return;
   if (first_byte_ == Clock::time_point{}) first_byte_ = Clock::now();
-  if (!chunked_) return session_->queue(std::string(bytes));
+  if (!chunked_) {
+    session_->queue(std::string(bytes));
+    return cap_queue();
+  }
   char size[24];
   int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
   std::string out;
@@ -96,12 +100,20 @@ void Exchange::write(std::string_view bytes) {
   out.append(bytes);
   out += "\r\n";
   session_->queue(std::move(out));
+  cap_queue();
+}
+
+// Flow control is the producer's (on_drained); this is the bound for one
+// that cannot pause.
+void Exchange::cap_queue() {
+  if (session_->queued_bytes() > session_->hard_queue_limit()) session_->cut_slow_client();
 }
 
 void Exchange::end_stream() {
   if (!streaming_ || ended_) return;
   ended_ = true;
   auto drop = std::move(on_close_);  // see respond()
+  auto drop_drained = std::move(on_drained_);
   if (closed_) return;
   if (chunked_) session_->queue("0\r\n\r\n");
   session_->exchange_ended(keep_alive_);
@@ -121,9 +133,16 @@ boost::asio::any_io_executor Exchange::executor() const { return session_->execu
 
 size_t Exchange::queued_bytes() const { return session_->queued_bytes(); }
 
+size_t Exchange::max_queued_bytes() const { return session_->max_queued_bytes(); }
+
+void Exchange::drained() {
+  if (auto fn = std::exchange(on_drained_, nullptr)) fn();
+}
+
 void Exchange::client_gone() {
   if (closed_) return;
   closed_ = true;
+  auto drop_drained = std::move(on_drained_);
   if (ended_) return;
   ended_ = true;
   if (auto fn = std::move(on_close_)) fn();

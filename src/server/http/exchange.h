@@ -81,6 +81,13 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // exchange ended (disconnect, shutdown deadline). Not called after end.
   void on_close(std::function<void()> fn) { on_close_ = std::move(fn); }
 
+  // Flow control: called once, on the strand, when the bytes queued for
+  // the client are down to half of max_queued_bytes() (the route paused its
+  // producer when queued_bytes() went over it). Dropped at the end of the
+  // exchange and when the client goes.
+  void on_drained(std::function<void()> fn) { on_drained_ = std::move(fn); }
+  size_t max_queued_bytes() const;
+
   bool ended() const { return ended_; }
   bool closed() const { return closed_; }
   bool streaming() const { return streaming_; }
@@ -91,8 +98,10 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 
   // Session side.
   void client_gone();
+  void drained();
 
  private:
+  void cap_queue();
   void head(std::string& out, int status, std::string_view content_type, const Headers& headers,
             bool chunked, size_t content_length);
 
@@ -106,6 +115,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   bool closed_ = false;
   Clock::time_point first_byte_{};
   std::function<void()> on_close_;
+  std::function<void()> on_drained_;
 };
 
 using Handler = std::function<void(std::shared_ptr<Exchange>, Request&&)>;

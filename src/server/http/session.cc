@@ -1,9 +1,12 @@
 #include "server/http/session.h"
 
+#include <sys/socket.h>
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+#include <cerrno>
 
 namespace toolwire::server::http {
 
@@ -55,7 +58,10 @@ void HeaderScanBuffer::scan(const char* p, size_t n) {
 }
 
 Session::Session(Socket socket, std::shared_ptr<const SessionContext> ctx)
-    : socket_(std::move(socket)), ctx_(std::move(ctx)), timer_(socket_.get_executor()) {}
+    : socket_(std::move(socket)),
+      ctx_(std::move(ctx)),
+      timer_(socket_.get_executor()),
+      write_timer_(socket_.get_executor()) {}
 
 Session::~Session() {
   if (!closed_ && ctx_->on_end) ctx_->on_end();
@@ -75,21 +81,24 @@ void Session::drain() {
   draining_ = true;
   read_closed_ = true;
   if (!current_ && pending_.empty()) {
-    if (writing_ == 0 && out_.empty()) return close();
+    if (!writing_ && out_.empty()) return close();
     closing_ = true;
   }
+  watch_gone();
 }
 
 void Session::close() {
   if (closed_) return;
   closed_ = true;
   timer_.cancel();
+  write_timer_.cancel();
   error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
   pending_.clear();
   out_.clear();
   out_bytes_ = 0;
+  out_front_done_ = 0;
   if (auto ex = std::move(current_)) ex->client_gone();
   if (ctx_->on_end) ctx_->on_end();
 }
@@ -166,6 +175,42 @@ void Session::on_request() {
   pending_.push_back(std::move(r));
   if (!current_) dispatch();
   read_next();
+  watch_gone();
+}
+
+// After a request that closes the connection nothing more is read, yet the
+// client may leave while its answer is produced (an upstream still
+// thinking): that must cancel the upstream at once, not at its timeout. So
+// while an exchange is in flight the socket is watched for readability;
+// a peek then tells a disconnect (0 bytes, an error) from bytes the client
+// sent anyway, which are dropped (up to kMaxDiscard; past that the watch
+// stops, and a disconnect is seen at the next write).
+void Session::watch_gone() {
+  if (closed_ || watching_ || reading_ || !read_closed_ || !current_) return;
+  watching_ = true;
+  socket_.async_wait(asio::ip::tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
+    self->watching_ = false;
+    if (self->closed_) return;
+    if (ec == asio::error::operation_aborted) return self->watch_gone();
+    if (ec) return self->close();
+    self->on_watch();
+  });
+}
+
+void Session::on_watch() {
+  constexpr size_t kMaxDiscard = 64 * 1024;
+  char scratch[4096];
+  int fd = socket_.native_handle();
+  ssize_t n = ::recv(fd, scratch, sizeof scratch, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return close();  // the client is gone (or half-closed: the same, see on_read_error)
+  if (n < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return watch_gone();
+    return close();
+  }
+  n = ::recv(fd, scratch, static_cast<size_t>(n), MSG_DONTWAIT);
+  if (n > 0) discarded_ += static_cast<size_t>(n);
+  if (discarded_ > kMaxDiscard) return;
+  watch_gone();
 }
 
 void Session::on_read_error(error_code ec) {
@@ -195,7 +240,7 @@ void Session::on_read_error(error_code ec) {
     // client this serves sends a request and then shuts its side).
     read_closed_ = true;
     if (current_) return close();
-    if (pending_.empty() && writing_ == 0 && out_.empty()) return close();
+    if (pending_.empty() && !writing_ && out_.empty()) return close();
     closing_ = true;
     return;
   }
@@ -261,6 +306,7 @@ void Session::dispatch() {
   if (deadline_ == Deadline::idle) arm(Deadline::none);
   // An answer begun while draining says `connection: close`.
   current_ = std::make_shared<Exchange>(shared_from_this(), r.version, r.keep_alive && !draining_);
+  watch_gone();
   if (r.method_text == "!") {
     // A protocol error recorded by fail_request(): "STATUS message".
     int status = std::stoi(r.body.substr(0, 3));
@@ -283,7 +329,7 @@ void Session::exchange_ended(bool keep_alive) {
   }
   if (closed_) return;
   if (closing_ && pending_.empty()) {
-    if (writing_ == 0 && out_.empty()) close();
+    if (!writing_ && out_.empty()) close();
     return;
   }
   if (!pending_.empty()) return dispatch();
@@ -292,7 +338,7 @@ void Session::exchange_ended(bool keep_alive) {
 }
 
 std::optional<Socket> Session::take_socket() {
-  if (closed_ || reading_ || !pending_.empty() || buffer_.size() > 0 || writing_ != 0 ||
+  if (closed_ || reading_ || watching_ || !pending_.empty() || buffer_.size() > 0 || writing_ ||
       !out_.empty())
     return std::nullopt;
   closed_ = true;
@@ -311,32 +357,78 @@ void Session::queue(std::string bytes) {
   if (closed_ || bytes.empty()) return;
   out_bytes_ += bytes.size();
   out_.push_back(std::move(bytes));
-  if (writing_ != 0 || flush_posted_) return;
+  if (writing_ || flush_posted_) return;
   flush_posted_ = true;
   asio::post(socket_.get_executor(), [self = shared_from_this()] {
     self->flush_posted_ = false;
-    if (!self->closed_ && self->writing_ == 0 && !self->out_.empty()) self->write_some();
+    if (!self->closed_ && !self->writing_ && !self->out_.empty()) self->write_some();
   });
 }
 
 // Everything queued goes out in one gathered write: a burst of stream
-// events costs one system call.
+// events costs one system call. A write may take part of it; the rest goes
+// in the next.
 void Session::write_some() {
   std::vector<asio::const_buffer> bufs;
-  bufs.reserve(out_.size());
-  for (const auto& s : out_) bufs.emplace_back(s.data(), s.size());
-  writing_ = out_.size();
-  asio::async_write(socket_, bufs, [self = shared_from_this()](error_code ec, size_t) {
-    if (self->closed_) return;
-    for (size_t i = 0; i < self->writing_; ++i) {
-      self->out_bytes_ -= self->out_.front().size();
-      self->out_.pop_front();
-    }
-    self->writing_ = 0;
-    if (ec) return self->close();  // the client is gone
-    if (!self->out_.empty()) return self->write_some();
-    if (self->closing_ && !self->current_ && self->pending_.empty()) self->close();
+  bufs.reserve(std::min<size_t>(out_.size(), 64));
+  size_t skip = out_front_done_;
+  for (const auto& s : out_) {
+    bufs.emplace_back(s.data() + skip, s.size() - skip);
+    skip = 0;
+    if (bufs.size() == 64) break;  // writev's share per call (IOV_MAX is larger)
+  }
+  writing_ = true;
+  write_progress_ = Clock::now();
+  arm_write_deadline();
+  socket_.async_write_some(
+      bufs, [self = shared_from_this()](error_code ec, size_t n) { self->on_written(ec, n); });
+}
+
+void Session::on_written(error_code ec, size_t n) {
+  if (closed_) return;
+  writing_ = false;
+  out_bytes_ -= n;
+  n += out_front_done_;
+  while (!out_.empty() && n >= out_.front().size()) {
+    n -= out_.front().size();
+    out_.pop_front();
+  }
+  out_front_done_ = n;
+  if (ec) return close();  // the client is gone
+  // Flow control: the route reads its upstream again once the queue is down
+  // to half the mark.
+  if (current_ && out_bytes_ <= ctx_->limits.max_queued_bytes / 2) {
+    auto ex = current_;
+    ex->drained();
+    if (closed_) return;
+  }
+  if (!out_.empty()) {
+    if (!writing_) write_some();
+    return;
+  }
+  if (closing_ && !current_ && pending_.empty()) close();
+}
+
+// The write deadline: a write that takes no byte for Limits::write_timeout
+// cuts the client (nginx's send_timeout). One timer for the connection,
+// moved on lazily from the last progress rather than re-set per write.
+void Session::arm_write_deadline() {
+  if (write_timer_armed_) return;
+  write_timer_armed_ = true;
+  write_timer_.expires_at(write_progress_ + ctx_->limits.write_timeout);
+  write_timer_.async_wait([self = shared_from_this()](error_code ec) {
+    self->write_timer_armed_ = false;
+    if (ec || self->closed_ || !self->writing_) return;
+    auto due = self->write_progress_ + self->ctx_->limits.write_timeout;
+    if (Clock::now() < due) return self->arm_write_deadline();
+    self->cut_slow_client();  // the exchange sees client_gone(): its upstream is cancelled
   });
+}
+
+void Session::cut_slow_client() {
+  if (closed_) return;
+  if (ctx_->on_slow_client) ctx_->on_slow_client();
+  close();
 }
 
 }  // namespace toolwire::server::http

@@ -6,7 +6,14 @@
 // Everything runs on the connection's strand. While a request is answered
 // the next one is already being read: that is how pipelined requests queue
 // up (bounded by Limits::max_pipelined) and how a disconnect is seen at once
-// (the read fails), which cancels the upstream call behind the answer.
+// (the read fails), which cancels the upstream call behind the answer. After
+// a request that closes the connection (`Connection: close`, HTTP/1.0) no
+// further request is read, but the socket is still watched while the answer
+// is produced (watch_gone), so a client that leaves is noticed all the same.
+//
+// Output: queued, written in gathered writes. Limits::max_queued_bytes is the
+// routes' flow-control mark (Exchange::on_drained), and a client whose socket
+// takes none of the pending output within Limits::write_timeout is cut.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -35,7 +42,8 @@ struct SessionContext {
   Limits limits;
   Handler handler;
   ProtocolErrorWriter protocol_error;
-  std::function<void()> on_end;  // the session is gone (connection count)
+  std::function<void()> on_end;          // the session is gone (connection count)
+  std::function<void()> on_slow_client;  // cut at the write timeout (a metric)
 };
 
 // The read buffer as Beast's header read sees it: every byte committed while
@@ -95,6 +103,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void queue(std::string bytes);
   void exchange_ended(bool keep_alive);
   size_t queued_bytes() const { return out_bytes_; }
+  size_t max_queued_bytes() const { return ctx_->limits.max_queued_bytes; }
+  // A streamed answer's producer that ignores flow control (it cannot pause:
+  // MCP notifications, keep-alives) may queue up to this much; past it the
+  // client is cut as a slow client.
+  size_t hard_queue_limit() const { return 16 * ctx_->limits.max_queued_bytes; }
+  // Closes the connection as one that does not take its output (a metric).
+  void cut_slow_client();
 
  private:
   enum class Deadline { none, idle, header, body };
@@ -108,6 +123,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void arm(Deadline d);
   void dispatch();
   void write_some();
+  void on_written(boost::system::error_code ec, size_t n);
+  void arm_write_deadline();
+  void watch_gone();
+  void on_watch();
   void shutdown_now();
   void fail_request(int status, std::string_view message, std::string target);
   std::string current_target() const;
@@ -118,6 +137,9 @@ class Session : public std::enable_shared_from_this<Session> {
   HeaderScanBuffer header_buffer_{buffer_};
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   Timer timer_;
+  Timer write_timer_;  // the write deadline (lazy: see arm_write_deadline)
+  bool write_timer_armed_ = false;
+  Clock::time_point write_progress_{};  // a write began or took bytes
   Deadline deadline_ = Deadline::none;
   bool timed_out_ = false;
 
@@ -128,10 +150,13 @@ class Session : public std::enable_shared_from_this<Session> {
   bool draining_ = false;
   bool closing_ = false;  // close once the output is written
   bool closed_ = false;
+  bool watching_ = false;  // watch_gone()'s wait is in flight
+  size_t discarded_ = 0;   // bytes sent after a closing request, dropped
 
   std::deque<std::string> out_;
   size_t out_bytes_ = 0;
-  size_t writing_ = 0;  // entries of out_ in the write in flight
+  size_t out_front_done_ = 0;  // bytes of out_.front() already written
+  bool writing_ = false;       // a write of out_ is in flight
   bool flush_posted_ = false;
 };
 

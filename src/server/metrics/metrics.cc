@@ -137,7 +137,12 @@ std::string Metrics::text() const {
       "\n# HELP toolwire_bytes_sent_total Response bytes queued to clients.\n"
       "# TYPE toolwire_bytes_sent_total counter\n"
       "toolwire_bytes_sent_total " +
-      std::to_string(bytes_out_.load()) + "\n";
+      std::to_string(bytes_out_.load()) +
+      "\n# HELP toolwire_slow_clients_cut_total Clients cut for taking none of their output "
+      "within the write timeout.\n"
+      "# TYPE toolwire_slow_clients_cut_total counter\n"
+      "toolwire_slow_clients_cut_total " +
+      std::to_string(slow_clients_cut_.load()) + "\n";
   return out;
 }
 

@@ -30,6 +30,8 @@ class Metrics {
   void stream_closed() { active_streams_.fetch_sub(1, std::memory_order_relaxed); }
   void connection_opened() { connections_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_.fetch_sub(1, std::memory_order_relaxed); }
+  // A client cut because it did not take its output within the write timeout.
+  void slow_client_cut() { slow_clients_cut_.fetch_add(1, std::memory_order_relaxed); }
   int64_t connections() const { return connections_.load(std::memory_order_relaxed); }
   // A connection closed at accept: over max_connections, over the per-address
   // limit, or accepted only to be closed while descriptors ran out.
@@ -57,7 +59,7 @@ class Metrics {
   std::map<std::string, uint64_t> upstream_;   // labels text → attempts
   std::map<std::string, uint64_t> upstream_errors_;
   std::map<std::string, uint64_t> tools_;
-  std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0};
+  std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0}, slow_clients_cut_{0};
   std::atomic<int64_t> active_streams_{0}, connections_{0};
   std::array<std::atomic<uint64_t>, 3> refused_{};
 };

@@ -248,9 +248,15 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
         });
       };
       call_ = t.provider->stream(std::move(r), std::move(on_event), std::move(done));
+      if (paused_) call_.set_paused(true);  // a later round of a loop, client still behind
       arm_timer();
     } else {
+      // The whole answer is due within upstream_content_idle (a non-stream
+      // upstream sends nothing before it has all of it).
+      awaiting_whole_ = true;
+      last_content_ = Clock::now();
       call_ = t.provider->generate(std::move(r), std::move(done));
+      arm_timer();
     }
   }
 
@@ -288,10 +294,31 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     ex_->write(bytes);
     ctx_->metrics.bytes_out(bytes.size());
     last_write_ = Clock::now();
+    if (!paused_ && ex_->queued_bytes() > ex_->max_queued_bytes()) pause();
+  }
+
+  // Backpressure: the client is behind by more than max_queued_bytes, so
+  // the upstream is no longer read (its bytes wait in TCP buffers, and TCP
+  // stops the upstream) until the client has taken half of what is queued.
+  // A client that takes nothing is cut by the session's write timeout.
+  void pause() {
+    paused_ = true;
+    call_.set_paused(true);
+    ex_->on_drained([weak = weak_from_this()] {
+      if (auto self = weak.lock()) self->resume();
+    });
+  }
+
+  void resume() {
+    if (!paused_) return;
+    paused_ = false;
+    last_content_ = Clock::now();  // the pause was the client's, not the upstream's idle time
+    if (!done_) call_.set_paused(false);
   }
 
   void on_done(uint64_t gen, Result<provider::Generation> result) {
     if (gen != gen_ || done_) return;
+    awaiting_whole_ = false;
     const RouteTarget& t = targets_[target_];
     if (!result) {
       const Error& e = result.error();
@@ -382,16 +409,22 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   void on_timer() {
+    if (!stream_ && !awaiting_whole_) return;  // between a loop's rounds: tools run
     auto now = Clock::now();
+    if (paused_) last_content_ = now;  // waiting for the client, not for the upstream
     if (now - last_content_ >= ctx_->options.upstream_content_idle) {
       ++gen_;
+      awaiting_whole_ = false;
       call_.cancel();
       auto ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(ctx_->options.upstream_content_idle)
               .count();
-      Error e = make_error(ErrorCode::deadline_exceeded, "upstream " + targets_[target_].name +
-                                                             " sent no content for " +
-                                                             std::to_string(ms) + " ms");
+      Error e = make_error(
+          ErrorCode::deadline_exceeded,
+          stream_ ? "upstream " + targets_[target_].name + " timed out: it sent no content for " +
+                        std::to_string(ms) + " ms"
+                  : "upstream " + targets_[target_].name + " timed out: no answer within " +
+                        std::to_string(ms) + " ms");
       e.http_status = 504;
       ctx_->metrics.upstream_attempt(targets_[target_].name, "idle_timeout");
       return fail(e);
@@ -447,6 +480,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   std::unique_ptr<codec::StreamEncoder> encoder_;
   bool begun_ = false;
   bool done_ = false;
+  bool paused_ = false;          // the upstream is not read: the client is behind (pause())
+  bool awaiting_whole_ = false;  // a non-stream upstream call is out (its timer runs)
   std::string buf_;
 
   // ---- server and mixed tool modes: the loop ---------------------------

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/connect.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -126,6 +127,26 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   void cancel() {
     asio::post(strand_, [self = shared_from_this()] {
       self->finish(make_error(ErrorCode::cancelled, "cancelled"));
+    });
+  }
+
+  // Flow control (HttpCall::set_paused). Paused, the body is not read: the
+  // read in flight completes and is delivered, and the next one waits for
+  // the resume; the idle timeout stops meanwhile. Inline when called on the
+  // call's strand (the gateway pauses from inside on_body's chain), so no
+  // further read starts.
+  void set_paused(bool paused) {
+    asio::dispatch(strand_, [self = shared_from_this(), paused] {
+      if (self->done_ || self->paused_ == paused) return;
+      self->paused_ = paused;
+      if (paused) {
+        if (self->idle_kind_ == Timeout::idle && self->head_shown_)
+          self->idle_kind_ = Timeout::none;
+        return;
+      }
+      if (!self->parked_) return;
+      self->parked_ = false;
+      self->read_body();  // re-arms the idle timeout
     });
   }
 
@@ -257,6 +278,10 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     if (parser_->is_done()) return complete();
     rbuf_ = conn_->read_buffer(impl_->opt.receive_buffer);
     rsize_ = impl_->opt.receive_buffer;
+    if (paused_) {
+      parked_ = true;
+      return;
+    }
     read_body();
   }
 
@@ -324,6 +349,11 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
                      "upstream " + url_.pool_key + ": response cut short: " + ec.message()));
     }
     if (parser_->is_done()) return complete();
+    if (paused_) {
+      parked_ = true;  // set_paused(false) reads on
+      idle_kind_ = Timeout::none;
+      return;
+    }
     read_body();
   }
 
@@ -465,6 +495,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   bool stale_retried_ = false;
   bool got_bytes_ = false;
   bool head_shown_ = false;
+  bool paused_ = false;  // set_paused(true)
+  bool parked_ = false;  // paused with no read in flight: the resume reads
   bool done_ = false;
 };
 
@@ -506,7 +538,9 @@ HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
   return HttpCall(std::make_shared<const std::function<void()>>([weak] {
                     if (auto c = weak.lock()) c->cancel();
                   }),
-                  id);
+                  id, std::make_shared<const std::function<void(bool)>>([weak](bool paused) {
+                    if (auto c = weak.lock()) c->set_paused(paused);
+                  }));
 }
 
 size_t AsioHttpClient::active_calls() const {
