@@ -183,7 +183,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
     if (dialect_ == Dialect::openai_responses) {
-      if (auto w = recorder_.begin(ctx_->responses, request_)) return reject_wire(std::move(*w));
+      if (auto w = recorder_.begin(ctx_->responses, request_, key_scope(key_)))
+        return reject_wire(std::move(*w));
     }
     const Limits& limits = ctx_->options.limits;
     if (request_.messages.size() > limits.max_messages)
@@ -574,7 +575,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       for (const auto& p : msgs[i].parts)
         if ((first = std::get_if<ir::ToolCallPart>(&p))) break;
       if (!first) continue;
-      auto entry = ctx_->continuations.find(first->id);
+      auto entry = ctx_->continuations.find(scoped_id(key_scope(key_), first->id));
       if (!entry) continue;
       msgs[i] = entry->assistant;
       ir::Message results{ir::Role::tool, {}, {}};
@@ -730,7 +731,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     for (auto& r : results_) results.push_back(std::move(*r));
     if (!round_client_ids_.empty()) {
       // Mixed turn: the client gets its calls now; ours stay for its next request.
-      ctx_->continuations.put(round_client_ids_, {round_message_, results});
+      // Kept for this key only: another key echoing these ids gets nothing spliced.
+      std::vector<std::string> ids;
+      for (const auto& id : round_client_ids_) ids.push_back(scoped_id(key_scope(key_), id));
+      ctx_->continuations.put(ids, {round_message_, results});
       return finish_loop(true);
     }
     request_.messages.push_back(std::move(round_message_));
