@@ -73,7 +73,11 @@ upstreams:
     profile: openai_compatible
     base_url: {cls.up.base_url}
     max_attempts: 1
-    idle_timeout_ms: 800
+  hasty:
+    profile: openai_compatible
+    base_url: {cls.up.base_url}
+    max_attempts: 1
+    timeout_ms: 800
   patient:
     profile: openai_compatible
     base_url: {cls.up.base_url}
@@ -83,6 +87,8 @@ routes:
     upstreams: [primary]
   - model: "wait-*"
     upstreams: [patient]
+  - model: "slow-*"
+    upstreams: [hasty]
 """)
         cls.gw = Gateway("--config", cfg)
 
@@ -103,18 +109,19 @@ routes:
         self.assertNotIn(str(self.up.port), text)
         self.assertNotIn("127.0.0.1", text)
 
-    def check_fault(self, answer, status, want_in_message=(), stream=False):
+    def check_fault(self, answer, status, want_in_message=(), stream=False, model="fault-m",
+                    name="primary"):
         for path, body in INGRESS:
             with self.subTest(path=path):
                 self.up.expect(answer)
-                st, headers, resp = self.gw.request("POST", path, body("fault-m", stream))
+                st, headers, resp = self.gw.request("POST", path, body(model, stream))
                 self.assertEqual(st, status, resp)
                 self.no_address(resp, headers)
                 type_, message, code = error_of(path, resp)
                 self.assertNotIn(type_, ("invalid_request_error", "rate_limit_error",
                                          "authentication_error", "permission_error"), resp)
                 self.assertNotEqual(code, "invalid_api_key", resp)
-                self.assertIn("upstream 'primary'", message)
+                self.assertIn(f"upstream '{name}'", message)
                 for part in want_in_message:
                     self.assertIn(part, message)
                 if path == MESSAGES:
@@ -202,7 +209,8 @@ routes:
                 self.no_address(resp, headers)
 
     def test_silent_upstream_is_gateway_timeout(self):
-        self.check_fault(lambda h, b: h.wait_closed(hold=5), 504)
+        # No answer within the upstream's timeout_ms (its whole-exchange deadline).
+        self.check_fault(lambda h, b: h.wait_closed(hold=5), 504, model="slow-m", name="hasty")
 
     def test_retry_after_ms_longer_than_the_clients_deadline_is_not_waited(self):
         # The upstream asks for 8 s; the client (an SDK) says it waits 1 s.
