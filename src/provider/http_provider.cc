@@ -10,6 +10,7 @@
 #include "toolwire/codec/dialect.h"
 #include "toolwire/ir/accumulator.h"
 #include "toolwire/provider/factory.h"
+#include "toolwire/provider/upstream_error.h"
 #include "toolwire/transport/redact.h"
 
 namespace toolwire::provider {
@@ -60,14 +61,20 @@ void finish_timing(Timing& t, const ir::Usage& usage) {
 struct CallContext {
   const codec::Dialect* dialect;
   const codec::Codec* codec;
-  std::string url;  // base + path template, for messages ({model} unexpanded)
+  std::string name;  // how messages name the upstream: never by its address
   transport::HttpHeaders secret_headers;
 
-  // A transport failure; the URL is named without credentials or query.
-  Error transport_error(Error e) const {
-    e.message = "upstream " + transport::redact_url(url) + ": " +
-                transport::scrub_secrets(e.message, secret_headers);
-    return e;
+  // A transport failure of a request to `url`; the message names the
+  // upstream, not its address (a gateway's callers read it).
+  Error transport_error(Error e, std::string_view url) const {
+    e.message = transport::scrub_secrets(std::move(e.message), secret_headers);
+    return upstream_transport_error(name, std::move(e), url);
+  }
+
+  // An answer that could not be read.
+  Error bad_answer(std::string_view what, Error e) const {
+    e.message = transport::scrub_secrets(std::move(e.message), secret_headers);
+    return upstream_bad_answer(name, what, std::move(e));
   }
 
   // An `error` event that ended a stream, mapped by the dialect.
@@ -76,12 +83,10 @@ struct CallContext {
   }
 
   // A non-2xx answer, translated from the dialect's error body.
-  Error upstream_error(int status, std::string_view body) const {
+  Error upstream_error(int status, std::string_view body, const RateLimits& limits) const {
     Error e = codec->decode_error(status, body);
-    e.http_status = status;  // a gateway answers its caller with the upstream's status
-    e.message = "upstream HTTP " + std::to_string(status) + ": " +
-                transport::scrub_secrets(e.message, secret_headers);
-    return e;
+    e.message = transport::scrub_secrets(std::move(e.message), secret_headers);
+    return upstream_status_error(name, status, std::move(e), limits);
   }
 };
 
@@ -108,7 +113,7 @@ class HttpProvider final : public Provider {
     auto ctx = std::make_shared<CallContext>();
     ctx->dialect = &dialect_;
     ctx->codec = &codec_;
-    ctx->url = base + path_;
+    ctx->name = cfg_.name.empty() ? profile_.name : cfg_.name;
     if (!profile_.auth_header.empty() && !key_.empty())
       ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key_);
     ctx_ = std::move(ctx);
@@ -138,6 +143,7 @@ class HttpProvider final : public Provider {
       st->limits = limits_of(h.headers, prefix);
       return true;
     };
+    std::string url = http->url;
     cb.on_body = [st](std::string_view bytes) {
       if (st->body.size() + bytes.size() > kMaxBody) {
         st->too_big = true;
@@ -146,20 +152,16 @@ class HttpProvider final : public Provider {
       st->body.append(bytes);
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, done, warnings](const Status& s,
-                                                      const transport::HttpStats& stats) mutable {
+    cb.on_complete = [ctx = ctx_, st, done, warnings, url](
+                         const Status& s, const transport::HttpStats& stats) mutable {
       if (st->too_big)
-        return done(
-            make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
-      if (!s) return done(ctx->transport_error(s.error()));
+        return done(ctx->bad_answer("an answer larger than 64 MiB",
+                                    make_error(ErrorCode::resource_exhausted, "")));
+      if (!s) return done(ctx->transport_error(s.error(), url));
       if (st->status < 200 || st->status > 299)
-        return done(ctx->upstream_error(st->status, st->body));
+        return done(ctx->upstream_error(st->status, st->body, st->limits));
       auto resp = ctx->codec->decode_response(st->body, warnings);
-      if (!resp) {
-        Error e = std::move(resp).error();
-        e.message = "upstream response: " + e.message;
-        return done(e);
-      }
+      if (!resp) return done(ctx->bad_answer("an answer it could not read", resp.error()));
       Generation g;
       g.response = std::move(*resp);
       g.limits = std::move(st->limits);
@@ -211,7 +213,8 @@ class HttpProvider final : public Provider {
       st->limits = limits_of(h.headers, prefix);
       return true;
     };
-    cb.on_body = [st, deliver](std::string_view bytes) {
+    std::string url = http->url;
+    cb.on_body = [st, deliver, ctx = ctx_](std::string_view bytes) {
       if (st->status < 200 || st->status > 299) {
         if (st->error_body.size() < kMaxErrorBody)
           st->error_body.append(bytes.substr(0, kMaxErrorBody - st->error_body.size()));
@@ -220,31 +223,28 @@ class HttpProvider final : public Provider {
       Status s = st->decoder->feed(bytes, st->events);
       deliver(*st);
       if (!s) {
-        Error e = s.error();
-        e.message = "malformed upstream stream: " + e.message;
-        st->error = std::move(e);
+        st->error = ctx->bad_answer("a malformed stream", s.error());
         return false;  // stop reading: nothing after a broken frame can be trusted
       }
       return true;
     };
-    cb.on_complete = [ctx = ctx_, st, done, deliver, warnings](
+    cb.on_complete = [ctx = ctx_, st, done, deliver, warnings, url](
                          const Status& s, const transport::HttpStats& stats) mutable {
       if (st->error) return done(*st->error);
-      if (!s) return done(ctx->transport_error(s.error()));
+      if (!s) return done(ctx->transport_error(s.error(), url));
       if (st->status < 200 || st->status > 299)
-        return done(ctx->upstream_error(st->status, st->error_body));
+        return done(ctx->upstream_error(st->status, st->error_body, st->limits));
       Status fin = st->decoder->finish(st->events);
       deliver(*st);
       if (!fin) {
         Error e = fin.error();
         e.code = ErrorCode::unavailable;
-        e.message = "upstream stream ended early: " + e.message;
-        return done(e);
+        return done(ctx->bad_answer("a stream that ended early", std::move(e)));
       }
       if (const auto& err = st->acc.error())
-        return done(make_error(ctx->stream_error_code(err->type),
-                               "upstream error " + err->type + ": " +
-                                   transport::scrub_secrets(err->message, ctx->secret_headers)));
+        return done(
+            upstream_error_event(ctx->name, ctx->stream_error_code(err->type), err->type,
+                                 transport::scrub_secrets(err->message, ctx->secret_headers)));
       Generation g;
       g.response = std::move(st->acc).take();
       g.limits = std::move(st->limits);
@@ -321,6 +321,11 @@ class HttpProvider final : public Provider {
                   auth);
     for (auto& [k, v] : auth) http.headers.add(std::move(k), std::move(v));
     http.deadline = cfg_.deadline;
+    // The caller's own deadline, when shorter: an answer after it is read by
+    // no one, and a retry-after wait must not outlast it.
+    if (r.deadline_ms && *r.deadline_ms > 0 &&
+        (http.deadline.count() <= 0 || *r.deadline_ms < http.deadline.count()))
+      http.deadline = std::chrono::milliseconds(*r.deadline_ms);
     http.idle_timeout = cfg_.idle_timeout;
     http.retry = cfg_.retry;
     return http;

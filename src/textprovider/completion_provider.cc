@@ -9,6 +9,7 @@
 #include "toolwire/codec/sse.h"
 #include "toolwire/core/http_status.h"
 #include "toolwire/core/json_depth.h"
+#include "toolwire/provider/upstream_error.h"
 #include "toolwire/textformats/renderer.h"
 #include "toolwire/textprovider/text_provider.h"
 #include "toolwire/transport/redact.h"
@@ -44,6 +45,7 @@ ir::Usage usage_of(const nlohmann::json& u) {
 struct Context {
   std::string url;
   std::string family;
+  std::string name;  // how messages name the upstream: never by its address
   transport::HttpHeaders secret_headers;
 
   Error upstream_error(int status, std::string_view body) const {
@@ -56,16 +58,12 @@ struct Context {
       else if (e.is_string())
         msg = e.get<std::string>();
     }
-    Error err{error_code_for_http_status(status),
-              "upstream HTTP " + std::to_string(status) + ": " +
-                  transport::scrub_secrets(msg, secret_headers)};
-    err.http_status = status;
-    return err;
+    Error err{error_code_for_http_status(status), transport::scrub_secrets(msg, secret_headers)};
+    return provider::upstream_status_error(name, status, std::move(err), {});
   }
   Error transport_error(Error e) const {
-    e.message = "upstream " + transport::redact_url(url) + ": " +
-                transport::scrub_secrets(e.message, secret_headers);
-    return e;
+    e.message = transport::scrub_secrets(std::move(e.message), secret_headers);
+    return provider::upstream_transport_error(name, std::move(e), url);
   }
 };
 
@@ -87,6 +85,7 @@ class CompletionProvider final : public provider::Provider {
     while (!base.empty() && base.back() == '/') base.pop_back();
     ctx->url = base + profile_.path;
     ctx->family = std::move(family);
+    ctx->name = cfg_.name.empty() ? profile_.name : cfg_.name;
     if (!profile_.auth_header.empty() && !key.empty())
       ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key);
     ctx_ = std::move(ctx);
@@ -130,8 +129,8 @@ class CompletionProvider final : public provider::Provider {
                          const Status& s, const transport::HttpStats& stats) mutable {
       auto finish = std::move(done);
       if (st->too_big)
-        return finish(
-            make_error(ErrorCode::resource_exhausted, "upstream response larger than 64 MiB"));
+        return finish(provider::upstream_bad_answer(ctx->name, "an answer larger than 64 MiB",
+                                                    make_error(ErrorCode::unavailable, "")));
       if (!s) return finish(ctx->transport_error(s.error()));
       if (st->status < 200 || st->status > 299)
         return finish(ctx->upstream_error(st->status, st->body));

@@ -78,4 +78,44 @@ std::string scrub_secrets(std::string text, const HttpHeaders& headers) {
   return text;
 }
 
+std::string scrub_address(std::string text, std::string_view url, std::string_view name) {
+  size_t scheme_end = url.find("://");
+  size_t start = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  size_t end = url.find_first_of("/?#", start);
+  std::string_view origin = url.substr(0, end);  // scheme://userinfo@host:port
+  std::string_view authority = url.substr(start, end == std::string_view::npos ? end : end - start);
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority.remove_prefix(at + 1);
+  std::string host(authority), port;
+  if (!authority.empty() && authority.front() == '[') {
+    size_t rb = authority.find(']');
+    if (rb != std::string_view::npos) {
+      host = std::string(authority.substr(1, rb - 1));
+      if (rb + 1 < authority.size() && authority[rb + 1] == ':')
+        port = std::string(authority.substr(rb + 2));
+    }
+  } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = std::string(authority.substr(0, colon));
+    port = std::string(authority.substr(colon + 1));
+  }
+  // Transports name the connection with its port even when the URL has none.
+  if (port.empty()) port = url.substr(0, start) == "https://" ? "443" : "80";
+  const std::string full = redact_url(url);
+  // "POST http://10.0.0.7:8000/v1/chat/completions: ..." → "...".
+  if (size_t sp = text.find(' '); sp != std::string::npos && sp < 10 &&
+                                  text.compare(sp + 1, full.size(), full) == 0 &&
+                                  text.compare(sp + 1 + full.size(), 2, ": ") == 0)
+    text.erase(0, sp + 1 + full.size() + 2);
+  const std::string bracketed = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  const std::string scheme(url.substr(0, start));
+  replace_all(text, full, name);
+  replace_all(text, scheme + bracketed + ":" + port, name);
+  replace_all(text, redact_url(origin), name);
+  if (!origin.empty()) replace_all(text, origin, name);
+  replace_all(text, host + " port " + port, name);
+  replace_all(text, bracketed + ":" + port, name);
+  if (host.size() >= 3) replace_all(text, host, name);
+  return text;
+}
+
 }  // namespace toolwire::transport

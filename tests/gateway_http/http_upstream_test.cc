@@ -115,6 +115,39 @@ TEST_P(MixedModes, UpstreamErrorTranslated) {
   expect_error_shape(c.read_response(), d().anthropic, 400, "upstream says no");
 }
 
+// An upstream that refuses the gateway's own key is the gateway's failure,
+// not the caller's: 502 in the caller's dialect, never a 401 (its SDK would
+// blame its own key).
+TEST_P(MixedModes, UpstreamKeyRefusedIsABadGateway) {
+  start();
+  Error e = make_error(ErrorCode::unauthenticated, "Incorrect API key provided");
+  e.http_status = 401;
+  upstream_.enqueue(MockResponse::json(401, wire_.codec().encode_error(e).body));
+  RawClient c(port());
+  ASSERT_TRUE(c.send(d().request(d().body("any-model"))));
+  auto r = c.read_response();
+  expect_error_shape(r, d().anthropic, 502, "answered 401 (its key was refused)");
+  EXPECT_EQ(r->body.find("invalid_api_key"), std::string::npos) << r->body;
+}
+
+// An upstream rate-limiting the gateway, after the gateway gave up: 503 with
+// the upstream's retry-after, never a 429 (every SDK would retry at once).
+TEST_P(MixedModes, UpstreamRateLimitIsUnavailableWithItsRetryAfter) {
+  start();
+  Error e = make_error(ErrorCode::resource_exhausted, "Rate limit reached");
+  e.http_status = 429;
+  MockResponse m = MockResponse::json(429, wire_.codec().encode_error(e).body);
+  m.header("retry-after", "7");
+  upstream_.enqueue(std::move(m));
+  RawClient c(port());
+  ASSERT_TRUE(c.send(d().request(d().body("any-model"))));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 503) << r->body;
+  EXPECT_EQ(r->header("retry-after"), "7");
+  EXPECT_EQ(r->body.find("rate_limit_error"), std::string::npos) << r->body;
+}
+
 // The client leaves while the upstream is still streaming (50 events, 100 ms
 // apart): the transfer is cancelled, so the upstream connection closes long
 // before the stream would have ended.

@@ -210,6 +210,33 @@ TEST(PreviousResponse, UnknownIdIsNotFound) {
   EXPECT_NE(w->body.find("resp_nope"), std::string::npos) << w->body;
 }
 
+// A response is found only by the key that made it: to another key its id
+// is exactly an unknown one (the same error, nothing of it applied).
+TEST(PreviousResponse, AnotherKeysResponseIsUnknown) {
+  ResponseStore store;
+  store.set_limits(10, 1 << 20);
+  ResponseRecorder made;
+  ir::Request first = request_with({});
+  ASSERT_FALSE(made.begin(store, first, "key-a").has_value());
+  std::string id = made.id();
+  made.done(store, ir::Response{});
+  ir::Request theirs = request_with({{"previous_response_id", "\"" + id + "\""}});
+  ResponseRecord rec;
+  auto w = apply_previous_response(store, theirs, rec, "key-b");
+  ASSERT_TRUE(w.has_value());
+  ir::Request nobody = request_with({{"previous_response_id", "\"resp_nope\""}});
+  auto unknown = apply_previous_response(store, nobody, rec, "key-b");
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_EQ(w->http_status, unknown->http_status);
+  std::string body = w->body;
+  body.replace(body.find(id), id.size(), "resp_nope");
+  EXPECT_EQ(body, unknown->body);
+  EXPECT_EQ(theirs.messages.size(), 1u) << "nothing of key-a's conversation";
+  ir::Request mine = request_with({{"previous_response_id", "\"" + id + "\""}});
+  EXPECT_FALSE(apply_previous_response(store, mine, rec, "key-a").has_value());
+  EXPECT_EQ(mine.messages.size(), 3u);
+}
+
 TEST(PreviousResponse, StoreOffIsAClearError) {
   ResponseStore store;  // no limits: off
   ir::Request r = request_with({{"previous_response_id", "\"resp_1\""}});

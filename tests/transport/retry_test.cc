@@ -81,6 +81,24 @@ TEST(Redact, Url) {
   EXPECT_EQ(redact_url("http://h/a@b"), "http://h/a@b");
 }
 
+// What a gateway's caller reads about an upstream: its name, not its address.
+TEST(Redact, ScrubAddress) {
+  const std::string url = "http://10.0.0.7:8000/v1/chat/completions?k=1";
+  EXPECT_EQ(scrub_address("POST http://10.0.0.7:8000/v1/chat/completions?<redacted>: "
+                          "upstream http://10.0.0.7:8000: response cut short",
+                          url, "U"),
+            "upstream U: response cut short");
+  EXPECT_EQ(scrub_address("Failed to connect to 10.0.0.7 port 8000 after 0 ms", url, "U"),
+            "Failed to connect to U after 0 ms");
+  EXPECT_EQ(scrub_address("to 10.0.0.7:8000 and 10.0.0.7", url, "U"), "to U and U");
+  EXPECT_EQ(scrub_address("[::1]:9 down", "http://[::1]:9/v1", "U"), "U down");
+  EXPECT_EQ(scrub_address("nothing here", url, "U"), "nothing here");
+  // A URL without a port: transports name the connection with the default one.
+  EXPECT_EQ(scrub_address("upstream http://gpu.internal:80: response cut short",
+                          "http://gpu.internal/v1", "U"),
+            "upstream U: response cut short");
+}
+
 TEST(Redact, ScrubAndRedactedHeaders) {
   HttpHeaders h;
   h.add("Authorization", "Bearer sk-abcdef123");

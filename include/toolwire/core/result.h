@@ -45,6 +45,14 @@ struct Error {
   // The HTTP status to answer with when it must be exactly this one (an
   // upstream's status passed through, 413, 431...); 0: the code's usual one.
   int http_status = 0;
+  // A fault of an upstream server seen through this one: a provider's call
+  // that reached (or tried to reach) its server and failed there — an error
+  // status, a reset, a timeout, an answer it could not read. A gateway
+  // answers it as a bad gateway (502/503/504), never as its caller's fault.
+  bool upstream = false;
+  // That upstream's `retry-after` (delta-seconds or an HTTP date), passed on
+  // when the gateway gives up; empty: none.
+  std::string retry_after;
 
   // "path: message" when a path is known, else the message.
   std::string to_string() const { return path.empty() ? message : path + ": " + message; }

@@ -43,6 +43,11 @@ struct BasicRequest {
   typename S::String metadata;        // raw JSON object, empty if none
   typename S::String source_dialect;  // dialect `extra` came from
   Vector<BasicExtraField<S>> extra;
+  // Not on the wire: how long the caller will wait for the whole answer, in
+  // ms (a gateway's client's own timeout); an upstream call, its retries and
+  // their retry-after waits included, never runs past it. nullopt: no limit
+  // but the upstream's own.
+  std::optional<int64_t> deadline_ms;
   bool operator==(const BasicRequest&) const = default;
 };
 

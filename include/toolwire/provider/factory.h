@@ -28,10 +28,11 @@ namespace toolwire::provider {
 
 struct ProviderConfig {
   std::string profile = "openai";  // built-in profile name, ignored when profile_file is set
-  std::string profile_file;        // a profile JSON file
-  std::string base_url;            // overrides the profile's
-  std::string model;               // overrides the profile's default model
-  std::string api_key_env;         // overrides the profile's variable name
+  std::string name;          // how error messages name this upstream ("" = the profile's name)
+  std::string profile_file;  // a profile JSON file
+  std::string base_url;      // overrides the profile's
+  std::string model;         // overrides the profile's default model
+  std::string api_key_env;   // overrides the profile's variable name
   std::chrono::milliseconds deadline{std::chrono::minutes(10)};      // whole exchange
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};  // no byte for this long
   transport::RetryPolicy retry;

@@ -30,4 +30,10 @@ HttpHeaders redacted_headers(const HttpHeaders& headers);
 // its bearer token) by "<redacted>": a last guard on error messages.
 std::string scrub_secrets(std::string text, const HttpHeaders& headers);
 
+// Replaces in `text` every mention of the server `url` names — the URL
+// itself, "host:port", curl's "host port N", the bare host — by
+// `name`, and drops a leading "METHOD <url>: " (the transport's prefix): what
+// a gateway's caller may read about an upstream whose address is internal.
+std::string scrub_address(std::string text, std::string_view url, std::string_view name);
+
 }  // namespace toolwire::transport

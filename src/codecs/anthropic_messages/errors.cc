@@ -71,6 +71,7 @@ std::string_view type_for_status(int status, std::string_view fallback) {
       return "rate_limit_error";
     case 504:
       return "timeout_error";
+    case 503:  // a gateway's upstream overloaded or rate-limiting it
     case 529:
       return "overloaded_error";
     default:

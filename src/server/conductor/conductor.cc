@@ -167,6 +167,9 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
       std::lock_guard lock(mu_);
       if (auto it = sessions_.find(sid); it != sessions_.end()) s = it->second;
     }
+    // Another key's session is, to this key, one that does not exist: the
+    // same answer as an unknown id, whatever the token.
+    if (s && s->owner() != conn->key()) s.reset();
     if (s) {
       if (!same_secret((*r)["token"].get<std::string>(), s->token()))
         return conn->send_error("invalid_resume_token",
@@ -201,6 +204,7 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
                             false, frame.id);
   const RouteTarget& t = targets->front();
   SessionSetup setup;
+  setup.owner = conn->key();
   setup.provider = t.provider;
   setup.model = !t.upstream_model.empty()  ? t.upstream_model
                 : !model.empty()           ? model

@@ -18,6 +18,10 @@
 #include "server/conductor/protocol.h"
 #include "server/conductor/rate_limit.h"
 #include "server/conductor/replay.h"
+
+namespace toolwire::server {
+class GatewayKey;
+}
 #include "server/http/socket.h"
 #include "toolwire/agent/agent_run.h"
 #include "toolwire/server/gateway.h"
@@ -42,6 +46,9 @@ struct SessionSetup {
   bool delta = false;  // options.partial == "delta"
   bool ui_calls = false;
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;  // the route's
+  // The gateway key that started the session (null: the gateway takes no
+  // keys); only that key may resume it.
+  const GatewayKey* owner = nullptr;
 };
 
 // The session's view of its provider: notes how long after the tool.result
@@ -74,7 +81,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
   http::Strand strand() const { return strand_; }
   const std::string& id() const { return id_; }
-  const std::string& token() const { return token_; }  // compared in constant time
+  const std::string& token() const { return token_; }       // compared in constant time
+  const GatewayKey* owner() const { return setup_.owner; }  // SessionSetup::owner
   // The session's frame budget; any thread (a resumed connection goes on with it).
   SharedBucket& bucket() { return bucket_; }
 

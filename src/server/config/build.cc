@@ -41,6 +41,7 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& 
   }
   provider::ProviderConfig cfg;
   cfg.profile = u.profile;
+  cfg.name = u.name;
   cfg.base_url = u.base_url;
   cfg.api_key_env = u.api_key_env;
   cfg.deadline = u.timeout;

@@ -80,6 +80,19 @@ class ContinuationStore {
   std::deque<std::string> order_;
 };
 
+// What a gateway key's stored state is scoped by (responses, mixed-mode
+// continuations): its hash, "" when the gateway takes no keys. One key never
+// finds another's entries; to it they do not exist.
+inline std::string key_scope(const GatewayKey* key) {
+  return key ? key->config().sha256_hex : std::string();
+}
+
+// An id within a key's scope.
+inline std::string scoped_id(std::string_view scope, std::string_view id) {
+  if (scope.empty()) return std::string(id);
+  return std::string(scope) + "/" + std::string(id);
+}
+
 struct RouteContext {
   GatewayOptions options;
   std::shared_ptr<const ModelRouter> router;

@@ -71,6 +71,7 @@ struct McpEndpoint::Session {
   };
 
   std::string id;
+  const GatewayKey* owner = nullptr;  // the gateway key that opened it (null: no keys)
   std::unique_ptr<mcp::Server> server;
   std::mutex mu;
   std::unordered_map<std::string, Waiting> waiting;  // by request id (JSON text); "batch:ID"
@@ -263,7 +264,8 @@ bool McpEndpoint::origin_allowed(std::string_view origin) const {
   return http::origin_allowed(origin, opts_.allowed_origins);
 }
 
-void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req) {
+void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+                         const GatewayKey* owner) {
   bool available;
   {
     std::lock_guard lock(mu_);
@@ -276,24 +278,29 @@ void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Reques
   if (!origin_allowed(req.header("origin")))
     return send_rpc_error(*ex, 403, mcp::rpc_error::invalid_request,
                           "Origin '" + std::string(req.header("origin")) + "' is not allowed");
-  if (req.method == verb::post) return post(ex, std::move(req));
-  if (req.method == verb::delete_) return erase(ex, req);
-  if (req.method == verb::get) return listen(ex, req);
+  if (req.method == verb::post) return post(ex, std::move(req), owner);
+  if (req.method == verb::delete_) return erase(ex, req, owner);
+  if (req.method == verb::get) return listen(ex, req, owner);
   send_rpc_error(*ex, 405, mcp::rpc_error::invalid_request,
                  req.method_text + " is not allowed on /mcp (POST, GET, DELETE)",
                  {{"allow", "POST, GET, DELETE"}});
 }
 
-std::shared_ptr<McpEndpoint::Session> McpEndpoint::find_session(std::string_view sid) {
+// Another key's session is, to this key, one that does not exist (the same
+// 404 as an unknown id).
+std::shared_ptr<McpEndpoint::Session> McpEndpoint::find_session(std::string_view sid,
+                                                                const GatewayKey* owner) {
   std::lock_guard lock(mu_);
   auto it = sessions_.find(std::string(sid));
-  return it == sessions_.end() ? nullptr : it->second;
+  if (it == sessions_.end() || it->second->owner != owner) return nullptr;
+  return it->second;
 }
 
 // GET /mcp: the session's stream of server messages that answer no request
 // (notifications/tools/list_changed). One per session; no event IDs, so a
 // client cannot resume it (Last-Event-ID is ignored: nothing is replayed).
-void McpEndpoint::listen(const std::shared_ptr<http::Exchange>& ex, const http::Request& req) {
+void McpEndpoint::listen(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
+                         const GatewayKey* owner) {
   if (!accepts_sse(req))
     return send_rpc_error(*ex, 406, mcp::rpc_error::invalid_request,
                           "GET /mcp opens an SSE stream: Accept must include text/event-stream");
@@ -301,7 +308,7 @@ void McpEndpoint::listen(const std::shared_ptr<http::Exchange>& ex, const http::
   if (sid.empty())
     return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
                           "Mcp-Session-Id is required (send initialize first)");
-  std::shared_ptr<Session> s = find_session(sid);
+  std::shared_ptr<Session> s = find_session(sid, owner);
   if (!s)
     return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
                           "unknown or ended MCP session (initialize again)");
@@ -327,7 +334,8 @@ void McpEndpoint::listen(const std::shared_ptr<http::Exchange>& ex, const http::
   ex->write(": toolwire MCP stream\n\n");  // the head and a first byte go out now
 }
 
-std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& error) {
+std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& error,
+                                                                const GatewayKey* owner) {
   auto now = http::Clock::now();
   std::vector<std::shared_ptr<Session>> evicted;
   auto s = std::make_shared<Session>();
@@ -352,6 +360,7 @@ std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& err
       return nullptr;
     }
     s->id = random_hex(16);
+    s->owner = owner;
     s->last_used = now;
     mcp::ServerOptions so;
     so.name = "toolwire-gateway";
@@ -372,7 +381,8 @@ std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& err
   return s;
 }
 
-void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&& req) {
+void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+                       const GatewayKey* owner) {
   std::string_view version = req.header("mcp-protocol-version");
   if (!version.empty() && !speaks(version))
     return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
@@ -393,14 +403,14 @@ void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&
       return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
                             "initialize opens a new session: send it without Mcp-Session-Id");
     std::string error;
-    s = open_session(error);
+    s = open_session(error, owner);
     if (!s) return send_rpc_error(*ex, 503, mcp::rpc_error::internal_error, error);
     headers.emplace_back("mcp-session-id", s->id);
   } else {
     if (sid.empty())
       return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
                             "Mcp-Session-Id is required (send initialize first)");
-    s = find_session(sid);
+    s = find_session(sid, owner);
     if (!s)
       return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
                             "unknown or ended MCP session (initialize again)");
@@ -477,7 +487,8 @@ void McpEndpoint::post_batch(const std::shared_ptr<http::Exchange>& ex,
   s->server->handle_frame(body);
 }
 
-void McpEndpoint::erase(const std::shared_ptr<http::Exchange>& ex, const http::Request& req) {
+void McpEndpoint::erase(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
+                        const GatewayKey* owner) {
   std::string sid(req.header("mcp-session-id"));
   if (sid.empty())
     return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request, "Mcp-Session-Id is required");
@@ -485,7 +496,7 @@ void McpEndpoint::erase(const std::shared_ptr<http::Exchange>& ex, const http::R
   {
     std::lock_guard lock(mu_);
     auto it = sessions_.find(sid);
-    if (it != sessions_.end()) {
+    if (it != sessions_.end() && it->second->owner == owner) {
       s = std::move(it->second);
       sessions_.erase(it);
     }

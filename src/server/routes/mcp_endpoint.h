@@ -29,6 +29,9 @@
 namespace toolwire::tools {
 class Executor;
 }
+namespace toolwire::server {
+class GatewayKey;
+}
 
 namespace toolwire::server::routes {
 
@@ -39,8 +42,12 @@ class McpEndpoint {
   McpEndpoint(RouteContext& ctx);
   ~McpEndpoint();
   void set_tools(std::shared_ptr<const tools::Registry> registry);
-  // After auth: the whole route (origin check, method, session).
-  void handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req);
+  // After auth: the whole route (origin check, method, session). `owner`:
+  // the gateway key the request presented (null: the gateway takes none); a
+  // session is found only by the key that opened it — to any other it is
+  // unknown (404).
+  void handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+              const GatewayKey* owner = nullptr);
   // Ends every session (running calls are cancelled; waiting POSTs get an
   // error). join() then waits for tool handlers still running.
   void shutdown();
@@ -50,13 +57,16 @@ class McpEndpoint {
   struct Session;
 
  private:
-  void post(const std::shared_ptr<http::Exchange>& ex, http::Request&& req);
-  void erase(const std::shared_ptr<http::Exchange>& ex, const http::Request& req);
-  void listen(const std::shared_ptr<http::Exchange>& ex, const http::Request& req);
+  void post(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+            const GatewayKey* owner);
+  void erase(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
+             const GatewayKey* owner);
+  void listen(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
+              const GatewayKey* owner);
   void post_batch(const std::shared_ptr<http::Exchange>& ex, const std::shared_ptr<Session>& s,
                   const std::string& body, const mcp::ParsedFrame& f, bool sse);
-  std::shared_ptr<Session> find_session(std::string_view sid);
-  std::shared_ptr<Session> open_session(std::string& error);
+  std::shared_ptr<Session> find_session(std::string_view sid, const GatewayKey* owner);
+  std::shared_ptr<Session> open_session(std::string& error, const GatewayKey* owner);
   bool origin_allowed(std::string_view origin) const;
 
   RouteContext& ctx_;

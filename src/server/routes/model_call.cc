@@ -10,8 +10,11 @@
 // it, the stream ends with an error event in the caller's dialect.
 #include "server/routes/model_call.h"
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include <boost/asio/post.hpp>
 #include "server/routes/errors.h"
@@ -30,6 +33,8 @@ using http::Clock;
 
 bool retryable(const Error& e) {
   if (e.http_status >= 500 || e.http_status == 429) return true;
+  // No answer, or one that could not be read: another upstream may do better.
+  if (e.upstream && e.http_status == 0) return true;
   return e.code == ErrorCode::unavailable || e.code == ErrorCode::deadline_exceeded ||
          e.code == ErrorCode::resource_exhausted;
 }
@@ -53,8 +58,59 @@ std::string_view error_kind(const Error& e) {
   }
 }
 
+// An upstream's failure as this gateway's answer (docs/gateway.md,
+// "Upstream failures"), as a reverse proxy answers one: never as the caller's
+// fault — no 401 (the caller's key was fine), no 429 (every SDK would
+// retry at once) and no 400 for an answer the gateway could not read.
+//   the upstream refused the request's content (400, 404, 409, 413, 422):
+//     passed on, the caller's to fix;
+//   it timed out (408, 504, a deadline or idle timeout): 504;
+//   it is overloaded or rate-limiting the gateway (429, 503, 529, an
+//     overloaded/rate-limit error event), after the gateway's own retries:
+//     503, with its `retry-after`;
+//   anything else (401/403: its key was refused; 5xx; a reset; a malformed,
+//     invalid-UTF-8 or over-limit answer): 502.
+Error gateway_error(Error e) {
+  if (!e.upstream) return e;
+  switch (e.http_status) {
+    case 400:
+    case 404:
+    case 409:
+    case 413:
+    case 422:
+      return e;
+    case 429:
+    case 503:
+    case 529:
+      e.code = ErrorCode::unavailable;
+      e.http_status = 503;
+      break;
+    case 408:
+    case 504:
+      e.code = ErrorCode::deadline_exceeded;
+      e.http_status = 504;
+      break;
+    case 0:
+      if (e.code == ErrorCode::deadline_exceeded) {
+        e.http_status = 504;
+        break;
+      }
+      [[fallthrough]];
+    default:
+      e.code = ErrorCode::internal;
+      e.http_status = 502;
+  }
+  e.path.clear();  // a path into the upstream's dialect means nothing to the caller
+  return e;
+}
+
 // The stream error type a caller's SDK understands for `e`.
 std::string stream_error_type(const Error& e) {
+  if (e.upstream) {
+    if (e.http_status == 504) return "timeout_error";
+    if (e.http_status == 503) return "overloaded_error";
+    if (e.http_status >= 500) return "api_error";
+  }
   switch (e.code) {
     case ErrorCode::deadline_exceeded:
       return "timeout_error";
@@ -67,6 +123,20 @@ std::string stream_error_type(const Error& e) {
     default:
       return "api_error";
   }
+}
+
+// How long the caller waits for its answer, when it says so: the OpenAI and
+// Anthropic SDKs send their request timeout as `x-stainless-timeout`
+// (seconds). The upstream call — its retries and their retry-after waits
+// included — never runs past it (nor past the upstream's own timeout).
+std::optional<int64_t> client_deadline_ms(const http::Request& req) {
+  std::string_view v = req.header("x-stainless-timeout");
+  if (v.empty() || v.size() > 32) return std::nullopt;
+  std::string text(v);
+  char* end = nullptr;
+  double secs = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(secs > 0) || secs > 86'400.0) return std::nullopt;
+  return static_cast<int64_t>(secs * 1000.0);
 }
 
 bool is_content(const ir::StreamEvent& e) {
@@ -113,7 +183,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
     if (dialect_ == Dialect::openai_responses) {
-      if (auto w = recorder_.begin(ctx_->responses, request_)) return reject_wire(std::move(*w));
+      if (auto w = recorder_.begin(ctx_->responses, request_, key_scope(key_)))
+        return reject_wire(std::move(*w));
     }
     const Limits& limits = ctx_->options.limits;
     if (request_.messages.size() > limits.max_messages)
@@ -155,6 +226,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
           make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
+    client_deadline_ms_ = client_deadline_ms(req);
     tool_comments_ = req.header("toolwire-tool-events") == "comments" && shape_.sse_comments;
     tools_ = targets_.front().tools;
     // The route's tools now (an MCP server's list_changed may replace them
@@ -199,7 +271,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     finish_metrics(400);
   }
 
-  void reject(const Error& e) { reject_wire(codec_.encode_error(e)); }
+  void reject(const Error& e) {
+    codec::WireError w = codec_.encode_error(e);
+    // The upstream's own wait, passed on when the gateway gives up.
+    if (!e.retry_after.empty()) w.headers.emplace_back("retry-after", e.retry_after);
+    reject_wire(std::move(w));
+  }
 
   void reject_wire(codec::WireError w) {
     http::Headers headers = warning_headers();
@@ -220,6 +297,11 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     bool last = target_ + 1 == targets_.size() && !loop_;   // a loop keeps the conversation
     ir::Request r = last ? std::move(request_) : request_;  // a fallback needs its own copy
     if (!t.upstream_model.empty()) r.model = t.upstream_model;
+    if (client_deadline_ms_) {  // what is left of it
+      auto spent =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count();
+      r.deadline_ms = std::max<int64_t>(1, *client_deadline_ms_ - spent);
+    }
     uint64_t gen = ++gen_;
     upstream_start_ = Clock::now();
     // The provider's hold on this call. It counts as in flight until the
@@ -359,9 +441,11 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
   // Before the first byte: an error response; after: an error event that
-  // ends the stream, in the caller's dialect.
-  void fail(const Error& e) {
+  // ends the stream, in the caller's dialect. An upstream's failure is
+  // answered as a bad gateway (gateway_error()).
+  void fail(const Error& upstream_or_own) {
     if (done_) return;
+    const Error e = gateway_error(upstream_or_own);
     if (!begun_) {
       done_ = true;
       timer_.cancel();
@@ -419,13 +503,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       auto ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(ctx_->options.upstream_content_idle)
               .count();
-      Error e = make_error(
-          ErrorCode::deadline_exceeded,
-          stream_ ? "upstream " + targets_[target_].name + " timed out: it sent no content for " +
-                        std::to_string(ms) + " ms"
-                  : "upstream " + targets_[target_].name + " timed out: no answer within " +
-                        std::to_string(ms) + " ms");
+      const std::string who = "upstream '" + targets_[target_].name + "' timed out: ";
+      Error e = make_error(ErrorCode::deadline_exceeded,
+                           stream_ ? who + "it sent no content for " + std::to_string(ms) + " ms"
+                                   : who + "no answer within " + std::to_string(ms) + " ms");
       e.http_status = 504;
+      e.upstream = true;
       ctx_->metrics.upstream_attempt(targets_[target_].name, "idle_timeout");
       return fail(e);
     }
@@ -471,6 +554,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   Clock::time_point start_{}, upstream_start_{}, last_write_{}, last_content_{};
   Warnings warnings_;
   ir::Request request_;
+  std::optional<int64_t> client_deadline_ms_;  // client_deadline_ms()
   std::string model_;
   bool stream_ = false;
   std::vector<RouteTarget> targets_;
@@ -524,7 +608,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       for (const auto& p : msgs[i].parts)
         if ((first = std::get_if<ir::ToolCallPart>(&p))) break;
       if (!first) continue;
-      auto entry = ctx_->continuations.find(first->id);
+      auto entry = ctx_->continuations.find(scoped_id(key_scope(key_), first->id));
       if (!entry) continue;
       msgs[i] = entry->assistant;
       ir::Message results{ir::Role::tool, {}, {}};
@@ -680,7 +764,10 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     for (auto& r : results_) results.push_back(std::move(*r));
     if (!round_client_ids_.empty()) {
       // Mixed turn: the client gets its calls now; ours stay for its next request.
-      ctx_->continuations.put(round_client_ids_, {round_message_, results});
+      // Kept for this key only: another key echoing these ids gets nothing spliced.
+      std::vector<std::string> ids;
+      for (const auto& id : round_client_ids_) ids.push_back(scoped_id(key_scope(key_), id));
+      ctx_->continuations.put(ids, {round_message_, results});
       return finish_loop(true);
     }
     request_.messages.push_back(std::move(round_message_));

@@ -43,8 +43,17 @@ codec::WireError openai_error(std::string_view message, std::string_view code) {
 
 }  // namespace
 
+std::string scoped_response_id(std::string_view scope, std::string_view id) {
+  if (scope.empty()) return std::string(id);
+  std::string out;
+  out.reserve(scope.size() + 1 + id.size());
+  out.append(scope).append("/").append(id);
+  return out;
+}
+
 std::optional<codec::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
-                                                        ResponseRecord& record) {
+                                                        ResponseRecord& record,
+                                                        std::string_view scope) {
   if (auto s = extra(request, "store", false)) record.store = *s != "false";
   auto raw = extra(request, "previous_response_id", true);
   if (raw && *raw != "null") {
@@ -56,7 +65,7 @@ std::optional<codec::WireError> apply_previous_response(ResponseStore& store, ir
           "previous_response_id needs the gateway's response store, which is off "
           "(response_store.max_responses is 0): send the whole conversation as input instead",
           "previous_response_unsupported");
-    auto conversation = store.find(*id);
+    auto conversation = store.find(scoped_response_id(scope, *id));
     if (!conversation)
       return openai_error("Previous response with id '" + *id +
                               "' not found (this gateway keeps responses in memory, bounded: "
@@ -68,9 +77,10 @@ std::optional<codec::WireError> apply_previous_response(ResponseStore& store, ir
   return std::nullopt;
 }
 
-std::optional<codec::WireError> ResponseRecorder::begin(ResponseStore& store,
-                                                        ir::Request& request) {
-  if (auto w = apply_previous_response(store, request, record_)) return w;
+std::optional<codec::WireError> ResponseRecorder::begin(ResponseStore& store, ir::Request& request,
+                                                        std::string scope) {
+  scope_ = std::move(scope);
+  if (auto w = apply_previous_response(store, request, record_, scope_)) return w;
   if (record_.store && store.enabled()) id_ = new_response_id();
   return std::nullopt;
 }
@@ -92,7 +102,7 @@ void ResponseRecorder::done(ResponseStore& store, const ir::Response& response) 
   if (id_.empty()) return;
   ResponseStore::Conversation c = std::move(record_.input);
   c.push_back(ir::Message{ir::Role::assistant, response.parts, {}});
-  store.put(id_, std::move(c));
+  store.put(scoped_response_id(scope_, id_), std::move(c));
   id_.clear();
 }
 

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "server/routes/response_store.h"
 #include "toolwire/codec/codec.h"
@@ -24,11 +25,19 @@ struct ResponseRecord {
   ResponseStore::Conversation input;
 };
 
-// Applies the request's previous_response_id. An error body (OpenAI shape)
-// when it names no stored response (400 previous_response_not_found) or the
-// store is off (400), or the field is not a string.
+// Where a response is stored: its id within its owner's scope (the gateway
+// key that made it; "" when the gateway takes no keys). A response is found
+// only in the scope it was stored in: to another key its id is unknown.
+std::string scoped_response_id(std::string_view scope, std::string_view id);
+
+// Applies the request's previous_response_id, looked up in `scope` (see
+// scoped_response_id). An error body (OpenAI shape) when it names no stored
+// response of this scope (400 previous_response_not_found: the same for
+// another key's id as for one never issued) or the store is off (400), or
+// the field is not a string.
 std::optional<codec::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
-                                                        ResponseRecord& record);
+                                                        ResponseRecord& record,
+                                                        std::string_view scope = {});
 
 // One /v1/responses call's way into the store: the previous response applied
 // to its request, the id the client gets (the gateway's own, so that it can
@@ -37,7 +46,8 @@ class ResponseRecorder {
  public:
   // See apply_previous_response(); on success, an id when this answer will
   // be stored.
-  std::optional<codec::WireError> begin(ResponseStore& store, ir::Request& request);
+  std::optional<codec::WireError> begin(ResponseStore& store, ir::Request& request,
+                                        std::string scope = {});
   // The id the client gets; empty: the answer is not stored (keep the
   // upstream's).
   const std::string& id() const { return id_; }
@@ -50,6 +60,7 @@ class ResponseRecorder {
 
  private:
   ResponseRecord record_;
+  std::string scope_;  // the owner's (scoped_response_id)
   std::string id_;
   std::optional<ir::StreamAccumulator> seen_;
 };

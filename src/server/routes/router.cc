@@ -107,7 +107,7 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     }
     if (path == "/mcp") {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key)) ctx->mcp->handle(ex, std::move(req));
+      if (authorize(*ctx, *ex, req, key)) ctx->mcp->handle(ex, std::move(req), key);
       return;
     }
     if (path == "/v1/conductor") {
