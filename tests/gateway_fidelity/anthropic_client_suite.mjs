@@ -348,12 +348,15 @@ export function anthropicClientSuite(upstream) {
           status: 429, message: 'Number of request tokens has exceeded your rate limit',
           headers: { 'retry-after': '120' },
         } });
+        // The upstream's 429 is the gateway's failure: 503 overloaded_error
+        // with the upstream's retry-after, not the caller's rate limit.
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof Anthropic.RateLimitError,
+          assert.ok(e instanceof Anthropic.InternalServerError,
             `got ${e?.constructor?.name} ${e?.message}`);
-          assert.equal(e.status, 429);
+          assert.equal(e.status, 503);
+          assert.equal(e.headers?.get?.('retry-after') ?? e.headers?.['retry-after'], '120');
           assert.equal(e.error.type, 'error');
-          assert.equal(e.error.error.type, 'rate_limit_error');
+          assert.equal(e.error.error.type, 'overloaded_error');
           assert.match(e.message, /exceeded your rate limit/);
           assertNoKeyIn(e.error);
           return true;

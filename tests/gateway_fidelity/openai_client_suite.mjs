@@ -328,8 +328,11 @@ export function openaiClientSuite(upstream) {
       });
 
       // A 429 whose retry-after is past the gateway's own retry budget comes
-      // back at once (the transport retries 429/5xx otherwise); a 400 is
-      // never retried. Both in the client's error shape and SDK class.
+      // back at once (the transport retries 429/5xx otherwise) as the
+      // gateway's failure, 503 with the upstream's retry-after (a 429 would
+      // tell the SDK that its own key is rate-limited); a 400 about the
+      // request's content is the client's and never retried. Both in the
+      // client's error shape and SDK class.
       test('upstream errors reach the SDK as its own error classes, in its shape', async () => {
         const c = client();
         const p = base([sys, user], stream);
@@ -340,10 +343,12 @@ export function openaiClientSuite(upstream) {
         ctx.mock.enqueue({ error: { status: 429, message: 'Rate limit reached for requests',
           headers: { 'retry-after': '120' } } });
         await assert.rejects(send(), (e) => {
-          assert.ok(e instanceof OpenAI.RateLimitError,
+          assert.ok(e instanceof OpenAI.InternalServerError,
             `got ${e?.constructor?.name} ${e?.message}`);
-          assert.equal(e.status, 429);
-          assert.equal(e.error.type, 'rate_limit_error');
+          assert.equal(e.status, 503);
+          assert.equal(e.headers?.get?.('retry-after') ?? e.headers?.['retry-after'], '120');
+          assert.notEqual(e.error.type, 'rate_limit_error');
+          assert.match(e.message, /upstream .* answered 429/);
           assert.match(e.message, /Rate limit reached for requests/);
           assertNoKeyIn(e.error);
           return true;
