@@ -168,9 +168,9 @@ class Descriptors(unittest.TestCase):
         return set_limit
 
     # The sanitizers' runtime needs descriptors of its own: UBSan's vptr check
-    # probes memory through a pipe, and with none left it reports every
-    # virtual call as an invalid vptr. Exhaustion is tested in the Release
-    # stage; the sanitizer stage sets ASAN_OPTIONS.
+    # probes memory through a pipe, and with none left it reported a live
+    # Beast parser's vptr as invalid and stopped the process. Exhaustion is
+    # tested in the Release stage; the sanitizer stage sets ASAN_OPTIONS.
     @unittest.skipIf("ASAN_OPTIONS" in os.environ,
                      "descriptor exhaustion cannot run under the sanitizers' runtime")
     def test_emfile_backs_off_and_recovers(self):
