@@ -161,6 +161,19 @@ class Gateway:
                 pass
 
 
+class GatewayCase(unittest.TestCase):
+    """A test class sharing one gateway, started with `gateway_args`."""
+    gateway_args = ()
+
+    @classmethod
+    def setUpClass(cls):
+        cls.gw = Gateway(*cls.gateway_args)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.gw.stop()
+
+
 def read_response(sock, timeout=WAIT):
     """Reads one whole HTTP response from a raw socket (Content-Length or
     chunked or until close): (status, headers dict, body bytes)."""

@@ -19,7 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conductor"))
 import harness  # noqa: E402
-from harness import Gateway, deep  # noqa: E402
+from harness import Gateway, GatewayCase, deep  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -31,17 +31,9 @@ def nested_obj(n):
     return '{"a":' * n + "1" + "}" * n
 
 
-class HttpBodies(unittest.TestCase):
+class HttpBodies(GatewayCase):
     """Every dialect's model-call endpoint, with the deep value in a message
     and in a tool's schema: 400 in the dialect's error shape."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.gw = Gateway()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.gw.stop()
 
     ROUTES = [
         ("/v1/chat/completions", "openai"),
@@ -183,15 +175,7 @@ class ConductorFrames(unittest.TestCase):
         self.assertTrue(self.gw.alive())
 
 
-class McpMessages(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.gw = Gateway()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.gw.stop()
-
+class McpMessages(GatewayCase):
     HEADERS = {"content-type": "application/json",
                "accept": "application/json, text/event-stream"}
 
