@@ -14,17 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
-#include "toolwire/codec/eventstream.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/dialects/framing/eventstream.h"
 
 namespace {
 
 using nlohmann::json;
 using toolwire::Warnings;
-namespace codec = toolwire::codec;
+namespace dialects = toolwire::dialects;
 
-const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
-const codec::Codec& bedrock() { return *codec::find_codec("bedrock_converse"); }
+const dialects::Codec& openai() { return *dialects::find_codec("openai_chat"); }
+const dialects::Codec& bedrock() { return *dialects::find_codec("bedrock_converse"); }
 
 std::string prose(int words, int salt) {
   static const char* const kWords[] = {
@@ -122,7 +122,7 @@ std::string openai_stream() {
   return sse + "data: [DONE]\n\n";
 }
 
-std::string translate(const codec::Codec& from, const codec::Codec& to, const std::string& bytes) {
+std::string translate(const dialects::Codec& from, const dialects::Codec& to, const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
   std::vector<toolwire::ir::StreamEvent> events;
@@ -139,7 +139,7 @@ struct Payloads {
   std::string bedrock_stream = translate(openai(), bedrock(), openai_sse);
   Payloads() {
     Warnings w;
-    auto out = codec::translate_request(openai(), bedrock(), openai_req, w);
+    auto out = dialects::translate_request(openai(), bedrock(), openai_req, w);
     if (out) bedrock_req = *out;
   }
 };
@@ -155,8 +155,8 @@ const std::string& request_of(int64_t d) {
 const std::string& stream_of(int64_t d) {
   return d == 0 ? payloads().openai_sse : payloads().bedrock_stream;
 }
-const codec::Codec& from_of(int64_t d) { return d == 0 ? openai() : bedrock(); }
-const codec::Codec& to_of(int64_t d) { return d == 0 ? bedrock() : openai(); }
+const dialects::Codec& from_of(int64_t d) { return d == 0 ? openai() : bedrock(); }
+const dialects::Codec& to_of(int64_t d) { return d == 0 ? bedrock() : openai(); }
 
 void label(benchmark::State& state, const std::string& bytes, const char* what) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
@@ -170,7 +170,7 @@ void BM_Bedrock_Request_Translate(benchmark::State& state) {
   if (bytes.empty()) return state.SkipWithError("no payload");
   for (auto _ : state) {
     Warnings w;
-    auto out = codec::translate_request(from_of(state.range(0)), to_of(state.range(0)), bytes, w);
+    auto out = dialects::translate_request(from_of(state.range(0)), to_of(state.range(0)), bytes, w);
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }
@@ -237,12 +237,12 @@ BENCHMARK(BM_Bedrock_Stream_Translate)->Arg(0)->Arg(1);
 // Baseline: every event's JSON parsed and re-serialized with nlohmann (for
 // the binary stream: frames split by toolwire's parser, payloads through
 // nlohmann, and framed again).
-class PayloadRoundTrip final : public codec::EventStreamSink {
+class PayloadRoundTrip final : public dialects::EventStreamSink {
  public:
   std::string out;
-  toolwire::Status on_message(const codec::EventStreamMessageView& m) override {
+  toolwire::Status on_message(const dialects::EventStreamMessageView& m) override {
     const std::string dumped = json::parse(m.payload).dump();
-    codec::append_event_stream_message(out, m.headers, dumped);
+    dialects::append_event_stream_message(out, m.headers, dumped);
     return toolwire::Status::Ok();
   }
 };
@@ -262,7 +262,7 @@ void BM_Bedrock_Stream_NlohmannRoundTrip(benchmark::State& state) {
       }
       benchmark::DoNotOptimize(out);
     } else {
-      codec::EventStreamParser parser;
+      dialects::EventStreamParser parser;
       PayloadRoundTrip sink;
       if (!parser.feed(bytes, sink)) state.SkipWithError("parse failed");
       benchmark::DoNotOptimize(sink.out);
@@ -279,7 +279,7 @@ std::string framed_messages(size_t payload, size_t total) {
   std::string out;
   const std::string body(payload, 'x');
   while (out.size() < total)
-    codec::append_event_stream_message(out,
+    dialects::append_event_stream_message(out,
                                        {{":event-type", "contentBlockDelta"},
                                         {":content-type", "application/json"},
                                         {":message-type", "event"}},
@@ -289,14 +289,14 @@ std::string framed_messages(size_t payload, size_t total) {
 
 void BM_EventStream_Encode(benchmark::State& state) {
   const std::string body(static_cast<size_t>(state.range(0)), 'x');
-  const codec::EventStreamHeaderView headers[] = {{":event-type", "contentBlockDelta"},
+  const dialects::EventStreamHeaderView headers[] = {{":event-type", "contentBlockDelta"},
                                                   {":content-type", "application/json"},
                                                   {":message-type", "event"}};
   std::string out;
   size_t bytes = 0;
   for (auto _ : state) {
     out.clear();
-    for (int i = 0; i < 256; ++i) codec::append_event_stream_message(out, headers, body);
+    for (int i = 0; i < 256; ++i) dialects::append_event_stream_message(out, headers, body);
     bytes += out.size();
     benchmark::DoNotOptimize(out);
   }
@@ -306,10 +306,10 @@ void BM_EventStream_Encode(benchmark::State& state) {
 }
 BENCHMARK(BM_EventStream_Encode)->Arg(80)->Arg(16384);
 
-class CountSink final : public codec::EventStreamSink {
+class CountSink final : public dialects::EventStreamSink {
  public:
   size_t n = 0;
-  toolwire::Status on_message(const codec::EventStreamMessageView& m) override {
+  toolwire::Status on_message(const dialects::EventStreamMessageView& m) override {
     n += m.payload.size();
     return toolwire::Status::Ok();
   }
@@ -318,7 +318,7 @@ class CountSink final : public codec::EventStreamSink {
 void BM_EventStream_Decode(benchmark::State& state) {
   const std::string bytes = framed_messages(static_cast<size_t>(state.range(0)), 1u << 20);
   for (auto _ : state) {
-    codec::EventStreamParser parser;
+    dialects::EventStreamParser parser;
     CountSink sink;
     for (size_t i = 0; i < bytes.size(); i += 16384)
       if (!parser.feed(std::string_view(bytes).substr(i, 16384), sink))
@@ -332,7 +332,7 @@ BENCHMARK(BM_EventStream_Decode)->Arg(80)->Arg(16384);
 
 void BM_Crc32(benchmark::State& state) {
   const std::string bytes(1u << 20, 'q');
-  for (auto _ : state) benchmark::DoNotOptimize(codec::crc32(bytes));
+  for (auto _ : state) benchmark::DoNotOptimize(dialects::crc32(bytes));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * (1 << 20));
 }
 BENCHMARK(BM_Crc32);

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
 // Every operator new of the process is counted, so each request benchmark can
 // report how many heap allocations one operation makes (the `allocs` counter):
@@ -66,10 +66,10 @@ namespace {
 
 using nlohmann::json;
 using toolwire::Warnings;
-namespace codec = toolwire::codec;
+namespace dialects = toolwire::dialects;
 
-const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
-const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"); }
+const dialects::Codec& openai() { return *dialects::find_codec("openai_chat"); }
+const dialects::Codec& anthropic() { return *dialects::find_codec("anthropic_messages"); }
 
 // Deterministic filler text, with some non-ASCII and escapes like real chats.
 std::string prose(int words, int salt) {
@@ -192,7 +192,7 @@ std::string openai_stream_as() {
 std::string openai_stream() { return openai_stream_as<nlohmann::ordered_json>(); }
 std::string openai_stream_sorted() { return openai_stream_as<json>(); }
 
-std::string translate_stream(const codec::Codec& from, const codec::Codec& to,
+std::string translate_stream(const dialects::Codec& from, const dialects::Codec& to,
                              const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
@@ -224,8 +224,8 @@ const std::string& stream_of(int dialect) {
          : dialect == 1 ? payloads().anthropic_sse
                         : payloads().openai_sse_sorted;
 }
-const codec::Codec& codec_of(int dialect) { return dialect == 1 ? anthropic() : openai(); }
-const codec::Codec& other_codec(int dialect) { return dialect == 1 ? openai() : anthropic(); }
+const dialects::Codec& codec_of(int dialect) { return dialect == 1 ? anthropic() : openai(); }
+const dialects::Codec& other_codec(int dialect) { return dialect == 1 ? openai() : anthropic(); }
 
 // Heap allocations made by one call of `op` (run once more, after the timing).
 template <class Op>
@@ -248,7 +248,7 @@ void label(benchmark::State& state, const std::string& bytes) {
 
 void BM_Request_Decode(benchmark::State& state) {
   const std::string& bytes = request_of(state.range(0));
-  const codec::Codec& c = codec_of(state.range(0));
+  const dialects::Codec& c = codec_of(state.range(0));
   for (auto _ : state) {
     Warnings w;
     auto ir = c.decode_request(bytes, w);
@@ -266,18 +266,18 @@ BENCHMARK(BM_Request_Decode)->Arg(0)->Arg(1);
 // Decode in one dialect, encode in the other (range 0: OpenAI → Anthropic).
 void BM_Request_Translate(benchmark::State& state) {
   const std::string& bytes = request_of(state.range(0));
-  const codec::Codec& from = codec_of(state.range(0));
-  const codec::Codec& to = codec_of(1 - state.range(0));
+  const dialects::Codec& from = codec_of(state.range(0));
+  const dialects::Codec& to = codec_of(1 - state.range(0));
   for (auto _ : state) {
     Warnings w;
-    auto out = codec::translate_request(from, to, bytes,
+    auto out = dialects::translate_request(from, to, bytes,
                                         w);  // decode, then encode (raw JSON already verified)
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }
   count_allocations(state, [&] {
     Warnings w;
-    benchmark::DoNotOptimize(codec::translate_request(from, to, bytes, w));
+    benchmark::DoNotOptimize(dialects::translate_request(from, to, bytes, w));
   });
   label(state, bytes);
 }
@@ -291,15 +291,15 @@ BENCHMARK(BM_Request_Translate)->Arg(0)->Arg(1);
 // (a buffer they kept from there would be overwritten by the next operation).
 void BM_Request_Translate_BumpAllocator(benchmark::State& state) {
   const std::string& bytes = request_of(state.range(0));
-  const codec::Codec& from = codec_of(state.range(0));
-  const codec::Codec& to = codec_of(1 - state.range(0));
+  const dialects::Codec& from = codec_of(state.range(0));
+  const dialects::Codec& to = codec_of(1 - state.range(0));
   Warnings warm_w;
-  const auto expected = codec::translate_request(from, to, bytes, warm_w);
+  const auto expected = dialects::translate_request(from, to, bytes, warm_w);
   for (auto _ : state) {
     Warnings w;
     g_bump_used = 0;
     g_bump = true;
-    auto out = codec::translate_request(from, to, bytes, w);
+    auto out = dialects::translate_request(from, to, bytes, w);
     g_bump = false;
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
@@ -308,7 +308,7 @@ void BM_Request_Translate_BumpAllocator(benchmark::State& state) {
     Warnings w;
     g_bump_used = 0;
     g_bump = true;
-    auto out = codec::translate_request(from, to, bytes, w);
+    auto out = dialects::translate_request(from, to, bytes, w);
     g_bump = false;
     if (!expected || !out || *out != *expected)
       state.SkipWithError("the bump-allocated translation differs");
@@ -341,8 +341,8 @@ void BM_Request_Encode(benchmark::State& state) {
     state.SkipWithError(ir.error().to_string().c_str());
     return;
   }
-  const codec::Codec& to = other_codec(state.range(0));
-  const codec::EncodeOptions verified{.raw_json_verified = true};  // as translate_request does
+  const dialects::Codec& to = other_codec(state.range(0));
+  const dialects::EncodeOptions verified{.raw_json_verified = true};  // as translate_request does
   for (auto _ : state) {
     auto out = to.encode_request(*ir, w, verified);
     benchmark::DoNotOptimize(out);
@@ -381,7 +381,7 @@ BENCHMARK(BM_Request_SimdjsonParseOnly)->Arg(0)->Arg(1);
 // Decode alone, fed in 16 KB reads.
 void BM_Stream_Decode(benchmark::State& state) {
   const std::string& bytes = stream_of(state.range(0));
-  const codec::Codec& from = codec_of(state.range(0));
+  const dialects::Codec& from = codec_of(state.range(0));
   std::vector<toolwire::ir::StreamEvent> events;
   for (auto _ : state) {
     auto dec = from.make_stream_decoder();
@@ -401,8 +401,8 @@ BENCHMARK(BM_Stream_Decode)->Arg(0)->Arg(1)->Arg(2);
 // Decode + translate + encode, fed in 16 KB reads like `toolwire convert`.
 void BM_Stream_Translate(benchmark::State& state) {
   const std::string& bytes = stream_of(state.range(0));
-  const codec::Codec& from = codec_of(state.range(0));
-  const codec::Codec& to = other_codec(state.range(0));
+  const dialects::Codec& from = codec_of(state.range(0));
+  const dialects::Codec& to = other_codec(state.range(0));
   std::vector<toolwire::ir::StreamEvent> events;
   std::string out;
   for (auto _ : state) {

@@ -18,16 +18,16 @@
 #include <string>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
 namespace {
 
 using nlohmann::json;
 using toolwire::Warnings;
-namespace codec = toolwire::codec;
+namespace dialects = toolwire::dialects;
 
-const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
-const codec::Codec& gemini() { return *codec::find_codec("gemini"); }
+const dialects::Codec& openai() { return *dialects::find_codec("openai_chat"); }
+const dialects::Codec& gemini() { return *dialects::find_codec("gemini"); }
 
 std::string prose(int words, int salt) {
   static const char* const kWords[] = {
@@ -133,7 +133,7 @@ std::string openai_stream() {
   return sse + "data: [DONE]\n\n";
 }
 
-std::string translate_stream(const codec::Codec& from, const codec::Codec& to,
+std::string translate_stream(const dialects::Codec& from, const dialects::Codec& to,
                              const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
@@ -146,7 +146,7 @@ std::string translate_stream(const codec::Codec& from, const codec::Codec& to,
 
 std::string translated_request(const std::string& openai_json) {
   Warnings w;
-  auto out = codec::translate_request(openai(), gemini(), openai_json, w);
+  auto out = dialects::translate_request(openai(), gemini(), openai_json, w);
   return out ? *out : std::string();
 }
 
@@ -179,11 +179,11 @@ void label(benchmark::State& state, const std::string& bytes) {
 
 void BM_Gemini_Request_Translate(benchmark::State& state) {
   const std::string& bytes = request_of(state.range(0));
-  const codec::Codec& from = state.range(0) == 1 ? gemini() : openai();
-  const codec::Codec& to = state.range(0) == 1 ? openai() : gemini();
+  const dialects::Codec& from = state.range(0) == 1 ? gemini() : openai();
+  const dialects::Codec& to = state.range(0) == 1 ? openai() : gemini();
   for (auto _ : state) {
     Warnings w;
-    auto out = codec::translate_request(from, to, bytes, w);
+    auto out = dialects::translate_request(from, to, bytes, w);
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }
@@ -209,8 +209,8 @@ const std::string& stream_of(int64_t range) {
 // Decode + translate + encode, fed in 16 KB reads like `toolwire convert`.
 void BM_Gemini_Stream_Translate(benchmark::State& state) {
   const std::string& bytes = stream_of(state.range(0));
-  const codec::Codec& from = state.range(0) == 1 ? gemini() : openai();
-  const codec::Codec& to = state.range(0) == 1 ? openai() : gemini();
+  const dialects::Codec& from = state.range(0) == 1 ? gemini() : openai();
+  const dialects::Codec& to = state.range(0) == 1 ? openai() : gemini();
   std::vector<toolwire::ir::StreamEvent> events;
   std::string out;
   for (auto _ : state) {

@@ -17,8 +17,8 @@
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 #include "toolwire/tools/executor.h"
 #include "toolwire/tools/registry.h"
 
@@ -120,15 +120,15 @@ BENCHMARK(BM_StdioToolsCall)->UseRealTime();
 // toolwire's client → the gateway's /mcp (HTTP/1.1 on loopback, one POST each).
 void BM_GatewayHttpToolsCall(benchmark::State& state) {
   auto script = provider::parse_script(R"({"rules":[]})");
-  auto router = std::make_shared<server::PatternRouter>();
+  auto router = std::make_shared<gateway::PatternRouter>();
   auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   router->add_route({.pattern = "*", .aliases = {}, .targets = {{p, "", "scripted"}}});
-  server::GatewayOptions go;
+  gateway::GatewayOptions go;
   go.port = 0;
   go.threads = 1;
   go.log_requests = false;
   go.log = [](std::string_view) {};
-  server::Gateway gw(go, router);
+  gateway::Gateway gw(go, router);
   gw.set_mcp_tools(echo_registry());
   if (!gw.start().ok()) return state.SkipWithError("gateway did not start");
   mcp::ClientOptions o;

@@ -17,17 +17,17 @@
 #include <string>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
 namespace {
 
 using nlohmann::json;
 using toolwire::Warnings;
-namespace codec = toolwire::codec;
+namespace dialects = toolwire::dialects;
 
-const codec::Codec& chat() { return *codec::find_codec("openai_chat"); }
-const codec::Codec& responses() { return *codec::find_codec("openai_responses"); }
-const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"); }
+const dialects::Codec& chat() { return *dialects::find_codec("openai_chat"); }
+const dialects::Codec& responses() { return *dialects::find_codec("openai_responses"); }
+const dialects::Codec& anthropic() { return *dialects::find_codec("anthropic_messages"); }
 
 // Deterministic filler text, with some non-ASCII and escapes like real chats.
 std::string prose(int words, int salt) {
@@ -106,7 +106,7 @@ std::string chat_request() {
 // The same conversation as a Responses request (through the codecs).
 std::string responses_request(const std::string& chat_json) {
   Warnings w;
-  auto out = codec::translate_request(chat(), responses(), chat_json, w);
+  auto out = dialects::translate_request(chat(), responses(), chat_json, w);
   return out ? *out : std::string();
 }
 
@@ -140,7 +140,7 @@ std::string chat_stream() {
   return sse + "data: [DONE]\n\n";
 }
 
-std::string translate_stream(const codec::Codec& from, const codec::Codec& to,
+std::string translate_stream(const dialects::Codec& from, const dialects::Codec& to,
                              const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
@@ -163,8 +163,8 @@ const Payloads& payloads() {
 }
 
 struct Route {
-  const codec::Codec* from;
-  const codec::Codec* to;
+  const dialects::Codec* from;
+  const dialects::Codec* to;
   const char* name;
 };
 Route route(int64_t arg) {
@@ -198,7 +198,7 @@ void BM_Request_Translate(benchmark::State& state) {
   const std::string& bytes = request_of(state.range(0));
   for (auto _ : state) {
     Warnings w;
-    auto out = codec::translate_request(*r.from, *r.to, bytes, w);
+    auto out = dialects::translate_request(*r.from, *r.to, bytes, w);
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "toolwire/codec/codec.h"
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/dialects/dialect.h"
 
 namespace toolwire::cli {
 namespace {
@@ -61,14 +61,14 @@ void print_warnings(const Warnings& warnings) {
               << w.message << "\n";
 }
 
-bool has_codec(const codec::Dialect& d) { return d.has_codec(); }
+bool has_codec(const dialects::Dialect& d) { return d.has_codec(); }
 
 int run_convert(const ConvertOptions& opt) {
-  const codec::Codec* from = codec::find_codec(opt.from);
-  const codec::Codec* to = codec::find_codec(opt.to);
+  const dialects::Codec* from = dialects::find_codec(opt.from);
+  const dialects::Codec* to = dialects::find_codec(opt.to);
   if (!from || !to) {
     std::cerr << "toolwire convert: unknown dialect '" << (from ? opt.to : opt.from)
-              << "' (known: " << codec::dialect_names(&has_codec, ", ") << ")\n";
+              << "' (known: " << dialects::dialect_names(&has_codec, ", ") << ")\n";
     return 2;
   }
   Warnings warnings;
@@ -102,7 +102,7 @@ int run_convert(const ConvertOptions& opt) {
   const std::string& input = *in;
   Result<std::string> out = make_error(ErrorCode::internal, "unreachable");
   if (opt.kind == "request") {
-    out = codec::translate_request(*from, *to, input, warnings);
+    out = dialects::translate_request(*from, *to, input, warnings);
   } else {
     auto resp = from->decode_response(input, warnings);
     if (!resp) return fail(resp.error());
@@ -122,7 +122,7 @@ void add_convert_command(CLI::App& app) {
       "convert",
       "Translate a request, response or stream (SSE or AWS event stream) between dialects (stdin "
       "to stdout)");
-  const std::string names = codec::dialect_names(&has_codec);
+  const std::string names = dialects::dialect_names(&has_codec);
   cmd->add_option("--from", opt->from, "Source dialect: " + names)->required();
   cmd->add_option("--to", opt->to, "Target dialect: " + names)->required();
   cmd->add_option("--kind", opt->kind, "request | response | stream")

@@ -17,7 +17,7 @@
 #include "cli/commands.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
-#include "toolwire/server/config.h"
+#include "toolwire/gateway/config.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::cli {
@@ -45,25 +45,25 @@ bool write_all(int fd, const std::string& s) {
 // The tools of a gateway config's mcp_endpoint section; connects its MCP servers.
 Result<std::shared_ptr<const tools::Registry>> config_tools(
     const std::string& path, std::vector<std::shared_ptr<mcp::Client>>& clients) {
-  auto cfg = server::load_config_file(path);
+  auto cfg = gateway::load_config_file(path);
   if (!cfg) return std::move(cfg).error();
   if (!cfg->mcp_endpoint)
     return make_error(ErrorCode::invalid_argument,
                       path + ": no mcp_endpoint section (it names the tools to serve)");
-  server::McpToolSets sets;
+  gateway::McpToolSets sets;
   for (const auto& m : cfg->mcp_servers) {
     if (std::find(cfg->mcp_endpoint_tools.mcp.begin(), cfg->mcp_endpoint_tools.mcp.end(), m.name) ==
         cfg->mcp_endpoint_tools.mcp.end())
       continue;  // only the servers the endpoint uses
     std::shared_ptr<mcp::Client> c;
-    auto reg = server::connect_mcp_server(m, c);
+    auto reg = gateway::connect_mcp_server(m, c);
     if (!reg)
       return make_error(reg.error().code,
                         path + ": mcp_servers." + m.name + ": " + reg.error().message);
     clients.push_back(std::move(c));
     sets[m.name] = *reg;
   }
-  auto t = server::make_route_tools(cfg->mcp_endpoint_tools, sets);
+  auto t = gateway::make_route_tools(cfg->mcp_endpoint_tools, sets);
   if (!t) return std::move(t).error();
   return std::shared_ptr<const tools::Registry>((*t)->registry);
 }

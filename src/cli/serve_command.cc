@@ -1,4 +1,4 @@
-// `toolwire serve`: wires the gateway (src/server) to upstreams chosen by
+// `toolwire serve`: wires the gateway (src/gateway) to upstreams chosen by
 // flags, and stops it on SIGTERM / SIGINT. All serving logic lives in the
 // server library; this file only parses flags and builds the router.
 #include <pthread.h>
@@ -10,14 +10,14 @@
 #include <optional>
 
 #include "cli/commands.h"
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/demo/demo.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/server/config.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/config.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/transport/asio_client.h"
 
@@ -78,12 +78,12 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
         std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   }
   // A dialect's name or alias picks its official profile (profile.h).
-  const codec::Dialect* dialect = codec::find_dialect(kind);
+  const dialects::Dialect* dialect = dialects::find_dialect(kind);
   if (kind != "openai_compatible" && (!dialect || !dialect->has_codec()))
     return make_error(ErrorCode::invalid_argument,
                       "--upstream: unknown kind '" + kind + "' (" +
-                          codec::dialect_names(
-                              +[](const codec::Dialect& d) { return d.has_codec(); }, ", ") +
+                          dialects::dialect_names(
+                              +[](const dialects::Dialect& d) { return d.has_codec(); }, ", ") +
                           ", openai_compatible=BASE_URL, scripted)");
   if (kind == "openai_compatible" && base.empty())
     return make_error(
@@ -101,16 +101,16 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
   return provider::make_http_provider(std::move(*profile), cfg, client);
 }
 
-Result<std::shared_ptr<server::RouteTools>> server_tools(const ServeArgs& a,
-                                                         server::ToolMode mode) {
-  server::RouteToolsConfig c;
+Result<std::shared_ptr<gateway::RouteTools>> server_tools(const ServeArgs& a,
+                                                         gateway::ToolMode mode) {
+  gateway::RouteToolsConfig c;
   c.mode = mode;
   c.workspace = a.workspace;
   c.demo_todo = true;
   c.data_dir = a.data_dir;
   c.max_rounds = a.max_rounds;
   c.tool_timeout = std::chrono::milliseconds(a.tool_timeout_ms);
-  return server::make_route_tools(c);
+  return gateway::make_route_tools(c);
 }
 
 int hash_key() {
@@ -118,12 +118,12 @@ int hash_key() {
   std::getline(std::cin, key);
   while (!key.empty() && (key.back() == '\r' || key.back() == ' ')) key.pop_back();
   if (key.empty()) return usage_error("--hash-key: give the key on standard input");
-  std::printf("sha256:%s\n", server::sha256_hex(key).c_str());
+  std::printf("sha256:%s\n", gateway::sha256_hex(key).c_str());
   return 0;
 }
 
 int check_config(const std::string& path) {
-  auto cfg = server::load_config_file(path);
+  auto cfg = gateway::load_config_file(path);
   if (!cfg) {
     std::fprintf(stderr, "toolwire serve: %s\n", cfg.error().message.c_str());
     return 2;
@@ -139,16 +139,16 @@ int check_config(const std::string& path) {
 int run_serve(const ServeArgs& a) {
   if (a.hash_key) return hash_key();
   if (!a.check_config.empty()) return check_config(a.check_config);
-  std::optional<server::GatewayConfig> config;
+  std::optional<gateway::GatewayConfig> config;
   if (!a.config.empty()) {
-    auto c = server::load_config_file(a.config);
+    auto c = gateway::load_config_file(a.config);
     if (!c) {
       std::fprintf(stderr, "toolwire serve: %s\n", c.error().message.c_str());
       return 2;
     }
     config = std::move(*c);
   }
-  server::GatewayOptions opt;
+  gateway::GatewayOptions opt;
   auto colon = a.listen.rfind(':');
   if (colon == std::string::npos)
     return usage_error("--listen: expected HOST:PORT, got '" + a.listen + "'");
@@ -199,7 +199,7 @@ int run_serve(const ServeArgs& a) {
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  server::Gateway gw(opt);
+  gateway::Gateway gw(opt);
   // Upstream calls run on the gateway's own threads (asio), or on libcurl's
   // loop thread when HTTP/2 or a proxy from the environment is needed.
   std::unique_ptr<transport::HttpTransport> transport_holder;
@@ -208,15 +208,15 @@ int run_serve(const ServeArgs& a) {
   else
     transport_holder = std::make_unique<transport::AsioHttpClient>(gw.io_context());
   transport::HttpTransport& client = *transport_holder;
-  auto router = std::make_shared<server::PatternRouter>();
+  auto router = std::make_shared<gateway::PatternRouter>();
   std::vector<std::string> described;
   std::string mode_name = !a.tools.empty()     ? a.tools
                           : a.upstream.empty() ? "server"
                                                : "passthrough";
-  server::ToolMode mode = mode_name == "server"  ? server::ToolMode::server
-                          : mode_name == "mixed" ? server::ToolMode::mixed
-                                                 : server::ToolMode::passthrough;
-  std::shared_ptr<const server::RouteTools> rt;
+  gateway::ToolMode mode = mode_name == "server"  ? gateway::ToolMode::server
+                          : mode_name == "mixed" ? gateway::ToolMode::mixed
+                                                 : gateway::ToolMode::passthrough;
+  std::shared_ptr<const gateway::RouteTools> rt;
   if (!config) {
     auto route_tools = server_tools(a, mode);
     if (!route_tools) {
@@ -226,11 +226,11 @@ int run_serve(const ServeArgs& a) {
     }
     rt = *route_tools;
   }
-  std::shared_ptr<server::KeyRing> keys;
+  std::shared_ptr<gateway::KeyRing> keys;
   std::shared_ptr<const tools::Registry> mcp_tools;
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // closed when serve returns
-  std::shared_ptr<server::McpLiveTools> mcp_live;         // MCP servers' list_changed → tools
-  std::shared_ptr<server::LiveRegistry> mcp_tools_live;
+  std::shared_ptr<gateway::McpLiveTools> mcp_live;         // MCP servers' list_changed → tools
+  std::shared_ptr<gateway::LiveRegistry> mcp_tools_live;
   // Without a config, /mcp serves the routes' server tools, and only when the
   // routes run them (server or mixed mode, the offline default): a
   // passthrough gateway exposes no tools of its own, on /mcp neither.
@@ -239,7 +239,7 @@ int run_serve(const ServeArgs& a) {
     for (const auto& v : config->missing_env)
       std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n",
                    v.c_str());
-    auto built = server::build_gateway(*config, client);
+    auto built = gateway::build_gateway(*config, client);
     if (!built) {
       std::fprintf(stderr, "toolwire serve: %s\n", built.error().message.c_str());
       return 1;

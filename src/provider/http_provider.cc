@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "toolwire/codec/codec.h"
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/ir/accumulator.h"
 #include "toolwire/provider/factory.h"
 #include "toolwire/provider/upstream_error.h"
@@ -59,8 +59,8 @@ void finish_timing(Timing& t, const ir::Usage& usage) {
 // destroy the provider while a cancelled call's completion is still on its way
 // from the transport thread, so the callbacks hold this, never the provider.
 struct CallContext {
-  const codec::Dialect* dialect;
-  const codec::Codec* codec;
+  const dialects::Dialect* dialect;
+  const dialects::Codec* codec;
   std::string name;  // how messages name the upstream: never by its address
   transport::HttpHeaders secret_headers;
 
@@ -92,7 +92,7 @@ struct CallContext {
 
 class HttpProvider final : public Provider {
  public:
-  HttpProvider(Profile profile, const codec::Dialect& dialect, ProviderConfig cfg,
+  HttpProvider(Profile profile, const dialects::Dialect& dialect, ProviderConfig cfg,
                transport::HttpTransport& client, std::string key)
       : profile_(std::move(profile)),
         dialect_(dialect),
@@ -189,7 +189,7 @@ class HttpProvider final : public Provider {
       std::optional<Clock::time_point> first_token;
       int status = 0;
       RateLimits limits;
-      std::unique_ptr<codec::StreamDecoder> decoder;
+      std::unique_ptr<dialects::StreamDecoder> decoder;
       ir::StreamAccumulator acc;
       std::vector<ir::StreamEvent> events;
       std::string error_body;
@@ -302,14 +302,14 @@ class HttpProvider final : public Provider {
     }
     transport::HttpRequest http;
     http.method = "POST";
-    http.url = codec::url_for(profile_.base_url, stream ? stream_path_ : path_, r.model);
+    http.url = dialects::url_for(profile_.base_url, stream ? stream_path_ : path_, r.model);
     http.body = std::move(*body);
     http.headers.add("content-type", "application/json");
     http.headers.add("accept", stream ? std::string(dialect_.stream_media_type)
                                       : std::string("application/json"));
     for (const auto& [k, v] : profile_.headers) http.headers.add(k, v);
     // The dialect's auth hook sees the finished request (SigV4 signs it all).
-    codec::HeaderList plain, auth;
+    dialects::HeaderList plain, auth;
     for (const auto& [k, v] : http.headers) plain.emplace_back(k, v);
     dialect_.auth({.method = http.method,
                    .url = http.url,
@@ -332,9 +332,9 @@ class HttpProvider final : public Provider {
   }
 
   Profile profile_;
-  const codec::Dialect& dialect_;
+  const dialects::Dialect& dialect_;
   std::string path_, stream_path_;  // URL templates after the base URL
-  const codec::Codec& codec_;
+  const dialects::Codec& codec_;
   ProviderConfig cfg_;
   transport::HttpTransport& client_;
   std::string key_;
@@ -355,7 +355,7 @@ Result<Profile> resolve_profile(const ProviderConfig& cfg) {
 
 Result<std::unique_ptr<Provider>> make_http_provider(Profile profile, const ProviderConfig& cfg,
                                                      transport::HttpTransport& client) {
-  const codec::Dialect* dialect = codec::find_dialect(profile.dialect);
+  const dialects::Dialect* dialect = dialects::find_dialect(profile.dialect);
   if (!dialect || !dialect->has_codec())
     return make_error(ErrorCode::not_found,
                       "profile '" + profile.name + "': unknown dialect '" + profile.dialect + "'",

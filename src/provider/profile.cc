@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/core/json_depth.h"
 
 namespace toolwire::provider {
@@ -139,7 +139,7 @@ Result<Profile> builtin_profile(std::string_view name) {
     if (name == b.name) return parse_profile(b.json);
   // A dialect's name or alias names its official profile ("responses" →
   // openai_responses.json, "bedrock_converse" → bedrock.json).
-  if (const codec::Dialect* d = codec::find_dialect(name))
+  if (const dialects::Dialect* d = dialects::find_dialect(name))
     for (std::string_view n : {d->name, d->alias})
       for (const auto& b : kBuiltin)
         if (!n.empty() && n == b.name) return parse_profile(b.json);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "textprovider/text_turn.h"
-#include "toolwire/codec/sse.h"
+#include "toolwire/dialects/framing/sse.h"
 #include "toolwire/core/http_status.h"
 #include "toolwire/core/json_depth.h"
 #include "toolwire/provider/upstream_error.h"
@@ -178,8 +178,8 @@ class CompletionProvider final : public provider::Provider {
       Clock::time_point start = Clock::now();
       int status = 0;
       std::string error_body;
-      codec::SseParser sse;
-      std::vector<codec::SseEvent> events;
+      dialects::SseParser sse;
+      std::vector<dialects::SseEvent> events;
       std::unique_ptr<TextTurn> turn;
       bool started = false;
       bool done_seen = false;

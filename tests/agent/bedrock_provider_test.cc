@@ -9,7 +9,7 @@
 #include <ctime>
 
 #include "mock_upstream.h"
-#include "toolwire/codec/sigv4.h"
+#include "toolwire/dialects/framing/sigv4.h"
 #include "toolwire/provider/factory.h"
 
 namespace toolwire::provider {
@@ -59,7 +59,7 @@ void expect_valid_signature(const MockRequest& req, const std::string& base) {
   const int64_t when = static_cast<int64_t>(timegm(&tm));
   const size_t sh = auth.find("SignedHeaders=") + 14;
   std::string names = auth.substr(sh, auth.find(',', sh) - sh);
-  codec::HeaderList signed_headers;
+  dialects::HeaderList signed_headers;
   for (size_t at = 0; at <= names.size();) {
     size_t end = names.find(';', at);
     if (end == std::string::npos) end = names.size();
@@ -68,10 +68,10 @@ void expect_valid_signature(const MockRequest& req, const std::string& base) {
     if (name == "host" || name.starts_with("x-amz-")) continue;  // the signer adds these
     signed_headers.emplace_back(name, req.header(name).value_or(""));
   }
-  codec::HeaderList again;
+  dialects::HeaderList again;
   const std::string token = req.header("x-amz-security-token").value_or("");
   ASSERT_TRUE(
-      codec::sigv4_sign(
+      dialects::sigv4_sign(
           {.method = req.method,
            .url = base + req.target,
            .body = req.body,

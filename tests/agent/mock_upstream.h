@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "mock_http_server.h"
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/ir/accumulator.h"
 
 namespace toolwire::testing {
 
 class Upstream {
  public:
-  explicit Upstream(const char* dialect) : codec_(*codec::find_codec(dialect)) {}
-  const codec::Codec& codec() const { return codec_; }
+  explicit Upstream(const char* dialect) : codec_(*dialects::find_codec(dialect)) {}
+  const dialects::Codec& codec() const { return codec_; }
 
   // The events as an SSE body, one HTTP chunk per wire event group.
   MockResponse stream(const std::vector<ir::StreamEvent>& events,
@@ -54,7 +54,7 @@ class Upstream {
   }
 
  private:
-  const codec::Codec& codec_;
+  const dialects::Codec& codec_;
 };
 
 }  // namespace toolwire::testing

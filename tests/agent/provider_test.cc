@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "toolwire/agent/agent.h"
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/demo/demo.h"
 #include "toolwire/provider/capabilities.h"
 #include "toolwire/provider/profile.h"
@@ -112,13 +112,13 @@ TEST(Profiles, EveryDialectNameOrAliasNamesAProfile) {
   auto an = builtin_profile("anthropic_messages");
   ASSERT_TRUE(an.ok());
   EXPECT_EQ(an->name, "anthropic");
-  for (const auto& d : codec::all_dialects()) {
+  for (const auto& d : dialects::all_dialects()) {
     if (!d.has_codec()) continue;
     for (std::string_view n : {d.name, d.alias}) {
       if (n.empty()) continue;
       auto p = builtin_profile(n);
       ASSERT_TRUE(p.ok()) << n << ": " << p.error().to_string();
-      EXPECT_EQ(codec::find_dialect(p->dialect), &d) << n << " → profile " << p->name;
+      EXPECT_EQ(dialects::find_dialect(p->dialect), &d) << n << " → profile " << p->name;
     }
   }
 }

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "server/conductor/protocol.h"
-#include "server/conductor/replay.h"
+#include "gateway/conductor/protocol.h"
+#include "gateway/conductor/replay.h"
 
-namespace toolwire::server::conductor {
+namespace toolwire::gateway::conductor {
 namespace {
 
 using json = nlohmann::json;
@@ -116,4 +116,4 @@ TEST(ConductorReplay, BoundedByCountAndBytesAndReportsTheGap) {
 }
 
 }  // namespace
-}  // namespace toolwire::server::conductor
+}  // namespace toolwire::gateway::conductor

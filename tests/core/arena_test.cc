@@ -2,7 +2,7 @@
 // aligned and disjoint, scopes nest and release only their own memory, and a
 // call bigger than the first block grows the arena without losing what it
 // holds.
-#include "codecs/common/arena.h"
+#include "dialects/common/arena.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 namespace {
 
 using ArenaVector = std::vector<uint64_t, ArenaAllocator<uint64_t>>;
@@ -103,4 +103,4 @@ TEST(Arena, ReleasedMemoryIsPoisonedUnderAsan) {
 #endif
 
 }  // namespace
-}  // namespace toolwire::codec
+}  // namespace toolwire::dialects

@@ -2,7 +2,7 @@
 // ErrorCode <-> HTTP status convention.
 #include <gtest/gtest.h>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/core/http_status.h"
 #include "toolwire/core/json_valid.h"
 
@@ -44,8 +44,8 @@ TEST(HttpStatus, UpstreamStatusesMapToTheirMeaning) {
 }
 
 TEST(HttpStatus, CodecNamesStillWork) {
-  EXPECT_EQ(codec::http_status_for(ErrorCode::resource_exhausted), 429);
-  EXPECT_EQ(codec::error_code_for_http_status(401), ErrorCode::unauthenticated);
+  EXPECT_EQ(dialects::http_status_for(ErrorCode::resource_exhausted), 429);
+  EXPECT_EQ(dialects::error_code_for_http_status(401), ErrorCode::unauthenticated);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
-// Opaque JSON copied from the source text (codecs/common/source_text.h): the
+// Opaque JSON copied from the source text (dialects/common/source_text.h): the
 // slice of every object and array equals what a JSON library sees there,
 // line breaks are dropped, spaces and number spellings are kept, and an
 // element of a document that is no longer the remembered one is re-serialized
 // from the DOM instead.
-#include "codecs/common/source_text.h"
+#include "dialects/common/source_text.h"
 
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <random>
 #include <string>
 
-#include "codecs/common/dom_json.h"
-#include "codecs/common/json_in.h"
-#include "toolwire/codec/codec.h"
+#include "dialects/common/dom_json.h"
+#include "dialects/common/json_in.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec::json {
+namespace toolwire::dialects::json {
 namespace {
 
 // Every object and array under `e`, with its path, checked against nlohmann's
@@ -151,4 +151,4 @@ TEST(SourceText, DecodedRequestsCarryLineBreakFreeSourceText) {
 }
 
 }  // namespace
-}  // namespace toolwire::codec::json
+}  // namespace toolwire::dialects::json

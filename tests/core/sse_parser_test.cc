@@ -1,10 +1,10 @@
-#include "toolwire/codec/sse.h"
+#include "toolwire/dialects/framing/sse.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 namespace {
 
 std::vector<SseEvent> parse_in_chunks(std::string_view bytes, const std::vector<size_t>& cuts) {
@@ -103,4 +103,4 @@ TEST(SseParser, RefusesOversizedEvent) {
 }
 
 }  // namespace
-}  // namespace toolwire::codec
+}  // namespace toolwire::dialects

@@ -5,15 +5,15 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& anthropic_messages_codec();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const codec::Codec& c = codec::anthropic_messages_codec();
+  const dialects::Codec& c = dialects::anthropic_messages_codec();
   Warnings warnings;
   auto req =
       c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);

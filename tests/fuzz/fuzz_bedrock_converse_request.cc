@@ -8,15 +8,15 @@
 #include <string>
 #include <string_view>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& bedrock_converse_codec();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const codec::Codec& c = codec::bedrock_converse_codec();
+  const dialects::Codec& c = dialects::bedrock_converse_codec();
   Warnings warnings;
   auto req =
       c.decode_request(std::string_view(reinterpret_cast<const char*>(data), size), warnings);
@@ -42,12 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
   const std::string_view body(reinterpret_cast<const char*>(data), size);
-  for (const codec::Codec* to : codec::all_codecs()) {
+  for (const dialects::Codec* to : dialects::all_codecs()) {
     Warnings w1, w2;
-    auto fast = codec::translate_request(c, *to, body, w1);
+    auto fast = dialects::translate_request(c, *to, body, w1);
     auto ir = c.decode_request(body, w2);
     if (!ir) std::abort();  // it decoded above
-    auto slow = to->encode_request(*ir, w2, codec::EncodeOptions{.raw_json_verified = true});
+    auto slow = to->encode_request(*ir, w2, dialects::EncodeOptions{.raw_json_verified = true});
     auto text = [](const Warnings& ws) {
       std::string t;
       for (const auto& w : ws) t += w.code + "@" + w.path + ":" + w.message + "\n";

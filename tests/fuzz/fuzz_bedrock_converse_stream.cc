@@ -7,15 +7,15 @@
 #include <string_view>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& bedrock_converse_codec();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const codec::Codec& c = codec::bedrock_converse_codec();
+  const dialects::Codec& c = dialects::bedrock_converse_codec();
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t split = size ? (static_cast<size_t>(data[0]) * 7919u) % (size + 1) : 0;
   auto decoder = c.make_stream_decoder();

@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "server/conductor/protocol.h"
+#include "gateway/conductor/protocol.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace toolwire::server::conductor;
+  using namespace toolwire::gateway::conductor;
   std::string_view in(reinterpret_cast<const char*>(data), size);
   ParsedFrame p = parse_frame(in);
   if (p.frame.has_value() == p.error.has_value()) std::abort();  // exactly one of the two

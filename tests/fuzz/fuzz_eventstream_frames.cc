@@ -1,4 +1,4 @@
-// libFuzzer: the AWS event-stream frame parser alone (toolwire/codec/eventstream.h).
+// libFuzzer: the AWS event-stream frame parser alone (toolwire/dialects/framing/eventstream.h).
 // Any bytes, split at a byte the input picks and also fed one byte at a
 // time: never a crash, the same messages either way, and every message it
 // accepts re-encodes to bytes that parse back to the same message. Then the
@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "toolwire/codec/eventstream.h"
+#include "toolwire/dialects/framing/eventstream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace toolwire::codec;
+  using namespace toolwire::dialects;
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t split = size ? (static_cast<size_t>(data[0]) * 7919u) % (size + 1) : 0;
   const EventStreamLimits limits{.max_message_bytes = 1u << 16, .max_headers_bytes = 4096};

@@ -25,8 +25,8 @@
 #include <string_view>
 
 #include "toolwire/ir/accumulator.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 
 namespace {
 
@@ -68,15 +68,15 @@ class InstantProvider final : public provider::Provider {
   provider::Capabilities caps_;
 };
 
-server::Gateway* gateway() {
-  static server::Gateway* gw = [] {
-    auto router = std::make_shared<server::PatternRouter>();
+gateway::Gateway* gateway() {
+  static gateway::Gateway* gw = [] {
+    auto router = std::make_shared<gateway::PatternRouter>();
     auto* p = router->own(std::make_unique<InstantProvider>());
     // Exact names only: a glob would put every fuzzed model name in /metrics.
     router->add_route(
         {.pattern = "m", .aliases = {"gpt-4o", "claude-x"}, .targets = {{p, "", "i"}}});
     router->add_route({.pattern = "fail", .aliases = {}, .targets = {{p, "", "i"}, {p, "", "j"}}});
-    server::GatewayOptions opt;
+    gateway::GatewayOptions opt;
     opt.host = "127.0.0.1";
     opt.port = 0;
     opt.threads = 2;
@@ -85,7 +85,7 @@ server::Gateway* gateway() {
     opt.limits.header_timeout = std::chrono::milliseconds(2000);
     opt.limits.body_timeout = std::chrono::milliseconds(2000);
     opt.log = [](std::string_view) {};
-    auto* g = new server::Gateway(opt, router);  // lives until the process exits
+    auto* g = new gateway::Gateway(opt, router);  // lives until the process exits
     if (!g->start().ok()) std::abort();
     return g;
   }();
@@ -152,7 +152,7 @@ void send_all(int fd, const uint8_t* data, size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  server::Gateway* gw = gateway();
+  gateway::Gateway* gw = gateway();
   int fd = connect_to(gw->port());
   send_all(fd, data, size);
   ::shutdown(fd, SHUT_WR);

@@ -3,15 +3,15 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& gemini_codec();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const codec::Codec& c = codec::gemini_codec();
+  const dialects::Codec& c = dialects::gemini_codec();
   std::string_view body(reinterpret_cast<const char*>(data), size);
   Warnings warnings;
   auto resp = c.decode_response(body, warnings);

@@ -6,15 +6,15 @@
 #include <string_view>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& openai_chat_codec();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const codec::Codec& c = codec::openai_chat_codec();
+  const dialects::Codec& c = dialects::openai_chat_codec();
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   size_t cut = size ? data[0] % (size + 1) : 0;
   auto dec = c.make_stream_decoder();

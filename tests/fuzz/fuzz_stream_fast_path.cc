@@ -12,16 +12,16 @@
 #include <vector>
 
 #include "../support/sse_respace.h"
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& anthropic_messages_codec();
 const Codec& openai_chat_codec();
-}  // namespace toolwire::codec
+}  // namespace toolwire::dialects
 
 namespace {
 
-bool decode(const toolwire::codec::Codec& c, std::string_view sse,
+bool decode(const toolwire::dialects::Codec& c, std::string_view sse,
             std::vector<toolwire::ir::StreamEvent>& events) {
   auto decoder = c.make_stream_decoder();
   toolwire::Status st = decoder->feed(sse, events);
@@ -46,8 +46,8 @@ bool same_events(const std::vector<toolwire::ir::StreamEvent>& a,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   if (size == 0) return 0;
-  const codec::Codec& c =
-      data[0] % 2 ? codec::openai_chat_codec() : codec::anthropic_messages_codec();
+  const dialects::Codec& c =
+      data[0] % 2 ? dialects::openai_chat_codec() : dialects::anthropic_messages_codec();
   const std::string_view sse(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<ir::StreamEvent> fast, full;
   if (!decode(c, sse, fast)) return 0;

@@ -8,13 +8,13 @@
 #include <string>
 #include <string_view>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 
-namespace toolwire::codec {
+namespace toolwire::dialects {
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
 const Codec& openai_responses_codec();
-}  // namespace toolwire::codec
+}  // namespace toolwire::dialects
 
 namespace {
 std::string codes(const toolwire::Warnings& ws) {
@@ -27,15 +27,15 @@ std::string codes(const toolwire::Warnings& ws) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   if (size == 0) return 0;
-  const codec::Codec& openai = codec::openai_chat_codec();
-  const codec::Codec& anthropic = codec::anthropic_messages_codec();
-  const codec::Codec& responses = codec::openai_responses_codec();
-  const codec::Codec& from = (data[0] & 4) ? responses : (data[0] & 2) ? anthropic : openai;
-  const codec::Codec& to = (data[0] & 8) ? responses : (data[0] & 1) ? anthropic : openai;
+  const dialects::Codec& openai = dialects::openai_chat_codec();
+  const dialects::Codec& anthropic = dialects::anthropic_messages_codec();
+  const dialects::Codec& responses = dialects::openai_responses_codec();
+  const dialects::Codec& from = (data[0] & 4) ? responses : (data[0] & 2) ? anthropic : openai;
+  const dialects::Codec& to = (data[0] & 8) ? responses : (data[0] & 1) ? anthropic : openai;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   Warnings w1, w2;
-  auto fast = codec::translate_request(from, to, body, w1);
+  auto fast = dialects::translate_request(from, to, body, w1);
   auto req = from.decode_request(body, w2);
   if (!req) {
     if (fast || fast.error().to_string() != req.error().to_string()) {
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     return 0;
   }
-  auto slow = to.encode_request(*req, w2, codec::EncodeOptions{.raw_json_verified = true});
+  auto slow = to.encode_request(*req, w2, dialects::EncodeOptions{.raw_json_verified = true});
   if (fast.ok() != slow.ok() || (fast && *fast != *slow) ||
       (!fast && fast.error().to_string() != slow.error().to_string()) || codes(w1) != codes(w2)) {
     std::fprintf(stderr,

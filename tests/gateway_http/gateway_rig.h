@@ -13,13 +13,13 @@
 
 #include "raw_client.h"
 #include "test_provider.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 
 namespace toolwire::testing {
 
-inline server::GatewayOptions small_options() {
-  server::GatewayOptions o;
+inline gateway::GatewayOptions small_options() {
+  gateway::GatewayOptions o;
   o.host = "127.0.0.1";
   o.port = 0;
   o.threads = 2;
@@ -34,8 +34,8 @@ inline server::GatewayOptions small_options() {
 
 class GatewayRig {
  public:
-  explicit GatewayRig(server::GatewayOptions opt = small_options()) {
-    auto router = std::make_shared<server::PatternRouter>();
+  explicit GatewayRig(gateway::GatewayOptions opt = small_options()) {
+    auto router = std::make_shared<gateway::PatternRouter>();
     auto p = std::make_unique<TestProvider>();
     provider = p.get();
     auto* owned = router->own(std::move(p));
@@ -46,7 +46,7 @@ class GatewayRig {
       std::lock_guard lock(log_mu_);
       log_.emplace_back(line);
     };
-    gateway = std::make_unique<server::Gateway>(std::move(opt), router);
+    gateway = std::make_unique<gateway::Gateway>(std::move(opt), router);
     Status s = gateway->start();
     EXPECT_TRUE(s.ok()) << s.error().to_string();
     port = gateway->port();
@@ -95,7 +95,7 @@ class GatewayRig {
     return log_;
   }
 
-  std::unique_ptr<server::Gateway> gateway;
+  std::unique_ptr<gateway::Gateway> gateway;
   TestProvider* provider = nullptr;  // owned by the router
   uint16_t port = 0;
 

@@ -43,7 +43,7 @@ std::vector<ir::StreamEvent> long_turn(int n) {
 
 class MixedModes : public ::testing::TestWithParam<Mode> {
  protected:
-  void start(server::GatewayOptions opt = small_options()) {
+  void start(gateway::GatewayOptions opt = small_options()) {
     provider::ProviderConfig cfg;
     cfg.profile = GetParam().profile;
     cfg.base_url = upstream_.url(GetParam().base_path);
@@ -54,11 +54,11 @@ class MixedModes : public ::testing::TestWithParam<Mode> {
     profile->api_key_required = false;
     auto p = provider::make_http_provider(std::move(*profile), cfg, client_);
     ASSERT_TRUE(p.ok()) << p.error().to_string();
-    auto router = std::make_shared<server::PatternRouter>();
+    auto router = std::make_shared<gateway::PatternRouter>();
     auto* prov = router->own(std::move(*p));
     router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, "up-model", "mock"}}});
     opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<server::Gateway>(std::move(opt), router);
+    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
     ASSERT_TRUE(gateway_->start().ok());
   }
   void TearDown() override {
@@ -76,7 +76,7 @@ class MixedModes : public ::testing::TestWithParam<Mode> {
   MockHttpServer upstream_;
   Upstream wire_{GetParam().upstream_codec};
   transport::HttpClient client_;
-  std::unique_ptr<server::Gateway> gateway_;
+  std::unique_ptr<gateway::Gateway> gateway_;
 };
 
 TEST_P(MixedModes, WholeAndStreamed) {

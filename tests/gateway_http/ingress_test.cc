@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gateway_rig.h"
-#include "toolwire/server/auth.h"
+#include "toolwire/gateway/auth.h"
 
 namespace toolwire::testing {
 namespace {
@@ -195,7 +195,7 @@ TEST_P(Ingress, WrongMethod) {
 class IngressStream : public Ingress {};
 
 TEST_P(IngressStream, KeepAliveWhileTheUpstreamIsSilent) {
-  server::GatewayOptions opt = small_options();
+  gateway::GatewayOptions opt = small_options();
   opt.stream_keepalive = Ms(40);
   GatewayRig quick(opt);
   RawClient client(quick.port);
@@ -281,9 +281,9 @@ TEST(IngressPaths, BedrockBadModelSegments) {
 
 TEST(IngressKeys, EachDialectPresentsItsKey) {
   GatewayRig rig;
-  auto keys = std::make_shared<server::KeyRing>();
-  ASSERT_TRUE(keys->add({"gemini-app", server::sha256_hex("goog-secret"), {}, 0, 0}).ok());
-  ASSERT_TRUE(keys->add({"aws-app", server::sha256_hex("AKIDGATEWAY"), {}, 0, 0}).ok());
+  auto keys = std::make_shared<gateway::KeyRing>();
+  ASSERT_TRUE(keys->add({"gemini-app", gateway::sha256_hex("goog-secret"), {}, 0, 0}).ok());
+  ASSERT_TRUE(keys->add({"aws-app", gateway::sha256_hex("AKIDGATEWAY"), {}, 0, 0}).ok());
   rig.gateway->set_keys(keys);
   const std::string gemini_body = R"({"contents":[{"role":"user","parts":[{"text":"k"}]}]})";
   const std::string bedrock_body = R"({"messages":[{"role":"user","content":[{"text":"k"}]}]})";
@@ -383,7 +383,7 @@ TEST(ResponseStore, UnknownIdAndStoreOff) {
   ASSERT_TRUE(again.send(responses_request(id)));
   expect_error_shape(again.read_response(), false, 400, "not found");
 
-  server::GatewayOptions opt = small_options();
+  gateway::GatewayOptions opt = small_options();
   opt.response_store.max_responses = 0;
   GatewayRig off(opt);
   RawClient o(off.port);

@@ -10,7 +10,7 @@
 
 #include "gateway_rig.h"
 #include "mock_http_server.h"
-#include "toolwire/server/config.h"
+#include "toolwire/gateway/config.h"
 
 namespace toolwire::testing {
 namespace {
@@ -71,13 +71,13 @@ class ToolFormat : public ::testing::TestWithParam<bool> {  // true: completion 
         "\n    base_url: " + upstream_.url("/v1") +
         "\n    tool_format: hermes\n    max_attempts: 1\n"
         "routes:\n  - model: local\n    upstreams: [{upstream: local, model: qwen}]\n";
-    auto config = server::load_config_string(yaml);
+    auto config = gateway::load_config_string(yaml);
     ASSERT_TRUE(config.ok()) << config.error().to_string();
-    auto built = server::build_gateway(*config, client_);
+    auto built = gateway::build_gateway(*config, client_);
     ASSERT_TRUE(built.ok()) << built.error().to_string();
-    server::GatewayOptions opt = small_options();
+    gateway::GatewayOptions opt = small_options();
     opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<server::Gateway>(std::move(opt), built->router);
+    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), built->router);
     ASSERT_TRUE(gateway_->start().ok());
   }
   void TearDown() override {
@@ -183,7 +183,7 @@ class ToolFormat : public ::testing::TestWithParam<bool> {  // true: completion 
 
   MockHttpServer upstream_;
   transport::HttpClient client_;
-  std::unique_ptr<server::Gateway> gateway_;
+  std::unique_ptr<gateway::Gateway> gateway_;
 };
 
 TEST_P(ToolFormat, WholeAnswerHasNativeToolCalls) {
@@ -294,24 +294,24 @@ INSTANTIATE_TEST_SUITE_P(Endpoints, ToolFormat, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "completions" : "chat"; });
 
 TEST(ToolFormatConfig, FamilyNameIsValidated) {
-  auto bad = server::load_config_string(
+  auto bad = gateway::load_config_string(
       "upstreams:\n  u:\n    profile: openai_compatible\n    base_url: http://127.0.0.1:1/v1\n"
       "    tool_format: hermez\nroutes:\n  - model: '*'\n    upstreams: [u]\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().to_string().find("upstreams.u.tool_format"), std::string::npos)
       << bad.error().to_string();
   EXPECT_NE(bad.error().to_string().find("hermes"), std::string::npos) << bad.error().to_string();
-  auto none = server::load_config_string(
+  auto none = gateway::load_config_string(
       "upstreams:\n  u:\n    profile: openai_completions\n    base_url: http://127.0.0.1:1/v1\n"
       "routes:\n  - model: '*'\n    upstreams: [u]\n");
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().to_string().find("tool_format"), std::string::npos)
       << none.error().to_string();
-  auto anthropic = server::load_config_string(
+  auto anthropic = gateway::load_config_string(
       "upstreams:\n  u:\n    profile: anthropic\n    tool_format: hermes\n"
       "routes:\n  - model: '*'\n    upstreams: [u]\n");
   EXPECT_FALSE(anthropic.ok());
-  auto ok = server::load_config_string(
+  auto ok = gateway::load_config_string(
       "upstreams:\n  u:\n    profile: openai_compatible\n    base_url: http://127.0.0.1:1/v1\n"
       "    tool_format: qwen3_coder\nroutes:\n  - model: '*'\n    upstreams: [u]\n");
   ASSERT_TRUE(ok.ok()) << ok.error().to_string();

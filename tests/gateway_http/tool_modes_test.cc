@@ -13,9 +13,9 @@
 
 #include "raw_client.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/server/config.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/config.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 
 namespace toolwire::testing {
 namespace {
@@ -76,24 +76,24 @@ class ToolModes : public ::testing::Test {
 
     auto script = provider::parse_script(kScript);
     ASSERT_TRUE(script) << script.error().to_string();
-    auto router = std::make_shared<server::PatternRouter>();
+    auto router = std::make_shared<gateway::PatternRouter>();
     auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
-    auto server_tools = std::make_shared<server::RouteTools>();
-    server_tools->mode = server::ToolMode::server;
+    auto server_tools = std::make_shared<gateway::RouteTools>();
+    server_tools->mode = gateway::ToolMode::server;
     server_tools->registry = reg;
     server_tools->tool_timeout = std::chrono::seconds(20);
-    auto mixed_tools = std::make_shared<server::RouteTools>(*server_tools);
-    mixed_tools->mode = server::ToolMode::mixed;
+    auto mixed_tools = std::make_shared<gateway::RouteTools>(*server_tools);
+    mixed_tools->mode = gateway::ToolMode::mixed;
     router->add_route(
         {.pattern = "server", .aliases = {}, .targets = {{p, "", "scripted", server_tools}}});
     router->add_route(
         {.pattern = "mixed", .aliases = {}, .targets = {{p, "", "scripted", mixed_tools}}});
-    server::GatewayOptions opt;
+    gateway::GatewayOptions opt;
     opt.host = "127.0.0.1";
     opt.port = 0;
     opt.threads = 2;
     opt.log = [](std::string_view) {};
-    gw_ = std::make_unique<server::Gateway>(opt, router);
+    gw_ = std::make_unique<gateway::Gateway>(opt, router);
     ASSERT_TRUE(gw_->start().ok());
   }
   void TearDown() override {
@@ -110,7 +110,7 @@ class ToolModes : public ::testing::Test {
   static json user(const std::string& text) { return {{"role", "user"}, {"content", text}}; }
 
   SlowTool slow_;
-  std::unique_ptr<server::Gateway> gw_;
+  std::unique_ptr<gateway::Gateway> gw_;
 };
 
 TEST_F(ToolModes, ServerRunsItsToolAndAnswersWithTheFinalText) {
@@ -290,13 +290,13 @@ TEST(ToolModesConfig, BuiltinsWhenTheClientHasNoToolsUnderAPrefix) {
   fs::path ws = fs::temp_directory_path() / ("tw_builtins_" + std::to_string(::getpid()));
   fs::create_directories(ws);
   std::ofstream(ws / "notes.txt") << "hello";
-  server::RouteToolsConfig cfg;
-  cfg.mode = server::ToolMode::passthrough;
+  gateway::RouteToolsConfig cfg;
+  cfg.mode = gateway::ToolMode::passthrough;
   cfg.workspace = ws.string();
   cfg.builtins = {"list", "read"};
   cfg.tool_prefix = "gw_";
   cfg.builtin_when_client_has_no_tools = true;
-  auto tools = server::make_route_tools(cfg);
+  auto tools = gateway::make_route_tools(cfg);
   ASSERT_TRUE(tools) << tools.error().to_string();
   ASSERT_TRUE((*tools)->registry);
   auto names = (*tools)->registry->names();
@@ -309,15 +309,15 @@ TEST(ToolModesConfig, BuiltinsWhenTheClientHasNoToolsUnderAPrefix) {
     {"user_pattern": "^mine$", "calls": [{"name": "my_tool", "arguments": {"x": 1}}]}
   ], "fallback": "plain"})");
   ASSERT_TRUE(script) << script.error().to_string();
-  auto router = std::make_shared<server::PatternRouter>();
+  auto router = std::make_shared<gateway::PatternRouter>();
   auto* p = router->own(std::make_unique<provider::ScriptedProvider>(std::move(*script)));
   router->add_route({.pattern = "*", .aliases = {}, .targets = {{p, "", "scripted", *tools}}});
-  server::GatewayOptions opt;
+  gateway::GatewayOptions opt;
   opt.host = "127.0.0.1";
   opt.port = 0;
   opt.threads = 1;
   opt.log = [](std::string_view) {};
-  server::Gateway gw(opt, router);
+  gateway::Gateway gw(opt, router);
   ASSERT_TRUE(gw.start().ok());
   auto post = [&](const json& body) {
     RawClient c(gw.port());

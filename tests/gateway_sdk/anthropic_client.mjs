@@ -167,7 +167,7 @@ export function anthropicClientSuite(upstream) {
       });
 
       // OpenAI has no error flag: the codec's convention is a leading
-      // "Error: " on the tool message (src/codecs/openai_chat/README.md).
+      // "Error: " on the tool message (src/dialects/openai_chat/README.md).
       test(`an is_error tool result (${mode})`, async () => {
         gw.mock.script({ text: 'No such city.', usage: { input: 44, output: 4 } });
         const user = { role: 'user', content: 'Weather in Atlantis?' };

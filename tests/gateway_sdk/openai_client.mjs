@@ -163,7 +163,7 @@ export function openaiClientSuite(upstream) {
       });
 
       // OpenAI tool messages have no error flag; the codec's convention is a
-      // leading "Error: " (src/codecs/openai_chat/README.md), which becomes
+      // leading "Error: " (src/dialects/openai_chat/README.md), which becomes
       // Anthropic's is_error.
       test(`an error tool result (${mode})`, async () => {
         gw.mock.script({ text: 'No such city.', usage: { input: 44, output: 4 } });

@@ -47,7 +47,7 @@ class CheckLayeringTest(unittest.TestCase):
     def test_the_repository_table_parses(self):
         rules = check_layering.parse_table(
             os.path.join(HERE, "..", "..", "docs", "ARCHITECTURE.md"))
-        self.assertEqual(rules.library["codecs"], "toolwire_core")
+        self.assertEqual(rules.library["dialects"], "toolwire_dialects")
         self.assertNotIn("agent", rules.allowed["provider"])
 
 

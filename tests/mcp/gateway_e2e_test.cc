@@ -15,12 +15,12 @@
 #include "raw_client.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/server/config.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/config.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 #include "toolwire/transport/http_client.h"
 
-namespace toolwire::server {
+namespace toolwire::gateway {
 namespace {
 
 using nlohmann::json;
@@ -359,4 +359,4 @@ routes:
 }
 
 }  // namespace
-}  // namespace toolwire::server
+}  // namespace toolwire::gateway

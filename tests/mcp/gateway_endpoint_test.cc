@@ -14,11 +14,11 @@
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/tool_bridge.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/server/auth.h"
-#include "toolwire/server/gateway.h"
-#include "toolwire/server/routing.h"
+#include "toolwire/gateway/auth.h"
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 
-namespace toolwire::server {
+namespace toolwire::gateway {
 namespace {
 
 using nlohmann::json;
@@ -457,4 +457,4 @@ TEST(McpGatewayEndpoint, OversizedMessageRefusedSessionKept) {
 }
 
 }  // namespace
-}  // namespace toolwire::server
+}  // namespace toolwire::gateway

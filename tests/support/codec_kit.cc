@@ -45,7 +45,7 @@ std::vector<std::string> fixtures_matching(const std::string& prefix, const std:
   return names;
 }
 
-std::string fixture_prefix(const codec::Codec& codec) {
+std::string fixture_prefix(const dialects::Codec& codec) {
   std::string p(codec.name());
   std::replace(p.begin(), p.end(), '_', '-');
   return p + "-";
@@ -58,7 +58,7 @@ std::string sse_from_chunks(const std::vector<std::string>& chunks, bool done) {
   return out;
 }
 
-StreamResult decode_stream(const codec::Codec& codec, std::string_view bytes,
+StreamResult decode_stream(const dialects::Codec& codec, std::string_view bytes,
                            const std::vector<size_t>& cuts) {
   StreamResult r;
   auto decoder = codec.make_stream_decoder();
@@ -73,7 +73,7 @@ StreamResult decode_stream(const codec::Codec& codec, std::string_view bytes,
   return r;
 }
 
-StreamResult decode_stream_chunked(const codec::Codec& codec, std::string_view bytes,
+StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_view bytes,
                                    size_t chunk) {
   StreamResult r;
   auto decoder = codec.make_stream_decoder();
@@ -86,7 +86,7 @@ StreamResult decode_stream_chunked(const codec::Codec& codec, std::string_view b
   return r;
 }
 
-std::string encode_stream(const codec::Codec& codec, const std::vector<ir::StreamEvent>& events,
+std::string encode_stream(const dialects::Codec& codec, const std::vector<ir::StreamEvent>& events,
                           Warnings* warnings) {
   auto encoder = codec.make_stream_encoder();
   std::string out;

@@ -1,10 +1,10 @@
 // codec_kit.h — what every codec test needs, once: fixtures from
 // tests/data/wire/, SSE built from chunk listings, stream decoding cut at
 // chosen offsets or in fixed chunks, stream encoding, readable events and
-// warnings. Library `toolwire_codec_test_kit` (tests/support/CMakeLists.txt);
+// warnings. Library `toolwire_dialect_test_kit` (tests/support/CMakeLists.txt);
 // namespace toolwire::testing.
 //
-//   const codec::Codec& c = *codec::find_codec("anthropic");
+//   const dialects::Codec& c = *dialects::find_codec("anthropic");
 //   StreamResult r = decode_stream_chunked(c, read_fixture("anthropic-messages-stream-text.sse"),
 //   7); ASSERT_TRUE(r.status.ok()) << describe(r.events);
 #pragma once
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/ir/stream.h"
 
 namespace toolwire::testing {
@@ -26,7 +26,7 @@ std::vector<std::string> fixture_lines(const std::string& name);
 // The fixture names that start with `prefix` and end with `suffix`, sorted.
 std::vector<std::string> fixtures_matching(const std::string& prefix, const std::string& suffix);
 // "openai-chat-": the prefix of a codec's fixtures (its name, '_' → '-').
-std::string fixture_prefix(const codec::Codec& codec);
+std::string fixture_prefix(const dialects::Codec& codec);
 
 // `data: <chunk>\n\n` per chunk, then `data: [DONE]\n\n` when `done`.
 std::string sse_from_chunks(const std::vector<std::string>& chunks, bool done = true);
@@ -36,12 +36,12 @@ struct StreamResult {
   Status status;  // the first failure of feed or finish
 };
 // Feeds `bytes` cut at `cuts` (ascending offsets), then finish().
-StreamResult decode_stream(const codec::Codec& codec, std::string_view bytes,
+StreamResult decode_stream(const dialects::Codec& codec, std::string_view bytes,
                            const std::vector<size_t>& cuts);
 // Feeds `bytes` in pieces of `chunk` bytes (0: all at once), then finish().
-StreamResult decode_stream_chunked(const codec::Codec& codec, std::string_view bytes, size_t chunk);
+StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_view bytes, size_t chunk);
 // Encodes `events`; the encoder's warnings are appended to `warnings`.
-std::string encode_stream(const codec::Codec& codec, const std::vector<ir::StreamEvent>& events,
+std::string encode_stream(const dialects::Codec& codec, const std::vector<ir::StreamEvent>& events,
                           Warnings* warnings = nullptr);
 
 // A printable form of events, for readable failures.

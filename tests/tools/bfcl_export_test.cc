@@ -135,7 +135,7 @@ void check_file(const std::string& category, Counts& n) {
       ASSERT_TRUE(st.ok()) << id << " " << name << ": " << st.error().to_string();
       const Tool& tool = *reg.find(name);
       EXPECT_TRUE(is_wire_name(tool.wire_name())) << tool.wire_name();
-      for (const codec::Dialect& d : codec::all_dialects()) {
+      for (const dialects::Dialect& d : dialects::all_dialects()) {
         if (!d.export_tool) continue;
         auto e = export_tool(tool, d.name);
         EXPECT_TRUE(e.ok()) << id << " " << name << " " << d.name << ": " << e.error().to_string();

@@ -1,6 +1,6 @@
 // normalize.h — the semantic view two IRs are compared in after a cross-dialect
 // round trip. Each rule below undoes exactly one *documented* lossy mapping of
-// the codecs (see src/codecs/*/README.md); everything else must survive as is.
+// the codecs (see src/dialects/*/README.md); everything else must survive as is.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/ir/request.h"
 #include "toolwire/ir/response.h"
 
@@ -21,9 +21,9 @@ struct Route {
   bool via(std::string_view dialect) const {
     return std::find(dialects.begin(), dialects.end(), dialect) != dialects.end();
   }
-  static Route of(std::initializer_list<const codec::Codec*> codecs) {
+  static Route of(std::initializer_list<const dialects::Codec*> codecs) {
     Route r;
-    for (const codec::Codec* c : codecs) r.dialects.push_back(c->name());
+    for (const dialects::Codec* c : codecs) r.dialects.push_back(c->name());
     return r;
   }
 };
@@ -44,7 +44,7 @@ struct Route {
 // them), no participant name, developer flag, strict flag, parallel switch,
 // "none" tool choice, image detail or call signature; images given by web
 // URL dropped; responses without id, model or created.
-// Through Gemini (src/codecs/gemini/README.md): no model, stream flag or
+// Through Gemini (src/dialects/gemini/README.md): no model, stream flag or
 // metadata in the body; no parallel_tool_calls, developer flag, participant
 // name, image detail, strict flag or redacted thinking; schemas reduced to
 // Gemini's subset; a result's texts joined into one; the placeholder

@@ -17,7 +17,7 @@ namespace toolwire::testing {
 namespace {
 
 using nlohmann::json;
-Route route_of(const codec::Codec& c) { return Route::of({&c}); }
+Route route_of(const dialects::Codec& c) { return Route::of({&c}); }
 
 // Every tool id on an Anthropic wire must match ^[a-zA-Z0-9_-]+$.
 void expect_anthropic_ids_valid(const std::string& wire_json, const std::string& label) {
@@ -43,7 +43,7 @@ void expect_anthropic_ids_valid(const std::string& wire_json, const std::string&
 
 // Decodes `bytes` with `src`, checks the same-dialect round trip is exact and
 // the trip through `dst` and back preserves the normalized IR. Returns IR1.
-std::optional<ir::Request> check_request(const codec::Codec& src, const codec::Codec& dst,
+std::optional<ir::Request> check_request(const dialects::Codec& src, const dialects::Codec& dst,
                                          const std::string& bytes, const std::string& label) {
   SCOPED_TRACE(label);
   Warnings w1;
@@ -104,7 +104,7 @@ std::optional<ir::Request> check_request(const codec::Codec& src, const codec::C
   return std::move(*ir1);
 }
 
-std::optional<ir::Response> check_response(const codec::Codec& src, const codec::Codec& dst,
+std::optional<ir::Response> check_response(const dialects::Codec& src, const dialects::Codec& dst,
                                            const std::string& bytes, const std::string& label) {
   SCOPED_TRACE(label);
   Warnings w;
@@ -170,20 +170,20 @@ std::optional<ir::Response> check_response(const codec::Codec& src, const codec:
 // Every fixture of every dialect, through every other dialect and back.
 TEST(RoundTripFixtures, EveryRequestFixture) {
   ASSERT_GE(codecs().size(), 2u);
-  for (const codec::Codec* src : codecs()) {
+  for (const dialects::Codec* src : codecs()) {
     auto files = fixtures_matching(fixture_prefix(*src), ".request.json");
     ASSERT_FALSE(files.empty()) << src->name();
-    for (const codec::Codec* dst : codecs())
+    for (const dialects::Codec* dst : codecs())
       if (dst != src)
         for (const auto& f : files) check_request(*src, *dst, read_fixture(f), f);
   }
 }
 
 TEST(RoundTripFixtures, EveryResponseFixture) {
-  for (const codec::Codec* src : codecs()) {
+  for (const dialects::Codec* src : codecs()) {
     auto files = fixtures_matching(fixture_prefix(*src), ".response.json");
     ASSERT_FALSE(files.empty()) << src->name();
-    for (const codec::Codec* dst : codecs())
+    for (const dialects::Codec* dst : codecs())
       if (dst != src)
         for (const auto& f : files) check_response(*src, *dst, read_fixture(f), f);
   }
@@ -244,10 +244,10 @@ struct Coverage {
 TEST(RoundTripGenerated, Requests) {
   std::map<std::string_view, Coverage> from;  // by source dialect
   for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
-    for (const codec::Codec* src : codecs()) {
-      for (const codec::Codec* to : codecs()) {
+    for (const dialects::Codec* src : codecs()) {
+      for (const dialects::Codec* to : codecs()) {
         if (to == src) continue;
-        const codec::Codec& dst = *to;
+        const dialects::Codec& dst = *to;
         ConversationGen gen(seed);
         ir::Request ir0 = gen.request(gen.uniform(1, 14));
         Warnings w;
@@ -284,10 +284,10 @@ TEST(RoundTripGenerated, Requests) {
 
 TEST(RoundTripGenerated, Responses) {
   for (uint64_t seed = 1; seed <= generated_seeds(200); ++seed) {
-    for (const codec::Codec* src : codecs()) {
-      for (const codec::Codec* to : codecs()) {
+    for (const dialects::Codec* src : codecs()) {
+      for (const dialects::Codec* to : codecs()) {
         if (to == src) continue;
-        const codec::Codec& dst = *to;
+        const dialects::Codec& dst = *to;
         ConversationGen gen(seed);
         ir::Response ir0 = gen.response();
         Warnings w;

@@ -48,7 +48,7 @@ std::vector<ir::StreamEvent> tricky_events() {
   return events;
 }
 
-void expect_same_as_full_path(const codec::Codec& codec, const std::string& sse,
+void expect_same_as_full_path(const dialects::Codec& codec, const std::string& sse,
                               const std::string& label) {
   SCOPED_TRACE(label);
   for (size_t chunk : {size_t{0}, size_t{1}, size_t{7}, size_t{4096}}) {

@@ -23,7 +23,7 @@ const ir::ErrorEvent* last_error(const std::vector<ir::StreamEvent>& events) {
 
 // src bytes → IR → dst bytes → IR → src bytes → IR; all three accumulate to
 // the same normalized response. `chunk` = how the source bytes are fed.
-void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const std::string& bytes,
+void check_stream_via(const dialects::Codec& src, const dialects::Codec& dst, const std::string& bytes,
                       const std::string& label, size_t chunk) {
   SCOPED_TRACE(label + " from " + std::string(src.name()) + " via " + std::string(dst.name()) +
                " chunk " + std::to_string(chunk));
@@ -60,9 +60,9 @@ void check_stream_via(const codec::Codec& src, const codec::Codec& dst, const st
 }
 
 // check_stream_via every other dialect.
-void check_stream(const codec::Codec& src, const std::string& bytes, const std::string& label,
+void check_stream(const dialects::Codec& src, const std::string& bytes, const std::string& label,
                   size_t chunk = 0) {
-  for (const codec::Codec* dst : codecs())
+  for (const dialects::Codec* dst : codecs())
     if (dst != &src) check_stream_via(src, *dst, bytes, label, chunk);
 }
 
@@ -92,7 +92,7 @@ TEST(StreamTranslate, EveryOpenAIFixtureToAnthropicAndBack) {
 // found by each codec's fixture prefix.
 TEST(StreamTranslate, EveryEventStreamFixtureToEveryDialectAndBack) {
   int found = 0;
-  for (const codec::Codec* src : codecs()) {
+  for (const dialects::Codec* src : codecs()) {
     for (const auto& name : fixtures_matching(fixture_prefix(*src), ".eventstream")) {
       ++found;
       std::string bytes = read_fixture(name);
@@ -124,7 +124,7 @@ TEST(StreamTranslate, ToolUseFixtureKeepsIdNameArgumentsAndFinish) {
 
 TEST(StreamTranslate, GeneratedStreamsEveryPair) {
   for (uint64_t seed = 1; seed <= generated_seeds(150); ++seed) {
-    for (const codec::Codec* src : codecs()) {
+    for (const dialects::Codec* src : codecs()) {
       ConversationGen gen(seed);
       ir::Response resp = gen.response();
       auto events = gen.stream_events(resp, /*interleave=*/seed % 2 == 0);
@@ -207,7 +207,7 @@ TEST(StreamTranslate, InterleavedParallelOpenAIDeltasStayApartOnAnthropicWire) {
 
 // Feeds `sse` one wire event at a time through decoder → encoder and checks
 // that each argument fragment is in the output right after its event.
-void check_immediate(const codec::Codec& src, const codec::Codec& dst, const std::string& sse,
+void check_immediate(const dialects::Codec& src, const dialects::Codec& dst, const std::string& sse,
                      const std::string& target_key) {
   SCOPED_TRACE(std::string(src.name()) + " -> " + std::string(dst.name()));
   auto decoder = src.make_stream_decoder();

@@ -1,5 +1,5 @@
 // table_kit.h — what the table tests of docs/translation.md share: the
-// fixture run for every dialect of the dialect list (codec::all_dialects()),
+// fixture run for every dialect of the dialect list (dialects::all_dialects()),
 // where each codec writes a concept (Spot, Spelling), and the IR the rows
 // build. The rows: table_spelling_test.cc and table_loss_test.cc.
 #pragma once
@@ -14,7 +14,7 @@
 
 #include "ir_print.h"
 #include "normalize.h"
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/dialect.h"
 #include "wire.h"
 
 namespace toolwire::testing {
@@ -32,17 +32,17 @@ inline Spot none_at(std::string at) { return {std::move(at), nullptr, true}; }
 // Where each codec writes one concept (the table's row), by codec name.
 using Spelling = std::map<std::string_view, std::vector<Spot>>;
 
-inline std::vector<const codec::Dialect*> dialects_with_codecs() {
-  std::vector<const codec::Dialect*> out;
-  for (const auto& d : codec::all_dialects())
+inline std::vector<const dialects::Dialect*> dialects_with_codecs() {
+  std::vector<const dialects::Dialect*> out;
+  for (const auto& d : dialects::all_dialects())
     if (d.has_codec()) out.push_back(&d);
   return out;
 }
 
-class TableTest : public ::testing::TestWithParam<const codec::Dialect*> {
+class TableTest : public ::testing::TestWithParam<const dialects::Dialect*> {
  protected:
-  const codec::Dialect& dialect() const { return *GetParam(); }
-  const codec::Codec& codec() const { return GetParam()->codec(); }
+  const dialects::Dialect& dialect() const { return *GetParam(); }
+  const dialects::Codec& codec() const { return GetParam()->codec(); }
   std::string_view name() const { return GetParam()->name; }
   bool in(const Names& names) const { return names.contains(name()); }
 

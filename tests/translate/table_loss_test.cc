@@ -49,7 +49,7 @@ TEST_P(TableTest, LossToolChoiceNone) {
 
 // Gemini's allowedFunctionNames with several names: no IR form (decode side).
 TEST(TableLoss, GeminiAllowedFunctionNamesWidened) {
-  const codec::Codec& gemini = *codec::find_codec("gemini");
+  const dialects::Codec& gemini = *dialects::find_codec("gemini");
   json wire = {
       {"contents", json::array({{{"role", "user"}, {"parts", json::array({{{"text", "hi"}}})}}})},
       {"tools", json::array({{{"functionDeclarations",
@@ -263,7 +263,7 @@ TEST_P(TableTest, LossInvalidArguments) {
 
 TEST_P(TableTest, LossUnknownPart) {
   // Another dialect's block the IR has no type for (an Anthropic document).
-  const codec::Dialect& source = *codec::find_dialect("anthropic_messages");
+  const dialects::Dialect& source = *dialects::find_dialect("anthropic_messages");
   ir::Request r = ask();
   r.messages[0].parts.push_back(
       ir::UnknownPart{std::string(source.name), "document",
@@ -278,7 +278,7 @@ TEST_P(TableTest, LossUnknownPart) {
 }
 
 TEST_P(TableTest, LossUnknownField) {
-  const codec::Dialect& source = *codec::find_dialect("openai_chat");
+  const dialects::Dialect& source = *dialects::find_dialect("openai_chat");
   ir::Request r = ask();
   r.source_dialect = source.name;
   r.extra = {{"seed", "7"}};
@@ -453,7 +453,7 @@ TEST_P(TableTest, LossLateArgumentFragment) {
 
 // Tools the provider runs and stored conversations: refused, not dropped.
 TEST_P(TableTest, LossProviderToolRefused) {
-  const codec::Codec& responses = *codec::find_codec("openai_responses");
+  const dialects::Codec& responses = *dialects::find_codec("openai_responses");
   json req = {{"model", "gpt-5"},
               {"input", "Latest news?"},
               {"tools", json::array({{{"type", "web_search"}}})}};
@@ -473,7 +473,7 @@ TEST_P(TableTest, LossProviderToolRefused) {
 
 TEST_P(TableTest, LossServerToolDropped) {
   // An Anthropic server tool: the provider runs it; other dialects drop it.
-  const codec::Codec& anthropic = *codec::find_codec("anthropic_messages");
+  const dialects::Codec& anthropic = *dialects::find_codec("anthropic_messages");
   json req = {
       {"model", "claude"},
       {"max_tokens", 100},
@@ -491,7 +491,7 @@ TEST_P(TableTest, LossServerToolDropped) {
 }
 
 TEST_P(TableTest, LossPreviousResponseIdRefused) {
-  const codec::Codec& responses = *codec::find_codec("openai_responses");
+  const dialects::Codec& responses = *dialects::find_codec("openai_responses");
   json req = {{"model", "gpt-5"}, {"input", "And Rome?"}, {"previous_response_id", "resp_9"}};
   Warnings w;
   auto ir = responses.decode_request(req.dump(), w);

@@ -468,7 +468,7 @@ TEST_P(TableTest, ModelSpelling) {
                             {"bedrock_converse", {none_at("/model")}}};
   expect_spelling(wire, in_body);
   const Names in_url = {"gemini", "bedrock_converse"};
-  std::string url = codec::url_for("https://h", dialect().path, "m-1");
+  std::string url = dialects::url_for("https://h", dialect().path, "m-1");
   EXPECT_EQ(url.find("m-1") != std::string::npos, in(in_url)) << url;
   EXPECT_EQ(decode_request(wire).model, in(in_url) ? "" : "m-1");
 }
@@ -516,7 +516,7 @@ TEST_P(TableTest, StreamFramingSpelling) {
 
 TEST_P(TableTest, ErrorBodySpelling) {
   Error e = make_error(ErrorCode::invalid_argument, "bad tool", "$.tools[0]");
-  codec::WireError wire_error = codec().encode_error(e);
+  dialects::WireError wire_error = codec().encode_error(e);
   EXPECT_EQ(wire_error.http_status, 400);
   json body = json::parse(wire_error.body);
   expect_spelling(
@@ -539,7 +539,7 @@ TEST_P(TableTest, ErrorBodySpelling) {
   EXPECT_NE(back.message.find("bad tool"), std::string::npos) << back.to_string();
 }
 
-std::string dialect_label(const ::testing::TestParamInfo<const codec::Dialect*>& info) {
+std::string dialect_label(const ::testing::TestParamInfo<const dialects::Dialect*>& info) {
   return std::string(info.param->alias.empty() ? info.param->name : info.param->alias);
 }
 

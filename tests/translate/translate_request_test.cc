@@ -23,13 +23,13 @@ std::string codes(const Warnings& ws) {
 }
 
 // decode + encode without options, next to translate_request.
-void expect_same_translation(const codec::Codec& from, const codec::Codec& to,
+void expect_same_translation(const dialects::Codec& from, const dialects::Codec& to,
                              const std::string& body) {
   Warnings w1, w2;
   auto ir = from.decode_request(body, w1);
   ASSERT_TRUE(ir) << ir.error().to_string();
   auto slow = to.encode_request(*ir, w1);
-  auto fast = codec::translate_request(from, to, body, w2);
+  auto fast = dialects::translate_request(from, to, body, w2);
   ASSERT_EQ(slow.ok(), fast.ok()) << (slow ? fast.error().to_string() : slow.error().to_string());
   if (slow) {
     EXPECT_EQ(*fast, *slow);
@@ -41,7 +41,7 @@ void expect_same_translation(const codec::Codec& from, const codec::Codec& to,
 // both codecs are built in; decode + encode runs on the owning IR. Every
 // direction, same-dialect passthrough included, must give the same bytes.
 void expect_same_in_every_direction(const std::string& body, bool from_openai) {
-  const codec::Codec& from = from_openai ? openai() : anthropic();
+  const dialects::Codec& from = from_openai ? openai() : anthropic();
   {
     SCOPED_TRACE("to openai");
     expect_same_translation(from, openai(), body);
@@ -89,7 +89,7 @@ TEST(TranslateRequest, BorrowedPathHandlesTextItHasToBuild) {
   expect_same_in_every_direction(from_openai, true);
 
   Warnings w;
-  auto as_anthropic = codec::translate_request(openai(), anthropic(), from_openai, w);
+  auto as_anthropic = dialects::translate_request(openai(), anthropic(), from_openai, w);
   ASSERT_TRUE(as_anthropic) << as_anthropic.error().to_string();
   json a = json::parse(*as_anthropic);  // (non-const: a missing key reads as null)
   EXPECT_EQ(a["tools"][0]["input_schema"],
@@ -104,7 +104,7 @@ TEST(TranslateRequest, BorrowedPathHandlesTextItHasToBuild) {
 
   // And back: the mapped id, the wrapped arguments, the error flag.
   expect_same_in_every_direction(*as_anthropic, false);
-  auto back = codec::translate_request(anthropic(), openai(), *as_anthropic, w);
+  auto back = dialects::translate_request(anthropic(), openai(), *as_anthropic, w);
   ASSERT_TRUE(back) << back.error().to_string();
   json o = json::parse(*back);
   EXPECT_EQ(o["messages"][0]["content"], "sys");
@@ -149,7 +149,7 @@ TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForGeneratedConversations) {
 // Every ordered pair of the dialect list (same-dialect included), from each
 // codec's fixtures and from generated conversations written in its dialect.
 TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForEveryPairOfTheList) {
-  for (const codec::Codec* from : codecs()) {
+  for (const dialects::Codec* from : codecs()) {
     std::vector<std::string> bodies;
     for (const auto& name : fixtures_matching(fixture_prefix(*from), ".request.json"))
       bodies.push_back(read_fixture(name));
@@ -161,7 +161,7 @@ TEST(TranslateRequest, SameBytesAsDecodeThenEncodeForEveryPairOfTheList) {
       bodies.push_back(*body);
     }
     for (size_t i = 0; i < bodies.size(); ++i)
-      for (const codec::Codec* to : codecs()) {
+      for (const dialects::Codec* to : codecs()) {
         SCOPED_TRACE(std::string(from->name()) + " body " + std::to_string(i) + " to " +
                      std::string(to->name()));
         expect_same_translation(*from, *to, bodies[i]);
@@ -178,7 +178,7 @@ TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
     Warnings w;
     auto body = openai().encode_request(gen.request(20 + static_cast<int>(seed) * 10), w);
     ASSERT_TRUE(body) << body.error().to_string();
-    auto out = codec::translate_request(openai(), anthropic(), *body, w);
+    auto out = dialects::translate_request(openai(), anthropic(), *body, w);
     ASSERT_TRUE(out) << out.error().to_string();
     bodies.push_back(*body);
     expected.push_back(*out);
@@ -189,7 +189,7 @@ TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 200; ++i) {
         Warnings w;
-        auto out = codec::translate_request(openai(), anthropic(), bodies[t], w);
+        auto out = dialects::translate_request(openai(), anthropic(), bodies[t], w);
         if (!out || *out != expected[t]) ++mismatches[t];
       }
     });
@@ -199,7 +199,7 @@ TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
 
 TEST(TranslateRequest, BadInputIsTheDecodersErrorWithItsPath) {
   Warnings w;
-  auto out = codec::translate_request(openai(), anthropic(),
+  auto out = dialects::translate_request(openai(), anthropic(),
                                       R"({"model":"m","messages":[{"role":"robot"}]})", w);
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().to_string().find("$.messages[0].role"), std::string::npos)

@@ -10,10 +10,10 @@ namespace toolwire::testing {
 
 using nlohmann::json;
 
-const codec::Codec& openai() { return *codec::find_codec("openai_chat"); }
-const codec::Codec& anthropic() { return *codec::find_codec("anthropic_messages"); }
+const dialects::Codec& openai() { return *dialects::find_codec("openai_chat"); }
+const dialects::Codec& anthropic() { return *dialects::find_codec("anthropic_messages"); }
 
-std::vector<const codec::Codec*> codecs() { return codec::all_codecs(); }
+std::vector<const dialects::Codec*> codecs() { return dialects::all_codecs(); }
 
 std::string openai_sse_from_chunk_lines(const std::string& text) {
   std::istringstream in(text);
@@ -49,7 +49,7 @@ std::string openai_sse_from_tool_call_deltas(const std::string& jsonl) {
   return out + "data: [DONE]\n\n";
 }
 
-Decoded decode_stream(const codec::Codec& codec, const std::string& bytes, size_t chunk) {
+Decoded decode_stream(const dialects::Codec& codec, const std::string& bytes, size_t chunk) {
   StreamResult r = decode_stream_chunked(codec, bytes, chunk);
   return {std::move(r.events), r.status ? std::string() : r.status.error().to_string()};
 }

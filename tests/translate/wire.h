@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "codec_kit.h"
-#include "toolwire/codec/codec.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/ir/accumulator.h"
 
 namespace toolwire::testing {
 
-const codec::Codec& openai();
-const codec::Codec& anthropic();
+const dialects::Codec& openai();
+const dialects::Codec& anthropic();
 // Every built-in codec, from the dialect list: the cross-dialect suites run
 // every ordered pair of these.
-std::vector<const codec::Codec*> codecs();
+std::vector<const dialects::Codec*> codecs();
 // Fixtures (read_fixture, fixtures_matching, fixture_prefix), encode_stream,
 // has_warning and warnings_text: the codec test kit (codec_kit.h).
 
@@ -32,7 +32,7 @@ struct Decoded {
   std::string error;  // empty on success: feed and finish both succeeded
 };
 // Feeds `bytes` in pieces of `chunk` bytes (0 = all at once).
-Decoded decode_stream(const codec::Codec& codec, const std::string& bytes, size_t chunk = 0);
+Decoded decode_stream(const dialects::Codec& codec, const std::string& bytes, size_t chunk = 0);
 ir::Response accumulate(const std::vector<ir::StreamEvent>& events);
 
 }  // namespace toolwire::testing

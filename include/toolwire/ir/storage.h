@@ -5,7 +5,7 @@
 // ir::TextPart, ...) are the owning instantiation, `Owning`: std::string and
 // std::vector, values a caller can keep, copy and edit.
 //
-// The one other policy is private to src/codecs/ (borrowed_ir.h): string
+// The one other policy is private to src/dialects/ (borrowed_ir.h): string
 // views into the request being translated and vectors on a per-call arena.
 // translate_request() uses it because its IR never leaves the call; the
 // request codecs are written once, as templates over the policy, so both

@@ -1,6 +1,6 @@
 // toolwire/schema/tool_export.h — one tool definition as a dialect's
 // tool-list entry, as compact JSON text. These are the `export_tool` hooks of
-// the dialect list (toolwire/codec/dialect.h); the text form keeps nlohmann
+// the dialect list (toolwire/dialects/dialect.h); the text form keeps nlohmann
 // out of the headers of everything that reads that list.
 //
 // - openai:    {"type":"function","function":{"name","description"?,"parameters","strict"?}};

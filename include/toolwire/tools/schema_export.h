@@ -4,7 +4,7 @@
 //   // {"type":"function","function":{"name":..,"description":..,"parameters":{..},"strict":true}}
 //
 // The dialects and their exporters are the dialect list's
-// (toolwire/codec/dialect.h, shapes in toolwire/schema/tool_export.h): every
+// (toolwire/dialects/dialect.h, shapes in toolwire/schema/tool_export.h): every
 // dialect with an `export_tool` hook is accepted here, by name or alias.
 // Exported schemas are nlohmann::ordered_json: property order is kept as the
 // tool author wrote it (models read it; Gemini even has propertyOrdering).
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/codec/dialect.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/core/result.h"
 #include "toolwire/ir/tool.h"
 #include "toolwire/schema/json_schema.h"
@@ -27,7 +27,7 @@ class Tool;
 using ExportOptions = schema::ToolExportOptions;
 
 // The dialect that exports tool schemas under `name` (name or alias), or nullptr.
-const codec::Dialect* parse_dialect(std::string_view name);
+const dialects::Dialect* parse_dialect(std::string_view name);
 // "openai | anthropic | gemini": the names parse_dialect accepts.
 std::string export_dialect_names();
 

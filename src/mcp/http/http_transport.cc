@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/codec/sse.h"
+#include "toolwire/dialects/framing/sse.h"
 #include "toolwire/core/json_depth.h"
 
 namespace toolwire::mcp {
@@ -51,16 +51,16 @@ struct HttpTransport::Stream {
   std::string last_event_id;
   long retry_ms = -1;
   std::string body;
-  codec::SseParser parser;
+  dialects::SseParser parser;
   explicit Stream(size_t max) : parser(max) {}
 };
 
 namespace {
 
-class LineSink : public codec::SseSink {
+class LineSink : public dialects::SseSink {
  public:
   LineSink(const TransportCallbacks& cb, HttpTransport::Stream& s) : cb_(cb), s_(s) {}
-  Status on_event(codec::SseEvent& e) override {
+  Status on_event(dialects::SseEvent& e) override {
     ++s_.events;
     if (e.data.empty()) return {};  // a priming event: an ID to resume from, no message
     if (!e.event.empty() && e.event != "message") return {};
@@ -263,7 +263,7 @@ void HttpTransport::get(std::shared_ptr<Stream> s) {
   s->status = 0;
   s->sse = false;
   s->events = 0;
-  s->parser = codec::SseParser(params_.max_message_bytes);
+  s->parser = dialects::SseParser(params_.max_message_bytes);
   transport::HttpCallbacks cb;
   cb.on_head = [s](const transport::HttpResponseHead& h) {
     s->status = h.status;

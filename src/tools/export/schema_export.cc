@@ -7,20 +7,20 @@
 namespace toolwire::tools {
 
 namespace {
-bool exports_tools(const codec::Dialect& d) { return d.export_tool != nullptr; }
+bool exports_tools(const dialects::Dialect& d) { return d.export_tool != nullptr; }
 }  // namespace
 
-const codec::Dialect* parse_dialect(std::string_view name) {
-  const codec::Dialect* d = codec::find_dialect(name);
+const dialects::Dialect* parse_dialect(std::string_view name) {
+  const dialects::Dialect* d = dialects::find_dialect(name);
   return d && exports_tools(*d) ? d : nullptr;
 }
 
-std::string export_dialect_names() { return codec::dialect_names(&exports_tools); }
+std::string export_dialect_names() { return dialects::dialect_names(&exports_tools); }
 
 Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def,
                                                  std::string_view dialect,
                                                  const ExportOptions& opts) {
-  const codec::Dialect* d = parse_dialect(dialect);
+  const dialects::Dialect* d = parse_dialect(dialect);
   if (!d)
     return make_error(ErrorCode::not_found, "unknown dialect '" + std::string(dialect) + "' (" +
                                                 export_dialect_names() + ")");

@@ -1,0 +1,425 @@
+// Anthropic Messages request JSON → IR request. Written once for both IR
+// policies (IrText<S>: copies for the owning IR, views for translate_request's
+// borrowed one).
+#include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/call_id.h"
+#include "dialects/common/duplicate_keys.h"
+#include "dialects/common/tool_schema.h"
+#include "toolwire/dialects/tool_rules.h"
+
+namespace toolwire::dialects::anthropic_messages {
+namespace {
+
+using json::Path;
+
+// Returns false (and leaves `out` alone) for source kinds the IR has no
+// image form for (e.g. "file"): the caller keeps those blocks verbatim.
+template <class S>
+Result<bool> decode_image(const BlockFields& f, const Path& path, ir::BasicImagePart<S>& out) {
+  using T = IrText<S>;
+  const Path source_path(path, "source");
+  TW_ASSIGN(json::element source_el, f.need(kSource, "source", path));
+  TW_ASSIGN(json::object source, json::as_object(source_el, source_path));
+  enum { kType, kMediaType, kData, kUrl };
+  static constexpr std::string_view kKeys[] = {"type", "media_type", "data", "url"};
+  const auto sf = json::pick(source, kKeys);
+  TW_ASSIGN(json::element type_el, sf.need(kType, "type", source_path));
+  const Path type_path(source_path, "type");
+  TW_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  if (type == "base64") {
+    const Path media_path(source_path, "media_type"), data_path(source_path, "data");
+    TW_ASSIGN(json::element media_el, sf.need(kMediaType, "media_type", source_path));
+    TW_ASSIGN(std::string_view media, json::as_string(media_el, media_path));
+    TW_ASSIGN(json::element data_el, sf.need(kData, "data", source_path));
+    TW_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
+    out.media_type = T::keep(media);
+    out.data = T::keep(data);
+    return true;
+  }
+  if (type == "url") {
+    const Path url_path(source_path, "url");
+    TW_ASSIGN(json::element url_el, sf.need(kUrl, "url", source_path));
+    TW_ASSIGN(std::string_view url, json::as_string(url_el, url_path));
+    out.url = T::keep(url);
+    return true;
+  }
+  return false;
+}
+
+// Text, image or a verbatim unknown block: what user messages and tool
+// results share. Returns false for other known block types.
+template <class S, class Contents>
+Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::string_view type,
+                                const Path& path, Contents& out) {
+  using T = IrText<S>;
+  if (type == "text") {
+    const Path text_path(path, "text");
+    TW_ASSIGN(json::element text_el, f.need(kText, "text", path));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    if (!text.empty()) out.push_back(ir::BasicTextPart<S>{T::keep(text)});
+    return true;
+  }
+  if (type == "image") {
+    ir::BasicImagePart<S> image;
+    TW_ASSIGN(bool decoded, decode_image<S>(f, path, image));
+    if (decoded) {
+      out.push_back(std::move(image));
+      return true;
+    }
+  } else if (type == "tool_use" || type == "tool_result" || type == "thinking" ||
+             type == "redacted_thinking") {
+    return false;
+  }
+  out.push_back(
+      ir::BasicUnknownPart<S>{typename S::String(kDialect), T::keep(type), T::raw_json(block)});
+  return true;
+}
+
+template <class S>
+Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCallIds& seen,
+                          ir::BasicToolResultPart<S>& out) {
+  using T = IrText<S>;
+  const Path id_path(path, "tool_use_id");
+  TW_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
+  TW_ASSIGN(std::string_view id, json::as_string(id_el, id_path));
+  if (id.empty()) return json::invalid(id_path, "tool_use_id must not be empty");
+  if (!seen.contains(id))
+    return json::invalid(id_path, "no earlier tool_use block has id '" + std::string(id) + "'");
+  std::string scratch;
+  const std::string_view native = call_id::from_anthropic(id, scratch);
+  out.call_id = native.data() == id.data() ? T::keep(id) : T::made(std::move(scratch));
+  if (f.has[kContent]) {
+    const json::element content = f.e[kContent];
+    const Path content_path(path, "content");
+    if (content.is_string()) {
+      std::string_view text = content.get_string().value_unsafe();
+      if (!text.empty()) out.content.push_back(ir::BasicTextPart<S>{T::keep(text)});
+    } else {
+      TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
+      size_t i = 0;
+      for (json::element inner : blocks) {
+        const Path inner_path(content_path, i++);
+        TW_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
+        const BlockFields g = pick_block(inner_obj);
+        TW_ASSIGN(std::string_view type, block_type(g, inner_path));
+        TW_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
+        if (!ok) {
+          const Path type_path(inner_path, "type");
+          return json::invalid(type_path, "'" + std::string(type) +
+                                              "' blocks are not allowed in tool_result content");
+        }
+      }
+    }
+  }
+  if (f.has[kIsError]) {
+    const Path flag_path(path, "is_error");
+    TW_ASSIGN(out.is_error, json::as_bool(f.e[kIsError], flag_path));
+  }
+  return Status::Ok();
+}
+
+// A user message: its tool_result blocks become one IR tool message, the rest
+// an IR user message after it.
+template <class S>
+Status decode_user(json::element content, const Path& content_path, SeenCallIds& seen,
+                   typename S::template Vector<ir::BasicMessage<S>>& out) {
+  ir::BasicMessage<S> user{ir::Role::user, {}, {}};
+  if (content.is_string()) {
+    std::string_view text = content.get_string().value_unsafe();
+    if (!text.empty()) user.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
+    out.push_back(std::move(user));
+    return Status::Ok();
+  }
+  TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
+  ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
+  size_t i = 0;
+  for (json::element block : blocks) {
+    const Path path(content_path, i++);
+    TW_ASSIGN(json::object obj, json::as_object(block, path));
+    const BlockFields f = pick_block(obj);
+    TW_ASSIGN(std::string_view type, block_type(f, path));
+    if (type == "tool_result") {
+      ir::BasicToolResultPart<S> result;
+      TW_TRY(decode_tool_result<S>(f, path, seen, result));
+      if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
+      tool.parts.push_back(std::move(result));                    // messages hold one kind only
+      continue;
+    }
+    if (user.parts.empty()) user.parts.reserve(blocks.size());
+    TW_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
+    if (!ok) {
+      const Path type_path(path, "type");
+      return json::invalid(type_path,
+                           "'" + std::string(type) + "' blocks are not allowed in user content");
+    }
+  }
+  const bool has_results = !tool.parts.empty();
+  if (has_results) out.push_back(std::move(tool));
+  if (!user.parts.empty() || !has_results) out.push_back(std::move(user));
+  return Status::Ok();
+}
+
+template <class S>
+Status decode_messages(json::element value, const Path& path,
+                       typename S::template Vector<ir::BasicMessage<S>>& out) {
+  TW_ASSIGN(json::array messages, json::as_array(value, path));
+  SeenCallIds seen;
+  out.reserve(messages.size());
+  size_t i = 0;
+  for (json::element m : messages) {
+    const Path mpath(path, i++);
+    TW_ASSIGN(json::object obj, json::as_object(m, mpath));
+    const Path role_path(mpath, "role"), content_path(mpath, "content");
+    enum { kRole, kContent };
+    static constexpr std::string_view kKeys[] = {"role", "content"};
+    const auto f = json::pick(obj, kKeys);
+    TW_ASSIGN(json::element role_el, f.need(kRole, "role", mpath));
+    TW_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
+    TW_ASSIGN(json::element content, f.need(kContent, "content", mpath));
+    if (role == "user") {
+      TW_TRY(decode_user<S>(content, content_path, seen, out));
+    } else if (role == "assistant") {
+      ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
+      if (content.is_string()) {
+        std::string_view text = content.get_string().value_unsafe();
+        if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
+      } else {
+        TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
+        msg.parts.reserve(blocks.size());
+        size_t j = 0;
+        for (json::element block : blocks) {
+          const Path bpath(content_path, j++);
+          TW_TRY(decode_assistant_block<S>(block, bpath, msg.parts, &seen));
+        }
+      }
+      out.push_back(std::move(msg));
+    } else {
+      return json::invalid(role_path,
+                           "unknown role '" + std::string(role) + "' (expected user or assistant)");
+    }
+  }
+  return Status::Ok();
+}
+
+template <class S>
+Status decode_system(json::element value, const Path& path,
+                     typename S::template Vector<ir::BasicSystemPart<S>>& out) {
+  if (value.is_string()) {
+    std::string_view text = value.get_string().value_unsafe();
+    if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
+    return Status::Ok();
+  }
+  TW_ASSIGN(json::array blocks, json::as_array(value, path));
+  size_t i = 0;
+  for (json::element block : blocks) {
+    const Path bpath(path, i++);
+    TW_ASSIGN(json::object obj, json::as_object(block, bpath));
+    const BlockFields f = pick_block(obj);
+    TW_ASSIGN(std::string_view type, block_type(f, bpath));
+    if (type != "text") {
+      const Path type_path(bpath, "type");
+      return json::invalid(type_path,
+                           "system blocks must be 'text', got '" + std::string(type) + "'");
+    }
+    const Path text_path(bpath, "text");
+    TW_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
+    TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
+    if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
+  }
+  return Status::Ok();
+}
+
+template <class S>
+Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
+  TW_ASSIGN(json::array tools, json::as_array(value, path));
+  size_t i = 0;
+  for (json::element t : tools) {
+    const Path tpath(path, i++);
+    TW_ASSIGN(json::object obj, json::as_object(t, tpath));
+    enum { kType, kName, kDescription, kInputSchema, kStrict };
+    static constexpr std::string_view kKeys[] = {"type", "name", "description", "input_schema",
+                                                 "strict"};
+    const auto f = json::pick(obj, kKeys);
+    if (f.has[kType]) {
+      const Path type_path(tpath, "type");
+      TW_ASSIGN(std::string_view type, json::as_string(f.e[kType], type_path));
+      if (type != "custom") {  // server tools (web_search_..., bash_..., ...)
+        req.extra.push_back(
+            ir::BasicExtraField<S>{typename S::String(kUnsupportedToolKey), T::raw_json(t)});
+        continue;
+      }
+    }
+    ir::BasicToolDefinition<S> def;
+    const Path name_path(tpath, "name");
+    TW_ASSIGN(json::element name_el, f.need(kName, "name", tpath));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    // The API refuses such a name: so does its decoder (what decodes, encodes).
+    if (!is_valid_tool_name(name, kMaxToolNameLength)) [[unlikely]]
+      return invalid_tool_name(kDialect, name, name_path.str());
+    def.name = T::keep(name);
+    if (f.has[kDescription]) {
+      const Path p(tpath, "description");
+      TW_ASSIGN(std::string_view d, json::as_string(f.e[kDescription], p));
+      def.description = T::keep(d);
+    }
+    if (f.has[kInputSchema]) {
+      const Path p(tpath, "input_schema");
+      TW_TRY(json::check_tool_schema(f.e[kInputSchema], p));
+      def.input_schema = T::raw_json(f.e[kInputSchema]);
+    }
+    if (f.has[kStrict]) {
+      const Path p(tpath, "strict");
+      TW_ASSIGN(def.strict, json::as_bool(f.e[kStrict], p));
+    }
+    req.tools.push_back(std::move(def));
+  }
+  return Status::Ok();
+}
+
+template <class S>
+Status decode_tool_choice(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  enum { kType, kName, kDisableParallelToolUse };
+  static constexpr std::string_view kKeys[] = {"type", "name", "disable_parallel_tool_use"};
+  const auto f = json::pick(obj, kKeys);
+  TW_ASSIGN(json::element type_el, f.need(kType, "type", path));
+  const Path type_path(path, "type");
+  TW_ASSIGN(std::string_view type, json::as_string(type_el, type_path));
+  ir::BasicToolChoice<S> choice;
+  if (type == "auto") {
+    choice.kind = ir::ToolChoice::Kind::auto_;
+  } else if (type == "any") {
+    choice.kind = ir::ToolChoice::Kind::required;
+  } else if (type == "none") {
+    choice.kind = ir::ToolChoice::Kind::none;
+  } else if (type == "tool") {
+    choice.kind = ir::ToolChoice::Kind::tool;
+    const Path name_path(path, "name");
+    TW_ASSIGN(json::element name_el, f.need(kName, "name", path));
+    TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
+    choice.name = IrText<S>::keep(name);
+  } else {
+    return json::invalid(type_path, "unknown tool_choice type '" + std::string(type) + "'");
+  }
+  if (f.has[kDisableParallelToolUse]) {
+    const Path p(path, "disable_parallel_tool_use");
+    TW_ASSIGN(bool disable, json::as_bool(f.e[kDisableParallelToolUse], p));
+    req.parallel_tool_calls = !disable;
+  }
+  req.tool_choice = std::move(choice);
+  return Status::Ok();
+}
+
+bool is_known_field(std::string_view key) {
+  return key == "model" || key == "system" || key == "tools" || key == "tool_choice" ||
+         key == "max_tokens" || key == "temperature" || key == "top_p" || key == "stop_sequences" ||
+         key == "stream" || key == "metadata";
+}
+
+// `key` is given again: its last value wins, as in the providers' parsers.
+// Scalars are simply overwritten; what the loop appends to is reset here.
+template <class S>
+void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
+                    Warnings& warnings) {
+  warn(warnings, std::string(json::KeyRepeats::kWarning), path,
+       std::string(json::KeyRepeats::kMessage));
+  if (key == "messages") {
+    req.messages.clear();
+  } else if (key == "system") {
+    req.system.clear();
+  } else if (key == "tools") {
+    req.tools.clear();
+    std::erase_if(req.extra,
+                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
+  } else if (key == "stop_sequences") {
+    req.stop.clear();
+  } else if (key == "tool_choice") {
+    req.tool_choice.reset();
+    req.parallel_tool_calls.reset();
+  }
+  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
+}
+
+// One parser per thread for both IR policies: its document holds the strings
+// a borrowed IR points at until translate_request's encoder is done, and no
+// other call on the thread parses with it in between.
+simdjson::dom::parser& request_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+}  // namespace
+
+template <class S>
+Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
+  simdjson::dom::parser& parser = request_parser();
+  TW_ASSIGN(json::element root, json::parse(parser, body));
+  const Path path;
+  TW_ASSIGN(json::object obj, json::as_object(root, path));
+  req.source_dialect = kDialect;
+  bool has_messages = false;
+  json::KeyRepeats repeats;
+  size_t index = 0;
+  for (auto field : obj) {
+    const std::string_view key = field.key;
+    const json::element value = field.value;
+    const Path fpath(path, key);
+    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
+      forget_earlier<S>(key, fpath, req, warnings);
+    if (key == "messages") {
+      has_messages = true;
+      TW_TRY(decode_messages<S>(value, fpath, req.messages));
+    } else if (value.is_null() && is_known_field(key)) {
+      // An explicit null means "absent" for every optional field.
+    } else if (key == "model") {
+      TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
+      req.model = T::keep(model);
+    } else if (key == "system") {
+      TW_TRY(decode_system<S>(value, fpath, req.system));
+    } else if (key == "tools") {
+      TW_TRY(decode_tools<S>(value, fpath, req));
+    } else if (key == "tool_choice") {
+      TW_TRY(decode_tool_choice<S>(value, fpath, req));
+    } else if (key == "max_tokens") {
+      TW_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
+    } else if (key == "temperature") {
+      TW_ASSIGN(req.temperature, json::as_double(value, fpath));
+    } else if (key == "top_p") {
+      TW_ASSIGN(req.top_p, json::as_double(value, fpath));
+    } else if (key == "stop_sequences") {
+      TW_ASSIGN(json::array stops, json::as_array(value, fpath));
+      size_t i = 0;
+      for (json::element s : stops) {
+        const Path spath(fpath, i++);
+        TW_ASSIGN(std::string_view stop, json::as_string(s, spath));
+        req.stop.push_back(T::keep(stop));
+      }
+    } else if (key == "stream") {
+      TW_ASSIGN(req.stream, json::as_bool(value, fpath));
+    } else if (key == "metadata") {
+      if (!value.is_object()) return json::as_object(value, fpath).error();
+      req.metadata = T::raw_json(value);
+    } else if (key == kUnsupportedToolKey) {
+      // Reserved: the IR uses this key for server tools kept from `tools`.
+      return json::invalid(fpath, "reserved field name");
+    } else {
+      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
+    }
+  }
+  if (!has_messages) return json::invalid(path, "missing required field 'messages'");
+  return Status::Ok();
+}
+
+template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
+template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
+                                              ir::BasicRequest<Borrowed>&);
+
+Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
+  ir::Request req;
+  TW_TRY(decode_request_into(body, warnings, req));
+  return req;
+}
+
+}  // namespace toolwire::dialects::anthropic_messages

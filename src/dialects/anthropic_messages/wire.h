@@ -1,0 +1,134 @@
+// wire.h — private declarations of the Anthropic Messages codec
+// (POST /v1/messages, anthropic-version 2023-06-01). See README.md here.
+//
+// One translation direction per file: request_decoder.cc, request_encoder.cc,
+// response_decoder.cc, response_encoder.cc, stream_decoder.cc,
+// stream_encoder.cc, errors.cc. Content blocks shared by requests and
+// responses live in content_decoder.cc / content_encoder.cc.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "dialects/common/borrowed_ir.h"
+#include "dialects/common/dom_json.h"
+#include "dialects/common/fields.h"
+#include "dialects/common/json_in.h"
+#include "dialects/common/seen_ids.h"
+#include "dialects/common/style.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::dialects::anthropic_messages {
+
+inline constexpr std::string_view kDialect = "anthropic_messages";
+// Tool names: ^[a-zA-Z0-9_-]{1,128}$ (toolwire/dialects/tool_rules.h).
+inline constexpr size_t kMaxToolNameLength = 128;
+
+// An invalid-JSON argument string is sent as {"<this key>": "<raw text>"}
+// (Anthropic `input` must be an object) and decoded back exactly.
+inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arguments";
+
+// max_tokens is required by Anthropic; used when the source had none.
+inline constexpr int64_t kDefaultMaxTokens = 4096;
+
+Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                   const EncodeOptions& options);
+// The request codec over either IR policy (ir::Owning, Borrowed); the two
+// above are the owning instantiations. Instantiated in the .cc files.
+template <class S>
+Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
+                                        const EncodeOptions& options);
+Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
+Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
+std::unique_ptr<StreamDecoder> make_stream_decoder();
+std::unique_ptr<StreamEncoder> make_stream_encoder();
+WireError encode_error(const Error& error);
+Error decode_error(int http_status, std::string_view body);
+// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
+ErrorCode stream_error_code(std::string_view type);
+
+// ---- shared by the decoders (content_decoder.cc) ----
+
+// Wire ids of the tool_use blocks seen so far (views into the parser's DOM),
+// against which tool_result.tool_use_id is checked.
+using SeenCallIds = SeenIds;
+
+// The fields any content block may carry, read in one pass over the block
+// (dialects/common/fields.h) instead of one scan per field.
+enum BlockField {
+  kType,
+  kText,
+  kId,
+  kName,
+  kInput,
+  kThinking,
+  kSignature,
+  kData,
+  kToolUseId,
+  kContent,
+  kIsError,
+  kSource,
+  kBlockFields
+};
+inline constexpr std::string_view kBlockKeys[kBlockFields] = {
+    "type",      "text", "id",          "name",    "input",    "thinking",
+    "signature", "data", "tool_use_id", "content", "is_error", "source"};
+using BlockFields = json::Fields<kBlockFields>;
+inline BlockFields pick_block(json::object obj) { return json::pick(obj, kBlockKeys); }
+// The block's required "type" string.
+Result<std::string_view> block_type(const BlockFields& f, const json::Path& path);
+
+// Appends an assistant content block (text, thinking, redacted_thinking,
+// tool_use; anything else as UnknownPart) to `parts`.
+// (Both IR policies; `Parts` is the parts vector of a BasicMessage<S>.)
+template <class S, class Parts>
+Status decode_assistant_block(json::element block, const json::Path& path, Parts& parts,
+                              SeenCallIds* seen);
+
+// Decodes a tool_use `input` value into raw arguments text, undoing the
+// invalid-arguments wrapping.
+template <class S>
+void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call);
+
+// The unified reason for an Anthropic stop_reason.
+ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls);
+// The stop_reason to write for `reason`.
+std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls);
+
+// Anthropic usage counts (input_tokens excludes cache reads/writes) into IR
+// usage (input_tokens includes them). Fields missing on the wire stay unset.
+Status decode_usage(json::element usage, const json::Path& path, ir::Usage& out);
+// IR input tokens back to Anthropic's input_tokens (cache excluded, >= 0).
+int64_t anthropic_input_tokens(const ir::Usage& usage);
+
+// ---- shared by the encoders (content_encoder.cc) ----
+
+// True when encode_assistant_part writes a block for `part`. In requests,
+// thinking without a signature is dropped (Anthropic rejects it).
+template <class S>
+bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request);
+// Writes one assistant part as a content block (nothing, plus a Warning, for
+// parts Anthropic cannot take). `path` names the part for warnings;
+// `raw_verified`: see encode_tool_input.
+template <class S>
+void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
+                           const json::Path& path, JsonWriter& w, Warnings& warnings);
+// "msg_toolwire_<n>" for output that needs an id the IR did not carry.
+std::string synthesize_message_id();
+// Writes a tool_use block's `input` value (wrapping invalid arguments). With
+// `raw_verified` (EncodeOptions) arguments flagged valid are not parsed again.
+template <class S>
+void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
+                       const json::Path& path, JsonWriter& w, Warnings& warnings);
+template <class S>
+void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
+                  Warnings& warnings);
+
+}  // namespace toolwire::dialects::anthropic_messages

@@ -1,0 +1,391 @@
+// IR request → Bedrock Converse request JSON. The model is not written: it
+// goes in the URL path (/model/{modelId}/converse), and so does streaming
+// (/converse-stream).
+#include "dialects/bedrock_converse/wire.h"
+#include "dialects/common/call_id.h"
+#include "dialects/common/request_size.h"
+#include "dialects/common/request_tail.h"
+#include "dialects/common/tool_schema.h"
+#include "toolwire/dialects/tool_rules.h"
+#include "toolwire/core/json_valid.h"
+
+namespace toolwire::dialects::bedrock_converse {
+namespace {
+
+using ir::Role;
+using json::Path;
+
+const Path kRoot;
+
+bool user_side(Role r) { return r == Role::user || r == Role::tool; }
+
+template <class S>
+bool result_content_emits(const ir::BasicResultContent<S>& c) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) return u->dialect == kDialect;
+  if (auto* i = std::get_if<ir::BasicImagePart<S>>(&c)) return image_emits(*i);
+  return false;
+}
+
+template <class S>
+bool user_part_emits(const ir::BasicPart<S>& part) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
+  if (auto* i = std::get_if<ir::BasicImagePart<S>>(&part)) return image_emits(*i);
+  return std::holds_alternative<ir::BasicToolResultPart<S>>(part);
+}
+
+template <class S>
+bool part_emits(const ir::BasicPart<S>& part, bool user) {
+  return user ? user_part_emits(part) : assistant_part_emits(part);
+}
+
+template <class S>
+bool message_emits(const ir::BasicMessage<S>& m) {
+  if (m.role == Role::system) return false;
+  const bool user = user_side(m.role);
+  for (const auto& p : m.parts)
+    if (part_emits(p, user)) return true;
+  return false;
+}
+
+template <class S>
+void encode_unknown(const ir::BasicUnknownPart<S>& u, const Path& path, JsonWriter& w,
+                    Warnings& warnings, std::string_view where) {
+  if (u.dialect == kDialect) {
+    w.raw(u.raw_json);
+    return;
+  }
+  warn(warnings, "dropped_unknown_part", path,
+       "'" + std::string(u.type) + "' " + std::string(where) + " from " + std::string(u.dialect) +
+           " has no Bedrock equivalent");
+}
+
+template <class S>
+void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, JsonWriter& w,
+                        Warnings& warnings) {
+  w.begin_object();
+  w.key("toolResult");
+  w.begin_object();
+  std::string scratch;
+  w.field("toolUseId", call_id::to_anthropic(r.call_id, scratch));
+  w.key("content");
+  w.begin_array();
+  for (const auto& c : r.content) {
+    if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
+      if (t->text.empty()) continue;
+      w.begin_object();
+      w.field("text", t->text);
+      w.end_object();
+    } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c)) {
+      encode_image(*img, path, w, warnings);
+    } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) {
+      encode_unknown(*u, path, w, warnings, "tool result content");
+    }
+  }
+  w.end_array();
+  if (r.is_error) w.field("status", "error");
+  w.end_object();
+  w.end_object();
+}
+
+template <class S>
+void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w,
+                      Warnings& warnings) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
+    if (t->text.empty()) return;
+    w.begin_object();
+    w.field("text", t->text);
+    w.end_object();
+  } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
+    encode_image(*img, path, w, warnings);
+  } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
+    encode_unknown(*u, path, w, warnings, "content");
+  } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
+    warn(warnings, "dropped_misplaced_part", path,
+         "tool calls and reasoning cannot appear in user content");
+  }
+}
+
+// Writes messages[i, j) — consecutive IR messages of one Bedrock role — as
+// one message; toolResult blocks first (they answer the turn before).
+template <class S>
+void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j,
+                  const Path& msgs_path, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+  const bool user = user_side(msgs[i].role);
+  w.begin_object();
+  w.field("role", user ? "user" : "assistant");
+  w.key("content");
+  w.begin_array();
+  for (int pass = user ? 0 : 1; pass < 2; ++pass) {
+    for (size_t k = i; k < j; ++k) {
+      const ir::BasicMessage<S>& m = msgs[k];
+      if (m.role == Role::system || user_side(m.role) != user) continue;
+      const Path mpath(msgs_path, k);
+      if (pass == 1 && !m.name.empty())
+        warn(warnings, "dropped_message_name", mpath, "Bedrock messages have no participant name");
+      const Path parts_path(mpath, "content");
+      for (size_t n = 0; n < m.parts.size(); ++n) {
+        const ir::BasicPart<S>& part = m.parts[n];
+        const Path ppath(parts_path, n);
+        const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&part);
+        if (!user)
+          encode_assistant_part(part, raw_verified, ppath, w, warnings);
+        else if (pass == 0 && result)
+          encode_tool_result(*result, ppath, w, warnings);
+        else if (pass == 1 && !result)
+          encode_user_part(part, ppath, w, warnings);
+      }
+    }
+  }
+  w.end_array();
+  w.end_object();
+}
+
+template <class S>
+void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
+                     Warnings& warnings) {
+  const auto& msgs = req.messages;
+  const Path path(kRoot, "messages");
+  w.key("messages");
+  w.begin_array();
+  auto dropped = [&](size_t k) {
+    warn(warnings, "dropped_empty_message", Path(path, k),
+         "a message with no content Bedrock accepts was dropped");
+  };
+  size_t i = 0;
+  while (i < msgs.size()) {
+    if (msgs[i].role == Role::system) {  // moved to the top-level system
+      ++i;
+      continue;
+    }
+    if (!message_emits(msgs[i])) {
+      dropped(i++);
+      continue;
+    }
+    // The group runs to the next message of the other side that writes
+    // something, as decoding this output and encoding it again would.
+    const bool user = user_side(msgs[i].role);
+    size_t j = i + 1;
+    for (; j < msgs.size(); ++j) {
+      const ir::BasicMessage<S>& m = msgs[j];
+      if (m.role == Role::system || user_side(m.role) == user) continue;
+      if (message_emits(m)) break;
+      dropped(j);
+    }
+    encode_group<S>(msgs, i, j, path, raw_verified, w, warnings);
+    i = j;
+  }
+  w.end_array();
+}
+
+template <class S>
+void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
+  std::vector<std::string_view> texts;
+  bool developer = false;
+  for (const auto& s : req.system) {
+    if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Bedrock has no developer role; developer instructions were sent as system text");
+  const Path msgs_path(kRoot, "messages");
+  for (size_t i = 0; i < req.messages.size(); ++i) {
+    const ir::BasicMessage<S>& m = req.messages[i];
+    if (m.role != Role::system) continue;
+    warn(warnings, "moved_system_message", Path(msgs_path, i),
+         "Bedrock has no mid-conversation system messages; its text was appended to the "
+         "top-level system");
+    for (const auto& p : m.parts)
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
+        texts.push_back(t->text);
+  }
+  if (texts.empty()) return;
+  w.key("system");
+  w.begin_array();
+  for (std::string_view t : texts) {
+    w.begin_object();
+    w.field("text", t);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+template <class S>
+void encode_inference_config(const ir::BasicRequest<S>& req, JsonWriter& w) {
+  if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty()) return;
+  w.key("inferenceConfig");
+  w.begin_object();
+  if (req.max_tokens) w.field("maxTokens", *req.max_tokens);
+  if (req.temperature) {
+    w.key("temperature");
+    w.number(*req.temperature);
+  }
+  if (req.top_p) {
+    w.key("topP");
+    w.number(*req.top_p);
+  }
+  if (!req.stop.empty()) {
+    w.key("stopSequences");
+    w.begin_array();
+    for (const auto& s : req.stop) w.string(s);
+    w.end_array();
+  }
+  w.end_object();
+}
+
+template <class S>
+Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_verified,
+                          JsonWriter& w, Warnings& warnings) {
+  using Kind = ir::ToolChoiceKind;
+  const Path path(kRoot, "toolConfig");
+  size_t unsupported = 0;
+  for (const auto& e : req.extra)
+    if (e.key == kUnsupportedToolKey && same) ++unsupported;
+  if (req.tools.empty() && unsupported == 0) {
+    if (req.tool_choice && req.tool_choice->kind != Kind::auto_ &&
+        req.tool_choice->kind != Kind::none)
+      warn(warnings, "dropped_tool_choice", Path(path, "toolChoice"),
+           "a tool choice without tools cannot be sent to Bedrock; dropped");
+    return Status::Ok();
+  }
+  const Path tools_path(path, "tools");
+  w.key("toolConfig");
+  w.begin_object();
+  w.key("tools");
+  w.begin_array();
+  bool warned_strict = false;
+  for (size_t i = 0; i < req.tools.size(); ++i) {
+    const ir::BasicToolDefinition<S>& t = req.tools[i];
+    const Path tpath(tools_path, i);
+    const Path spath(tpath, "toolSpec");
+    std::string_view schema = t.input_schema;
+    if (schema.empty()) schema = R"({"type":"object","properties":{}})";
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
+      return invalid_tool_name(kDialect, t.name, Path(spath, "name").str());
+    const Path input_schema_path(spath, "inputSchema");  // a Path keeps its parent's address
+    const Path schema_path(input_schema_path, "json");
+    if (schema.front() != '{')
+      return json::invalid(schema_path, "tool input schema is not a JSON object");
+    if (!raw_verified) TW_TRY(json::check_tool_schema_text(schema, schema_path));
+    w.begin_object();
+    w.key("toolSpec");
+    w.begin_object();
+    w.field("name", t.name);
+    if (!t.description.empty()) w.field("description", t.description);
+    w.key("inputSchema");
+    w.begin_object();
+    w.field_raw("json", schema);
+    w.end_object();
+    w.end_object();
+    w.end_object();
+    if (t.strict.value_or(false) && !warned_strict) {
+      warned_strict = true;
+      warn(warnings, "dropped_tool_strict", tpath, "the 'strict' tool flag is not sent to Bedrock");
+    }
+  }
+  if (same)
+    for (const auto& e : req.extra)
+      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
+  w.end_array();
+  if (req.tool_choice) {
+    const ir::BasicToolChoice<S>& c = *req.tool_choice;
+    switch (c.kind) {
+      case Kind::auto_:
+        w.key("toolChoice");
+        w.raw(R"({"auto":{}})");
+        break;
+      case Kind::required:
+        w.key("toolChoice");
+        w.raw(R"({"any":{}})");
+        break;
+      case Kind::tool:
+        w.key("toolChoice");
+        w.begin_object();
+        w.key("tool");
+        w.begin_object();
+        w.field("name", c.name);
+        w.end_object();
+        w.end_object();
+        break;
+      case Kind::none:
+        warn(warnings, "dropped_tool_choice_none", Path(path, "toolChoice"),
+             "Bedrock has no 'none' tool choice; the tools stay offered and the model decides "
+             "(auto)");
+        break;
+    }
+  }
+  w.end_object();
+  if (req.parallel_tool_calls == false)
+    warn(warnings, "dropped_parallel_tool_calls", Path(kRoot, "parallel_tool_calls"),
+         "Bedrock has no switch for parallel tool calls; the model may make several");
+  return Status::Ok();
+}
+
+// requestMetadata takes string values only.
+template <class S>
+Status encode_request_metadata(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
+                               Warnings& warnings) {
+  if (req.metadata.empty()) return Status::Ok();
+  const Path path(kRoot, "requestMetadata");
+  if (req.metadata.front() != '{' || (!raw_verified && !is_valid_json(req.metadata)))
+    return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
+  thread_local simdjson::dom::parser parser;
+  json::element root;
+  json::object obj;
+  if (parser.parse(req.metadata.data(), req.metadata.size(), true).get(root) ||
+      root.get_object().get(obj))
+    return json::invalid(Path(kRoot, "metadata"), "metadata is not a JSON object");
+  for (auto field : obj)
+    if (!field.value.is_string()) {
+      warn(warnings, "dropped_metadata", path,
+           "Bedrock requestMetadata takes string values only; the metadata was dropped");
+      return Status::Ok();
+    }
+  w.field_raw("requestMetadata", req.metadata);
+  return Status::Ok();
+}
+
+// Bedrock takes the model and the stream flag in the URL and writes its own
+// requestMetadata: of the request tail only the extras remain.
+const TailRules kTail{
+    .dialect = kDialect,
+    .unknown_field_suffix = " has no Bedrock equivalent",
+    .unsupported_tool_message =
+        [](std::string_view source) {
+          return "a " + std::string(source) + " tool of a kind Bedrock does not have was dropped";
+        },
+};
+
+}  // namespace
+
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
+                                        const EncodeOptions& options) {
+  const bool same = req.source_dialect == kDialect;
+  std::string out;
+  out.reserve(estimate_request_json_size(req));
+  JsonWriter w(out);
+  w.begin_object();
+  encode_messages(req, options.raw_json_verified, w, warnings);
+  encode_system(req, w, warnings);
+  encode_inference_config(req, w);
+  TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
+  TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
+  TW_TRY(write_request_extras(w, req, warnings, kTail));
+  w.end_object();
+  return out;
+}
+
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
+                                                             const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
+                                                           Warnings&, const EncodeOptions&);
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
+                                   const EncodeOptions& options) {
+  return encode_request_from(req, warnings, options);
+}
+
+}  // namespace toolwire::dialects::bedrock_converse

@@ -1,0 +1,107 @@
+// request_tail.h — the end of a request object, which every encoder writes
+// the same way: sampling (temperature, top_p), then `stream`, `metadata` and
+// the extra fields — written raw for the request's own dialect, dropped with
+// a warning for any other. Only the dialect's wording differs (TailRules).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "dialects/common/style.h"
+#include "toolwire/core/json_valid.h"
+#include "toolwire/core/json_writer.h"
+#include "toolwire/ir/request.h"
+
+namespace toolwire::dialects {
+
+struct TailRules {
+  std::string_view dialect;  // the encoder's: extras of this source are written
+  // A same-dialect `tool_choice` extra yields to the IR's tool choice.
+  bool tool_choice_extra_yields = false;
+  // The unknown-field warning: "field '<key>'" + this.
+  std::string_view unknown_field_suffix;
+  // The warning for a dropped x-unsupported-tool of another dialect; nullptr:
+  // the encoder writes or warns about those with its tools.
+  std::string (*unsupported_tool_message)(std::string_view source_dialect) = nullptr;
+  // A same-dialect extra the encoder already wrote where it belongs (Gemini's
+  // generationConfig.* members); nullptr: none.
+  bool (*written_in_place)(std::string_view key) = nullptr;
+};
+
+template <class S>
+void write_sampling(JsonWriter& w, const ir::BasicRequest<S>& req) {
+  if (req.temperature) {
+    w.key("temperature");
+    w.number(*req.temperature);
+  }
+  if (req.top_p) {
+    w.key("top_p");
+    w.number(*req.top_p);
+  }
+}
+
+// Extras another dialect must not drop (style.h): the request is refused.
+inline bool refused_across(std::string_view key) {
+  return key == kProviderToolKey || key == kPreviousResponseKey || key == kConversationKey;
+}
+inline Error refused_extra(std::string_view key, std::string_view raw, std::string_view source,
+                           std::string_view target) {
+  const json::Path root;
+  if (key == kPreviousResponseKey || key == kConversationKey)
+    return make_error(
+        ErrorCode::failed_precondition,
+        std::string(key) + " " + std::string(raw.substr(0, 200)) +
+            " continues a conversation stored by OpenAI; it cannot be sent to " +
+            std::string(target) +
+            (key == kPreviousResponseKey ? " (a gateway needs a response store for it)" : ""),
+        json::Path(root, key).str());
+  return make_error(ErrorCode::invalid_argument,
+                    "the " + std::string(source) + " tool " + std::string(raw.substr(0, 200)) +
+                        " runs on the provider's side and has no form in " + std::string(target),
+                    json::Path(root, "tools").str());
+}
+
+// The extra fields: written raw for the request's own dialect, refused or
+// dropped with a warning for any other.
+template <class S>
+Status write_request_extras(JsonWriter& w, const ir::BasicRequest<S>& req, Warnings& warnings,
+                            const TailRules& rules) {
+  const bool same = req.source_dialect == rules.dialect;
+  const json::Path root;
+  for (const auto& x : req.extra) {
+    if (!same && refused_across(x.key)) [[unlikely]]
+      return refused_extra(x.key, x.raw_json, req.source_dialect, rules.dialect);
+    if (x.key == kUnsupportedToolKey) {
+      if (!same && rules.unsupported_tool_message)
+        warn(warnings, "dropped_unsupported_tool", json::Path(root, "tools"),
+             rules.unsupported_tool_message(req.source_dialect));
+      continue;
+    }
+    if (same) {
+      if (rules.tool_choice_extra_yields && x.key == "tool_choice" && req.tool_choice) continue;
+      if (rules.written_in_place && rules.written_in_place(x.key)) continue;
+      w.field_raw(x.key, x.raw_json);
+    } else {
+      warn(warnings, "dropped_unknown_field", json::Path(root, x.key),
+           "field '" + std::string(x.key) + "'" + std::string(rules.unknown_field_suffix));
+    }
+  }
+  return Status::Ok();
+}
+
+// `stream`, `metadata` (checked unless `raw_verified`, see EncodeOptions) and
+// the extra fields; the caller closes the object.
+template <class S>
+Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool raw_verified,
+                          Warnings& warnings, const TailRules& rules) {
+  const json::Path root;
+  if (req.stream) w.field("stream", true);
+  if (!req.metadata.empty()) {
+    if (req.metadata.front() != '{' || (!raw_verified && !is_valid_json(req.metadata)))
+      return json::invalid(json::Path(root, "metadata"), "metadata is not a JSON object");
+    w.field_raw("metadata", req.metadata);
+  }
+  return write_request_extras(w, req, warnings, rules);
+}
+
+}  // namespace toolwire::dialects

@@ -1,0 +1,469 @@
+// IR request → Gemini generateContent request JSON. The model and the stream
+// flag are not written: the URL carries them (the dialect entry's paths).
+#include "dialects/common/request_size.h"
+#include "dialects/common/request_tail.h"
+#include "dialects/gemini/wire.h"
+#include "toolwire/core/json_valid.h"
+
+namespace toolwire::dialects::gemini {
+namespace {
+
+using ir::Role;
+using json::Path;
+
+const Path kRoot;
+
+bool user_side(Role r) { return r == Role::user || r == Role::tool; }
+
+// Call id → function name, for the functionResponse that answers the call.
+template <class S>
+struct CallNames {
+  std::vector<std::pair<std::string_view, std::string_view>> list;
+  std::string_view find(std::string_view id) const {
+    for (auto it = list.rbegin(); it != list.rend(); ++it)
+      if (it->first == id) return it->second;
+    return {};
+  }
+};
+
+template <class S>
+bool part_emits(const ir::BasicPart<S>& part, bool user) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) return !t->text.empty();
+  if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) return u->dialect == kDialect;
+  if (user)
+    return std::holds_alternative<ir::BasicImagePart<S>>(part) ||
+           std::holds_alternative<ir::BasicToolResultPart<S>>(part);
+  if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part))
+    return !t->redacted && (!t->text.empty() || !t->signature.empty());
+  return std::holds_alternative<ir::BasicToolCallPart<S>>(part);
+}
+
+template <class S>
+bool message_emits(const ir::BasicMessage<S>& m) {
+  if (m.role == Role::system) return false;
+  const bool user = user_side(m.role);
+  for (const auto& p : m.parts)
+    if (part_emits(p, user)) return true;
+  return false;
+}
+
+// `text` as the whole `response` object when it is one (and not one the
+// decoder would read as {"output"} / {"error"}), so a JSON result stays JSON.
+bool json_object_text(std::string_view text) {
+  if (text.empty() || text.front() != '{' || has_line_break(text)) return false;
+  thread_local simdjson::dom::parser parser;
+  json::element root;
+  if (!parse_padded(parser, text, root) || !root.is_object()) return false;
+  const json::object obj = root.get_object().value_unsafe();
+  if (obj.size() == 0) return false;
+  if (obj.size() == 1) {
+    const std::string_view k = (*obj.begin()).key;
+    if (k == "output" || k == "error") return false;
+  }
+  return true;
+}
+
+template <class S>
+Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& names, bool same,
+                    const Path& path, JsonWriter& w, Warnings& warnings) {
+  const std::string_view name = names.find(r.call_id);
+  if (name.empty())
+    return json::invalid(Path(path, "call_id"), "tool result answers no earlier tool call ('" +
+                                                    std::string(r.call_id) +
+                                                    "'): Gemini needs the call's function name");
+  std::string scratch;
+  TW_ASSIGN(std::string_view wire_name, gemini_name_or_error(name, scratch, path));
+  // Texts are joined into one string (README: results with several texts).
+  // One text (the common case) is used where it lies, without a copy.
+  std::string joined_texts;
+  std::string_view joined;
+  size_t texts = 0, media = 0;
+  for (const auto& c : r.content) {
+    if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
+      if (t->text.empty()) continue;
+      if (texts++ == 0) {
+        joined = t->text;
+        continue;
+      }
+      if (texts == 2) joined_texts.assign(joined);
+      joined_texts.append("\n\n");
+      joined_texts.append(t->text);
+      joined = joined_texts;
+    } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) {
+      if (u->dialect == kDialect)
+        ++media;
+      else
+        warn(warnings, "dropped_unknown_part", path,
+             "'" + std::string(u->type) + "' tool result content from " + std::string(u->dialect) +
+                 " has no Gemini equivalent");
+    } else {
+      ++media;
+    }
+  }
+  if (texts > 1)
+    warn(warnings, "joined_result_texts", path,
+         "a tool result's " + std::to_string(texts) +
+             " texts were joined into one output string (blank lines between)");
+  w.begin_object();
+  w.key("functionResponse");
+  w.begin_object();
+  w.field("id", r.call_id);
+  w.field("name", wire_name);
+  w.key("response");
+  // A Gemini result that was an object goes back as that object; another
+  // dialect's text goes as the output string (no parse of every result).
+  if (same && !r.is_error && texts == 1 && json_object_text(joined)) {
+    w.raw(joined);
+  } else {
+    w.begin_object();
+    w.field(r.is_error ? std::string_view("error") : std::string_view("output"), joined);
+    w.end_object();
+  }
+  if (media > 0) {
+    w.key("parts");
+    w.begin_array();
+    for (const auto& c : r.content) {
+      if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c))
+        write_image(*img, path, w, warnings);
+      else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); u && u->dialect == kDialect)
+        w.raw(u->raw_json);
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.end_object();
+  return Status::Ok();
+}
+
+template <class S>
+void write_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w,
+                     Warnings& warnings) {
+  if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
+    if (t->text.empty()) return;
+    w.begin_object();
+    w.field("text", t->text);
+    w.end_object();
+  } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
+    write_image(*img, path, w, warnings);
+  } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
+    if (u->dialect == kDialect)
+      w.raw(u->raw_json);
+    else
+      warn(warnings, "dropped_unknown_part", path,
+           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
+               " has no Gemini equivalent");
+  } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
+    warn(warnings, "dropped_misplaced_part", path,
+         "tool calls and thinking cannot appear in user content");
+  }
+}
+
+template <class S>
+using Messages = typename S::template Vector<ir::BasicMessage<S>>;
+
+// messages[i, j): consecutive IR messages of one Gemini role, as one content;
+// a user turn's functionResponse parts first, so that the results of one
+// model turn's parallel calls are one turn of N responses.
+template <class S>
+Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs_path, bool same,
+                   bool raw_verified, CallNames<S>& names, JsonWriter& w, Warnings& warnings) {
+  const bool user = user_side(msgs[i].role);
+  w.begin_object();
+  w.field("role", user ? "user" : "model");
+  w.key("parts");
+  w.begin_array();
+  if (!user) {
+    // One model turn: its parts as one list (the first call carries the signature).
+    bool first = true;
+    for (size_t k = i; k < j; ++k) {
+      const ir::BasicMessage<S>& m = msgs[k];
+      if (m.role != Role::assistant) continue;
+      const Path mpath(msgs_path, k);
+      if (!m.name.empty())
+        warn(warnings, "dropped_message_name", mpath, "Gemini contents have no participant name");
+      TW_ASSIGN(size_t n, write_model_parts<S>(m.parts, same || !first, /*in_request=*/true,
+                                               raw_verified, Path(mpath, "content"), w, warnings));
+      if (n) first = false;
+      for (const auto& p : m.parts)
+        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p))
+          names.list.emplace_back(c->id, c->name);
+    }
+  } else {
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k = i; k < j; ++k) {
+        const ir::BasicMessage<S>& m = msgs[k];
+        if (!user_side(m.role)) continue;
+        const Path mpath(msgs_path, k);
+        if (pass == 1 && !m.name.empty())
+          warn(warnings, "dropped_message_name", mpath, "Gemini contents have no participant name");
+        const Path parts_path(mpath, "content");
+        for (size_t n = 0; n < m.parts.size(); ++n) {
+          const Path ppath(parts_path, n);
+          const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&m.parts[n]);
+          if (pass == 0 && result)
+            TW_TRY(write_result(*result, names, same, ppath, w, warnings));
+          else if (pass == 1 && !result)
+            write_user_part(m.parts[n], ppath, w, warnings);
+        }
+      }
+    }
+  }
+  w.end_array();
+  w.end_object();
+  return Status::Ok();
+}
+
+template <class S>
+Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
+                      Warnings& warnings) {
+  const auto& msgs = req.messages;
+  const Path path(kRoot, "messages");
+  CallNames<S> names;
+  w.key("contents");
+  w.begin_array();
+  size_t i = 0;
+  while (i < msgs.size()) {
+    if (msgs[i].role == Role::system) {  // moved to systemInstruction
+      ++i;
+      continue;
+    }
+    if (!message_emits(msgs[i])) {
+      warn(warnings, "dropped_empty_message", Path(path, i),
+           "a message with no content Gemini accepts was dropped");
+      ++i;
+      continue;
+    }
+    const bool user = user_side(msgs[i].role);
+    size_t j = i + 1;
+    for (; j < msgs.size(); ++j) {
+      const ir::BasicMessage<S>& m = msgs[j];
+      if (m.role == Role::system || user_side(m.role) == user) continue;
+      if (message_emits(m)) break;
+      warn(warnings, "dropped_empty_message", Path(path, j),
+           "a message with no content Gemini accepts was dropped");
+    }
+    TW_TRY(write_group<S>(msgs, i, j, path, same, raw_verified, names, w, warnings));
+    i = j;
+  }
+  w.end_array();
+  return Status::Ok();
+}
+
+template <class S>
+void write_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
+  std::vector<std::string_view> texts;
+  bool developer = false;
+  for (const auto& s : req.system) {
+    if (!s.text.empty()) texts.push_back(s.text);
+    developer |= s.developer;
+  }
+  if (developer)
+    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
+         "Gemini has no developer role; developer instructions were sent as system text");
+  const Path msgs_path(kRoot, "messages");
+  for (size_t i = 0; i < req.messages.size(); ++i) {
+    const ir::BasicMessage<S>& m = req.messages[i];
+    if (m.role != Role::system) continue;
+    warn(warnings, "moved_system_message", Path(msgs_path, i),
+         "Gemini has no mid-conversation system messages; its text was appended to "
+         "systemInstruction");
+    for (const auto& p : m.parts)
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
+        texts.push_back(t->text);
+  }
+  if (texts.empty()) return;
+  w.key("systemInstruction");
+  w.begin_object();
+  w.key("parts");
+  w.begin_array();
+  for (std::string_view t : texts) {
+    w.begin_object();
+    w.field("text", t);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+template <class S>
+Status write_tools(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, Warnings& warnings) {
+  size_t unsupported = 0;
+  for (const auto& e : req.extra) {
+    if (e.key != kUnsupportedToolKey) continue;
+    if (same)
+      ++unsupported;
+    else
+      warn(warnings, "dropped_unsupported_tool", Path(kRoot, "tools"),
+           "a " + std::string(req.source_dialect) +
+               " tool of a kind Gemini does not have was dropped");
+  }
+  if (req.tools.empty() && unsupported == 0) return Status::Ok();
+  const Path path(kRoot, "tools");
+  w.key("tools");
+  w.begin_array();
+  if (!req.tools.empty()) {
+    w.begin_object();
+    w.key("functionDeclarations");
+    w.begin_array();
+    bool warned_strict = false;
+    std::string schema, scratch;
+    for (size_t i = 0; i < req.tools.size(); ++i) {
+      const ir::BasicToolDefinition<S>& t = req.tools[i];
+      const Path tpath(path, i);
+      TW_ASSIGN(std::string_view name, gemini_name_or_error(t.name, scratch, Path(tpath, "name")));
+      bool reduced = false;
+      TW_TRY(encode_schema(t.input_schema, Path(tpath, "input_schema"), schema, &reduced));
+      if (reduced)
+        warn(warnings, "reduced_tool_schema", Path(tpath, "input_schema"),
+             "the schema was reduced to Gemini's OpenAPI subset ($ref inlined; keywords outside "
+             "it, such as additionalProperties, dropped)");
+      w.begin_object();
+      w.field("name", name);
+      if (!t.description.empty()) w.field("description", t.description);
+      if (!schema.empty()) w.field_raw("parameters", schema);
+      w.end_object();
+      if (t.strict.value_or(false) && !warned_strict) {
+        warned_strict = true;
+        warn(warnings, "dropped_tool_strict", tpath,
+             "the 'strict' tool flag is not sent to Gemini");
+      }
+    }
+    w.end_array();
+    w.end_object();
+  }
+  if (same)
+    for (const auto& e : req.extra)
+      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
+  w.end_array();
+  return Status::Ok();
+}
+
+bool has_prefix(std::string_view key, std::string_view prefix) {
+  return key.size() > prefix.size() && key.substr(0, prefix.size()) == prefix;
+}
+
+template <class S>
+Status write_tool_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& w,
+                         Warnings& warnings) {
+  constexpr std::string_view kPrefix = "toolConfig.";
+  if (req.parallel_tool_calls == false)
+    warn(warnings, "dropped_parallel_tool_calls", Path(kRoot, "parallel_tool_calls"),
+         "Gemini cannot be asked for one tool call at most per turn");
+  bool extras = false;
+  if (same)
+    for (const auto& e : req.extra) extras |= has_prefix(e.key, kPrefix);
+  if (!req.tool_choice && !extras) return Status::Ok();
+  w.key("toolConfig");
+  w.begin_object();
+  if (req.tool_choice) {
+    using Kind = ir::ToolChoiceKind;
+    const ir::BasicToolChoice<S>& c = *req.tool_choice;
+    w.key("functionCallingConfig");
+    w.begin_object();
+    switch (c.kind) {
+      case Kind::auto_:
+        w.field("mode", "AUTO");
+        break;
+      case Kind::none:
+        w.field("mode", "NONE");
+        break;
+      case Kind::required:
+        w.field("mode", "ANY");
+        break;
+      case Kind::tool: {
+        w.field("mode", "ANY");
+        std::string scratch;
+        TW_ASSIGN(std::string_view name,
+                  gemini_name_or_error(c.name, scratch, Path(kRoot, "tool_choice")));
+        w.key("allowedFunctionNames");
+        w.begin_array();
+        w.string(name);
+        w.end_array();
+        break;
+      }
+    }
+    w.end_object();
+  }
+  if (same)
+    for (const auto& e : req.extra)
+      if (has_prefix(e.key, kPrefix))
+        w.field_raw(std::string_view(e.key).substr(kPrefix.size()), e.raw_json);
+  w.end_object();
+  return Status::Ok();
+}
+
+template <class S>
+void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& w) {
+  bool extras = false;
+  if (same)
+    for (const auto& e : req.extra) extras |= has_prefix(e.key, kGenerationConfigPrefix);
+  if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty() && !extras) return;
+  w.key("generationConfig");
+  w.begin_object();
+  if (req.max_tokens) w.field("maxOutputTokens", *req.max_tokens);
+  if (req.temperature) {
+    w.key("temperature");
+    w.number(*req.temperature);
+  }
+  if (req.top_p) {
+    w.key("topP");
+    w.number(*req.top_p);
+  }
+  if (!req.stop.empty()) {
+    w.key("stopSequences");
+    w.begin_array();
+    for (const auto& s : req.stop) w.string(s);
+    w.end_array();
+  }
+  if (same)
+    for (const auto& e : req.extra)
+      if (has_prefix(e.key, kGenerationConfigPrefix))
+        w.field_raw(std::string_view(e.key).substr(kGenerationConfigPrefix.size()), e.raw_json);
+  w.end_object();
+}
+
+// Gemini takes the model and the stream flag in the URL, has no metadata,
+// and writes x-unsupported-tool with its tools (write_tools) and the
+// generationConfig.* / toolConfig.* extras inside those objects.
+const TailRules kTail{
+    .dialect = kDialect,
+    .unknown_field_suffix = " has no Gemini equivalent",
+    .written_in_place =
+        [](std::string_view key) {
+          return has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
+        },
+};
+
+}  // namespace
+
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
+                                        const EncodeOptions& options) {
+  const bool same = req.source_dialect == kDialect;
+  std::string out;
+  out.reserve(estimate_request_json_size(req));
+  JsonWriter w(out);
+  w.begin_object();
+  TW_TRY(write_contents(req, same, options.raw_json_verified, w, warnings));
+  write_system(req, w, warnings);
+  TW_TRY(write_tools(req, same, w, warnings));
+  TW_TRY(write_tool_config(req, same, w, warnings));
+  write_generation_config(req, same, w);
+  if (!req.metadata.empty())
+    warn(warnings, "dropped_metadata", Path(kRoot, "metadata"), "Gemini requests have no metadata");
+  TW_TRY(write_request_extras(w, req, warnings, kTail));
+  w.end_object();
+  return out;
+}
+
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
+                                                             const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
+                                                           Warnings&, const EncodeOptions&);
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
+                                   const EncodeOptions& options) {
+  return encode_request_from(req, warnings, options);
+}
+
+}  // namespace toolwire::dialects::gemini

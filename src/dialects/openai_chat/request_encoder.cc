@@ -1,0 +1,375 @@
+// IR request → OpenAI Chat Completions request JSON.
+#include "dialects/common/request_size.h"
+#include "dialects/common/request_tail.h"
+#include "dialects/common/tool_schema.h"
+#include "dialects/openai_chat/wire.h"
+#include "toolwire/dialects/tool_rules.h"
+#include "toolwire/core/json_valid.h"
+
+namespace toolwire::dialects::openai_chat {
+namespace {
+
+template <class S>
+struct Enc {
+  JsonWriter& w;
+  Warnings& warnings;
+  bool same_dialect;
+  size_t index = 0;  // IR message index, for warning paths
+
+  std::string path() const { return "$.messages[" + std::to_string(index) + "]"; }
+
+  void drop_part(std::string_view what) {
+    warn(warnings, "dropped_part", path(),
+         "a " + std::string(what) + " cannot be expressed in this OpenAI message");
+  }
+
+  // An UnknownPart: written raw for our own dialect, else dropped.
+  bool unknown_ok(const ir::BasicUnknownPart<S>& u) {
+    if (u.dialect == kDialect) return true;
+    warn(warnings, "dropped_unknown_part", path(),
+         "dropped a '" + std::string(u.type) + "' block from " + std::string(u.dialect));
+    return false;
+  }
+
+  void system_message(std::string_view role, std::string_view text) {
+    w.begin_object();
+    w.field("role", role);
+    w.field("content", text);
+    w.end_object();
+  }
+
+  // user/system messages: one text part as a string, else an array of parts.
+  void user_like(const ir::BasicMessage<S>& m, std::string_view role) {
+    size_t texts = 0, others = 0;
+    for (const auto& p : m.parts) {
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
+        texts += !t->text.empty();
+      else
+        ++others;
+    }
+    w.begin_object();
+    w.field("role", role);
+    w.key("content");
+    if (others == 0 && texts <= 1) {
+      std::string_view text;
+      for (const auto& p : m.parts)
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = t->text;
+      w.string(text);
+    } else {
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) {
+          if (t->text.empty()) continue;
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t->text);
+          w.end_object();
+        } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&p); img && role == "user") {
+          write_image_part(w, *img);
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
+          if (unknown_ok(*u)) w.raw(u->raw_json);
+        } else {
+          drop_part(role == "user" ? "non-text, non-image part" : "non-text part");
+        }
+      }
+      w.end_array();
+    }
+    if (!m.name.empty()) w.field("name", m.name);
+    w.end_object();
+  }
+
+  void assistant(const ir::BasicMessage<S>& m) {
+    std::string reasoning;
+    size_t texts = 0, unknown_content = 0, calls = 0;
+    for (const auto& p : m.parts) {
+      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
+        texts += !t->text.empty();
+      else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p)) {
+        ++calls;
+        if (!c->signature.empty())
+          warn(warnings, "dropped_call_signature", path(),
+               "OpenAI tool calls carry no provider signature; it was dropped");
+      } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
+        if (u->type == kUnknownToolCallType && u->dialect == kDialect)
+          ++calls;
+        else if (unknown_ok(*u))
+          ++unknown_content;
+      } else if (auto* th = std::get_if<ir::BasicThinkingPart<S>>(&p)) {
+        if (th->redacted) {
+          warn(warnings, "dropped_redacted_thinking", path(),
+               "redacted thinking cannot be expressed in OpenAI Chat");
+          continue;
+        }
+        if (!th->signature.empty())
+          warn(warnings, "dropped_thinking_signature", path(),
+               "reasoning_content carries no signature");
+        if (!th->item_id.empty() || !th->encrypted_content.empty())
+          warn(warnings, "dropped_reasoning_item", path(),
+               "reasoning_content carries no Responses reasoning item id or encrypted content");
+        reasoning += th->text;
+      } else {
+        drop_part("non-assistant part");
+      }
+    }
+    w.begin_object();
+    w.field("role", "assistant");
+    w.key("content");
+    if (unknown_content == 0 && texts <= 1) {
+      const typename S::String* text = nullptr;
+      for (const auto& p : m.parts)
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = &t->text;
+      if (text)
+        w.string(*text);
+      else if (calls)
+        w.null();
+      else
+        w.string("");
+    } else {
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) {
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t->text);
+          w.end_object();
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p);
+                   u && u->dialect == kDialect && u->type != kUnknownToolCallType) {
+          w.raw(u->raw_json);
+        }
+      }
+      w.end_array();
+    }
+    if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+    if (calls) {
+      w.key("tool_calls");
+      w.begin_array();
+      for (const auto& p : m.parts) {
+        if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p))
+          write_tool_call(w, *c);
+        else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p);
+                 u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+          w.raw(u->raw_json);
+      }
+      w.end_array();
+    }
+    if (!m.name.empty()) w.field("name", m.name);
+    w.end_object();
+  }
+
+  // One `tool` message per result; images move to a user message after them.
+  void tool(const ir::BasicMessage<S>& m) {
+    std::vector<const ir::BasicToolResultPart<S>*> with_images;
+    for (const auto& p : m.parts) {
+      const auto* r = std::get_if<ir::BasicToolResultPart<S>>(&p);
+      if (!r) {
+        drop_part("non-tool-result part");
+        continue;
+      }
+      // One pass to classify; the common result (one text) needs no list.
+      size_t n_texts = 0;
+      std::string_view first_text;
+      bool images = false, raws = false;
+      for (const auto& c : r->content) {
+        if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
+          if (!t->text.empty() && n_texts++ == 0) first_text = t->text;
+        } else if (std::holds_alternative<ir::BasicImagePart<S>>(c)) {
+          images = true;
+        } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); unknown_ok(*u)) {
+          raws = true;
+        }
+      }
+      if (images) with_images.push_back(r);
+      const bool had_text = n_texts > 0;
+      std::string prefixed;  // the error prefix goes on the first text (or stands alone)
+      if (r->is_error) {
+        prefixed.append(kErrorPrefix).append(first_text);
+        first_text = prefixed;
+        if (!had_text) n_texts = 1;
+      }
+      w.begin_object();
+      w.field("role", "tool");
+      w.field("tool_call_id", r->call_id);
+      w.key("content");
+      if (!raws && n_texts <= 1) {
+        w.string(first_text);
+      } else {
+        w.begin_array();
+        auto text_part = [&](std::string_view t) {
+          w.begin_object();
+          w.field("type", "text");
+          w.field("text", t);
+          w.end_object();
+        };
+        bool first = true;
+        if (r->is_error && !had_text) {
+          text_part(first_text);  // an error with no text of its own: the prefix alone
+          first = false;
+        }
+        for (const auto& c : r->content)
+          if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c); t && !t->text.empty()) {
+            text_part(first ? first_text : std::string_view(t->text));
+            first = false;
+          }
+        for (const auto& c : r->content)  // (their warnings were given in the first pass)
+          if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c); u && u->dialect == kDialect)
+            w.raw(u->raw_json);
+        w.end_array();
+      }
+      w.end_object();
+    }
+    if (with_images.empty()) return;
+    warn(warnings, "tool_result_image_moved", path(),
+         "OpenAI tool messages cannot hold images: they follow in a user message");
+    w.begin_object();
+    w.field("role", "user");
+    w.key("content");
+    w.begin_array();
+    for (const auto* r : with_images) {
+      w.begin_object();
+      w.field("type", "text");
+      w.field("text", "Image returned by tool call " + std::string(r->call_id) + ":");
+      w.end_object();
+      for (const auto& c : r->content)
+        if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c)) write_image_part(w, *img);
+    }
+    w.end_array();
+    w.end_object();
+  }
+};
+
+const TailRules kTail{
+    .dialect = kDialect,
+    .tool_choice_extra_yields = true,
+    .unknown_field_suffix = " has no equivalent in OpenAI Chat",
+    .unsupported_tool_message =
+        [](std::string_view) {
+          return std::string("a tool of another dialect has no OpenAI form");
+        },
+};
+
+template <class S>
+Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect,
+                   bool raw_verified) {
+  bool unsupported = false;
+  for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
+  if (req.tools.empty() && !(unsupported && same_dialect)) return Status::Ok();
+  const json::Path root, tools_path(root, "tools");
+  w.key("tools");
+  w.begin_array();
+  for (size_t i = 0; i < req.tools.size(); ++i) {
+    const ir::BasicToolDefinition<S>& t = req.tools[i];
+    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]] {
+      const json::Path tpath(tools_path, i), fpath(tpath, "function"), npath(fpath, "name");
+      return invalid_tool_name(kDialect, t.name, npath.str());
+    }
+    if (!t.input_schema.empty() && (t.input_schema.front() != '{' || !raw_verified)) {
+      const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
+      if (t.input_schema.front() != '{')
+        return json::invalid(ppath, "tool input schema is not a JSON object");
+      TW_TRY(json::check_tool_schema_text(t.input_schema, ppath));
+    }
+    w.begin_object();
+    w.field("type", "function");
+    w.key("function");
+    w.begin_object();
+    w.field("name", t.name);
+    if (!t.description.empty()) w.field("description", t.description);
+    w.field_raw("parameters", t.input_schema.empty()
+                                  ? std::string_view(R"({"type":"object","properties":{}})")
+                                  : std::string_view(t.input_schema));
+    if (t.strict) w.field("strict", *t.strict);
+    w.end_object();
+    w.end_object();
+  }
+  if (same_dialect)
+    for (const auto& x : req.extra)
+      if (x.key == kUnsupportedToolKey) w.raw(x.raw_json);
+  w.end_array();
+  return Status::Ok();
+}
+
+template <class S>
+void write_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c) {
+  w.key("tool_choice");
+  switch (c.kind) {
+    case ir::ToolChoiceKind::auto_:
+      w.string("auto");
+      return;
+    case ir::ToolChoiceKind::none:
+      w.string("none");
+      return;
+    case ir::ToolChoiceKind::required:
+      w.string("required");
+      return;
+    case ir::ToolChoiceKind::tool:
+      w.begin_object();
+      w.field("type", "function");
+      w.key("function");
+      w.begin_object();
+      w.field("name", c.name);
+      w.end_object();
+      w.end_object();
+      return;
+  }
+}
+
+}  // namespace
+
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
+                                        const EncodeOptions& options) {
+  const bool same = req.source_dialect == kDialect;
+  std::string out;
+  out.reserve(estimate_request_json_size(req));
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("model", req.model);
+  w.key("messages");
+  w.begin_array();
+  Enc<S> enc{w, warnings, same};
+  for (const auto& s : req.system) enc.system_message(s.developer ? "developer" : "system", s.text);
+  for (const auto& m : req.messages) {
+    switch (m.role) {
+      case ir::Role::system:
+        enc.user_like(m, "system");
+        break;
+      case ir::Role::user:
+        enc.user_like(m, "user");
+        break;
+      case ir::Role::assistant:
+        enc.assistant(m);
+        break;
+      case ir::Role::tool:
+        enc.tool(m);
+        break;
+    }
+    ++enc.index;
+  }
+  w.end_array();
+  TW_TRY(write_tools(w, req, same, options.raw_json_verified));
+  if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
+  if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
+  if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
+  write_sampling(w, req);
+  if (!req.stop.empty()) {
+    w.key("stop");
+    w.begin_array();
+    for (const auto& s : req.stop) w.string(s);
+    w.end_array();
+  }
+  TW_TRY(write_request_tail(w, req, options.raw_json_verified, warnings, kTail));
+  w.end_object();
+  return out;
+}
+
+template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
+                                                             const EncodeOptions&);
+template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
+                                                           Warnings&, const EncodeOptions&);
+
+Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
+                                   const EncodeOptions& options) {
+  return encode_request_from(req, warnings, options);
+}
+
+}  // namespace toolwire::dialects::openai_chat

@@ -1,0 +1,126 @@
+// IR response → OpenAI Chat Completions response JSON (`chat.completion`).
+#include "dialects/openai_chat/wire.h"
+
+namespace toolwire::dialects::openai_chat {
+namespace {
+
+// A refusal part is {"type":"refusal","refusal":"<text>"}; its text goes back to message.refusal.
+void append_refusal(const ir::UnknownPart& part, std::string& out, Warnings& warnings) {
+  thread_local simdjson::dom::parser parser;
+  auto doc = parser.parse(part.raw_json.data(), part.raw_json.size(), true);
+  json::element text;
+  if (!doc.error() && doc.value_unsafe().is_object() &&
+      json::get(doc.value_unsafe().get_object().value_unsafe(), "refusal", text) &&
+      text.is_string()) {
+    out += text.get_string().value_unsafe();
+    return;
+  }
+  warn(warnings, "dropped_unknown_part", "$.content",
+       "a refusal part without refusal text was dropped");
+}
+
+}  // namespace
+
+Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
+  const bool same = resp.source_dialect == kDialect;
+  // Text parts concatenate (as a streaming client accumulates them); thinking
+  // becomes reasoning_content.
+  std::string text, reasoning;
+  std::string refusal;
+  size_t calls = 0, texts = 0;
+  for (const auto& p : resp.parts) {
+    if (auto* t = std::get_if<ir::TextPart>(&p)) {
+      text += t->text;
+      texts += !t->text.empty();
+    } else if (auto* th = std::get_if<ir::ThinkingPart>(&p)) {
+      if (th->redacted) {
+        warn(warnings, "dropped_redacted_thinking", "$.content",
+             "redacted thinking cannot be expressed in OpenAI Chat");
+        continue;
+      }
+      if (!th->signature.empty())
+        warn(warnings, "dropped_thinking_signature", "$.content",
+             "reasoning_content carries no signature");
+      if (!th->item_id.empty() || !th->encrypted_content.empty())
+        warn(warnings, "dropped_reasoning_item", "$.content",
+             "reasoning_content carries no Responses reasoning item id or encrypted content");
+      reasoning += th->text;
+    } else if (auto* c = std::get_if<ir::ToolCallPart>(&p)) {
+      ++calls;
+      if (!c->signature.empty())
+        warn(warnings, "dropped_call_signature", "$.content",
+             "OpenAI tool calls carry no provider signature; it was dropped");
+    } else if (auto* u = std::get_if<ir::UnknownPart>(&p)) {
+      if (u->dialect == kDialect && u->type == kUnknownToolCallType)
+        ++calls;
+      else if (u->dialect == kDialect && u->type == "refusal")
+        append_refusal(*u, refusal, warnings);
+      else
+        warn(warnings, "dropped_unknown_part", "$.content",
+             "dropped a '" + u->type + "' block from " + u->dialect);
+    } else {
+      warn(warnings, "dropped_part", "$.content", "a response cannot hold this part");
+    }
+  }
+  if (texts > 1)
+    warn(warnings, "joined_text_parts", "$.content",
+         "several text blocks were joined into one content string");
+
+  std::string out;
+  out.reserve(512 + text.size() + reasoning.size());
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("id", resp.id);
+  w.field("object", "chat.completion");
+  w.field("created", resp.created);
+  w.field("model", resp.model);
+  w.key("choices");
+  w.begin_array();
+  w.begin_object();
+  w.field("index", 0);
+  w.key("message");
+  w.begin_object();
+  w.field("role", "assistant");
+  w.key("content");
+  if (!text.empty() || calls == 0)
+    w.string(text);
+  else
+    w.null();
+  if (refusal.empty())
+    w.field_null("refusal");
+  else
+    w.field("refusal", refusal);
+  if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+  if (calls) {
+    w.key("tool_calls");
+    w.begin_array();
+    for (const auto& p : resp.parts) {
+      if (auto* c = std::get_if<ir::ToolCallPart>(&p))
+        write_tool_call(w, *c);
+      else if (auto* u = std::get_if<ir::UnknownPart>(&p);
+               u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+        w.raw(u->raw_json);
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.field_null("logprobs");
+  w.field("finish_reason", encode_finish_reason(resp.finish, calls > 0));
+  w.end_object();
+  w.end_array();
+  if (!resp.usage.empty()) write_usage(w, resp.usage);
+  if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
+    warn(warnings, "dropped_cache_write_tokens", "$.usage",
+         "OpenAI usage has no cache write count");
+  for (const auto& x : resp.extra) {
+    if (same)
+      w.field_raw(x.key, x.raw_json);
+    else
+      warn(warnings, "dropped_unknown_field", "$." + x.key,
+           "field '" + x.key + "' has no equivalent in OpenAI Chat");
+  }
+  w.end_object();
+  return out;
+}
+
+}  // namespace toolwire::dialects::openai_chat

@@ -1,0 +1,93 @@
+// wire.h — private declarations of the OpenAI Chat Completions codec.
+//
+// One translation direction per .cc file; the helpers shared by several of
+// them (finish reasons, images, usage, content parts) live in wire.cc.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "dialects/common/borrowed_ir.h"
+#include "dialects/common/dom_json.h"
+#include "dialects/common/fields.h"
+#include "dialects/common/json_in.h"
+#include "dialects/common/style.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/core/json_writer.h"
+
+namespace toolwire::dialects::openai_chat {
+
+inline constexpr std::string_view kDialect = "openai_chat";
+// Tool names: ^[a-zA-Z0-9_-]{1,64}$ (toolwire/dialects/tool_rules.h).
+inline constexpr size_t kMaxToolNameLength = 64;
+
+// is_error convention (OpenAI has no flag): an error result's text starts with this.
+inline constexpr std::string_view kErrorPrefix = "Error: ";
+
+// UnknownPart type for a tool_calls entry whose type is not "function".
+inline constexpr std::string_view kUnknownToolCallType = "tool_call";
+
+Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
+Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
+                                   const EncodeOptions& options);
+// The request codec over either IR policy (ir::Owning, Borrowed); the two
+// above are the owning instantiations. Instantiated in the .cc files.
+template <class S>
+Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
+template <class S>
+Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
+                                        const EncodeOptions& options);
+Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
+Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
+std::unique_ptr<StreamDecoder> make_stream_decoder();
+std::unique_ptr<StreamEncoder> make_stream_encoder();
+WireError encode_error(const Error& error);
+Error decode_error(int http_status, std::string_view body);
+// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
+ErrorCode stream_error_code(std::string_view type);
+
+// ---- shared helpers (wire.cc) ----
+
+// OpenAI finish_reason → IR. `has_calls` forces tool_calls (a text + tool call turn).
+ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls);
+// IR → OpenAI finish_reason value.
+std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls);
+
+// An image_url value: data: URLs with base64 become media_type + data.
+template <class S = ir::Owning>
+ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail);
+// Writes {"type":"image_url","image_url":{"url":...,"detail"?}}.
+template <class S>
+void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image);
+
+// Decodes a `usage` object.
+Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
+// Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
+void write_usage(JsonWriter& w, const ir::Usage& usage);
+
+// The element as compact JSON text, appended to `out` (dialects/common/dom_json.h).
+inline void append_json(json::element e, std::string& out) { json::append_compact(out, e); }
+inline std::string raw_json(json::element e) {
+  std::string out;
+  append_json(e, out);
+  return out;
+}
+
+// Several fields of one object in one pass (dialects/common/fields.h);
+// explicit nulls count as absent here (`has`).
+using json::Fields;
+using json::pick;
+
+// Decodes one tool_calls entry: a `function` call {id, type, function:{name,
+// arguments}} becomes a ToolCallPart, another type an UnknownPart kept raw.
+// `id` receives the entry's id (a view into the DOM) when it has one.
+template <class S = ir::Owning>
+Result<ir::BasicPart<S>> decode_tool_call(json::element entry, const json::Path& path,
+                                          std::string_view& id);
+// Writes one tool_calls entry.
+template <class S>
+void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call);
+
+}  // namespace toolwire::dialects::openai_chat

@@ -1,0 +1,26 @@
+#include "gateway/conductor/replay.h"
+
+#include <algorithm>
+
+namespace toolwire::gateway::conductor {
+
+void ReplayBuffer::add(uint64_t seq, std::string frame) {
+  bytes_ += frame.size();
+  events_.push_back({seq, std::move(frame)});
+  while (!events_.empty() && (events_.size() > max_events_ || bytes_ > max_bytes_)) {
+    dropped_through_ = events_.front().seq;
+    bytes_ -= events_.front().frame.size();
+    events_.pop_front();
+  }
+}
+
+ReplayBuffer::Replay ReplayBuffer::after(uint64_t seq) const {
+  Replay r;
+  r.complete = seq >= dropped_through_;
+  auto it = std::upper_bound(events_.begin(), events_.end(), seq,
+                             [](uint64_t s, const Entry& e) { return s < e.seq; });
+  for (; it != events_.end(); ++it) r.frames.push_back(it->frame);
+  return r;
+}
+
+}  // namespace toolwire::gateway::conductor

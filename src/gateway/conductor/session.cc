@@ -1,0 +1,305 @@
+// A conductor session: turns as AgentRuns on the session's strand, events to
+// the device (and the replay buffer), results from it into the run.
+#include "gateway/conductor/session.h"
+
+#include <boost/asio/post.hpp>
+
+#include "gateway/conductor/conductor.h"
+#include "gateway/conductor/connection.h"
+#include "gateway/routes/context.h"
+#include "toolwire/agent/history.h"
+
+namespace toolwire::gateway::conductor {
+
+namespace asio = boost::asio;
+using json = nlohmann::json;
+
+Session::Session(Conductor& conductor, http::Strand strand, std::string id, std::string token,
+                 SessionSetup setup)
+    : conductor_(conductor),
+      strand_(std::move(strand)),
+      id_(std::move(id)),
+      token_(std::move(token)),
+      setup_(std::move(setup)),
+      tap_(*setup_.provider, conductor),
+      bucket_(conductor.options().frames_per_second, conductor.options().frame_burst),
+      grace_(strand_),
+      replay_(conductor.options().replay_events, conductor.options().replay_bytes) {}
+
+Session::~Session() = default;
+
+// Runs on the session's strand (AgentRun calls its provider from its steps).
+void ProviderTap::note() {
+  if (result_at == std::chrono::steady_clock::time_point{}) return;
+  conductor_.note_result_latency(std::chrono::steady_clock::now() - result_at);
+  result_at = {};
+}
+
+provider::ProviderCall ProviderTap::generate(ir::Request r, provider::DoneCallback done) {
+  note();
+  return inner_.generate(std::move(r), std::move(done));
+}
+
+provider::ProviderCall ProviderTap::stream(ir::Request r, provider::EventCallback on_event,
+                                           provider::DoneCallback done) {
+  note();
+  return inner_.stream(std::move(r), std::move(on_event), std::move(done));
+}
+
+agent::Scheduler Session::scheduler() {
+  agent::Scheduler s;
+  std::weak_ptr<Session> weak = weak_from_this();
+  auto strand = strand_;
+  s.post = [strand](std::function<void()> f) { asio::post(strand, std::move(f)); };
+  s.post_after = [strand](std::chrono::milliseconds d, std::function<void()> f) {
+    auto t = std::make_shared<asio::steady_timer>(strand, d);
+    t->async_wait([t, f = std::move(f)](boost::system::error_code ec) {
+      if (!ec) f();
+    });
+    return agent::TimerHandle([t] { t->cancel(); });
+  };
+  return s;
+}
+
+// Every event of the session's stream gets the next sequence number; the
+// ones that belong to the conversation are kept for a resume.
+void Session::emit(std::string_view type, json payload, bool keep) {
+  uint64_t seq = ++seq_;
+  std::string frame = make_event(id_ + ":" + std::to_string(seq), type, id_, payload);
+  if (conn_) {
+    if (keep) replay_.add(seq, frame);
+    conn_->send(std::move(frame));
+  } else if (keep) {
+    replay_.add(seq, std::move(frame));
+  }
+}
+
+void Session::reply_error(std::string_view code, std::string message, bool retryable,
+                          const std::string& ref) {
+  json p = {{"code", code}, {"message", std::move(message)}, {"retryable", retryable}};
+  if (!ref.empty()) p["ref"] = ref;
+  emit("error", std::move(p), false);
+}
+
+void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> replay_after) {
+  if (expired_) {
+    conn->send_error("session_expired", "session " + id_ + " has ended", false, "", id_);
+    return;
+  }
+  if (conn_ && conn_ != conn) conn_->close(4000, "session resumed on another connection");
+  conn_ = std::move(conn);
+  grace_.cancel();
+  json tools = json::array();
+  for (const auto& n : setup_.device_names) tools.push_back(n);
+  emit("session.ready",
+       {{"sessionId", id_},
+        {"resumeToken", token_},
+        {"tools", std::move(tools)},
+        {"resumed", replay_after.has_value()}},
+       false);
+  if (!replay_after) return;
+  auto r = replay_.after(*replay_after);
+  if (!r.complete)
+    reply_error("replay_gap",
+                "some events after " + std::to_string(*replay_after) +
+                    " are no longer kept; the replay starts at the oldest kept one",
+                false, "");
+  for (auto& f : r.frames) conn_->send(std::move(f));
+}
+
+void Session::detach(const Connection* conn) {
+  if (conn_.get() != conn) return;
+  conn_.reset();
+  if (expired_) return;
+  grace_.expires_after(conductor_.options().resume_grace);
+  grace_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (ec || self->conn_) return;
+    self->expire();
+  });
+}
+
+void Session::expire() {
+  if (expired_) return;
+  expired_ = true;
+  grace_.cancel();
+  queued_.clear();
+  if (run_) run_->cancel();
+  if (conn_) {
+    conn_->close(1001, "session ended");
+    conn_.reset();
+  }
+  conductor_.forget_session(id_);
+}
+
+void Session::on_frame(const Connection* conn, Frame f) {
+  if (conn_.get() != conn || expired_) return;  // a replaced connection's last frames
+  switch (f.type) {
+    case ClientType::transcript_final: {
+      std::string text = f.payload["text"].get<std::string>();
+      if (!run_) return start_turn(std::move(text));
+      if (queued_.size() >= conductor_.options().max_queued_turns)
+        return reply_error("queue_full",
+                           "a turn is running and " + std::to_string(queued_.size()) +
+                               " more are queued; send session.cancel to interrupt",
+                           true, f.id);
+      queued_.push_back(std::move(text));
+      return;
+    }
+    case ClientType::session_cancel:
+      // Barge-in: the running turn stops now; what was queued behind it is
+      // stale too. The next transcript.final starts a fresh turn.
+      queued_.clear();
+      if (run_) run_->cancel();
+      return;
+    case ClientType::tool_result:
+      return on_tool_result(f);
+    case ClientType::session_start:
+      return reply_error("session_active", "this connection already carries session " + id_, false,
+                         f.id);
+    case ClientType::ping:
+      return;  // answered by the connection
+  }
+}
+
+void Session::on_tool_result(const Frame& f) {
+  std::string call_id = f.payload["callId"].get<std::string>();
+  if (ui_call_ids_.erase(call_id)) return;  // fire-and-forget UI calls
+  tools::ToolOutput out;
+  if (auto e = f.payload.find("error"); e != f.payload.end()) {
+    out = tools::ToolOutput::error(e->get<std::string>());
+  } else if (auto r = f.payload.find("result"); r != f.payload.end()) {
+    out = r->is_string() ? tools::ToolOutput::text(r->get<std::string>())
+                         : tools::ToolOutput::json(*r);
+  } else {
+    out = tools::ToolOutput::text("");
+  }
+  auto target = run_ ? run_ : last_run_;
+  if (!target)
+    return reply_error("unknown_call", "result for unknown call '" + call_id + "' ignored", false,
+                       f.id);
+  Status st = target->submit_result(call_id, std::move(out));
+  if (st.ok()) {
+    tap_.result_at = f.received;
+    return;
+  }
+  const std::string& why = st.error().message;
+  std::string_view code = why.find("duplicate") != std::string::npos ? "duplicate_result"
+                          : why.find("late") != std::string::npos    ? "late_result"
+                                                                     : "unknown_call";
+  reply_error(code, why, false, f.id);
+}
+
+void Session::start_turn(std::string text) {
+  round_text_.clear();
+  speaking_ = false;
+  emit("state", {{"state", "thinking"}});
+  agent::AgentOptions o;
+  o.max_rounds = setup_.max_rounds;
+  o.remote_timeout = setup_.tool_timeout;
+  o.max_turns = setup_.history_turns;
+  o.turn_protocol = setup_.turn_protocol;
+  o.base.model = setup_.model;
+  if (!setup_.system.empty()) o.base.system.push_back({setup_.system, false});
+  o.remote_tools = setup_.device_tools;
+  auto* ctx = &conductor_.context();
+  std::string sid = id_;
+  o.log = [ctx, sid](std::string_view line) {
+    ctx->log("conductor " + sid + ": " + std::string(line));
+  };
+  ir::Message user;
+  user.role = ir::Role::user;
+  user.parts.emplace_back(ir::TextPart{std::move(text)});
+  std::weak_ptr<Session> weak = weak_from_this();
+  Conductor* conductor = &conductor_;  // outlives every run (Gateway::wait)
+  conductor->run_started();
+  run_ = agent::AgentRun::start({
+      .provider = tap_,
+      .registry = *setup_.registry,
+      .executor = *setup_.executor,
+      .scheduler = scheduler(),
+      .options = std::move(o),
+      .history = history_,
+      .user = std::move(user),
+      .on_event =
+          [weak](const agent::Event& e) {
+            if (auto s = weak.lock()) s->on_agent_event(e);
+          },
+      .on_done =
+          [weak, conductor](agent::RunResult r, std::vector<ir::Message> h) {
+            if (auto s = weak.lock()) s->turn_done(std::move(r), std::move(h));
+            conductor->run_finished();
+          },
+  });
+}
+
+void Session::on_agent_event(const agent::Event& e) {
+  if (auto* d = std::get_if<agent::TextDeltaEvent>(&e)) {
+    if (!speaking_) {
+      speaking_ = true;
+      emit("state", {{"state", "speaking"}});
+    }
+    round_text_ += d->text;
+    if (setup_.delta)
+      emit("assistant.text.delta", {{"text", d->text}});
+    else
+      emit("assistant.speech.partial", {{"text", round_text_}});
+  } else if (auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
+    if (!c->remote) return;  // a server-side tool: the device does not see it
+    if (speaking_) {
+      speaking_ = false;
+      emit("state", {{"state", "thinking"}});
+    }
+    // The device gets the name it declared, not the wire name the model used.
+    std::string name = c->call.name;
+    for (size_t i = 0; i < setup_.device_tools.size(); ++i)
+      if (setup_.device_tools[i].definition.name == name) name = setup_.device_names[i];
+    emit("tool.call", {{"callId", c->call.id}, {"name", name}, {"arguments", c->call.arguments}});
+  } else if (auto* say = std::get_if<agent::SpeechEvent>(&e)) {
+    emit("assistant.say", {{"text", say->text}});  // the envelope protocol's `say`
+  } else if (std::get_if<agent::RoundFinishedEvent>(&e)) {
+    round_text_.clear();
+  } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {
+    bool retryable = err->error.code == ErrorCode::unavailable ||
+                     err->error.code == ErrorCode::resource_exhausted ||
+                     err->error.code == ErrorCode::deadline_exceeded;
+    emit("error", {{"code", "upstream_error"},
+                   {"message", err->error.to_string()},
+                   {"retryable", retryable}});
+  } else if (auto* fin = std::get_if<agent::FinalAnswerEvent>(&e)) {
+    if (fin->reason == agent::StopReason::cancelled || fin->reason == agent::StopReason::error)
+      return;
+    emit("assistant.speech.final", {{"text", fin->text}});
+    if (setup_.ui_calls) send_ui_calls(fin->text);
+  }
+}
+
+// What some voice devices expect after an answer; their results are
+// swallowed (ui_call_ids_) and never reach the model.
+void Session::send_ui_calls(const std::string& text) {
+  auto call = [&](std::string_view name, json args) {
+    std::string id = "ui_" + std::to_string(++ui_seq_);
+    ui_call_ids_.insert(id);
+    if (ui_call_ids_.size() > 64) ui_call_ids_.clear();  // a device that never answers them
+    emit("tool.call", {{"callId", id}, {"name", name}, {"arguments", args.dump()}});
+  };
+  call("convo.appendMessage", {{"role", "assistant"}, {"text", text}, {"isPartial", false}});
+  call("convo.setState", {{"state", "speaking"}});
+  call("tts.speak", {{"text", text}});
+  call("convo.setState", {{"state", "idle"}});
+}
+
+void Session::turn_done(agent::RunResult, std::vector<ir::Message> history) {
+  history_ = std::move(history);
+  // Only the window is ever sent; the rest would only cost memory.
+  size_t start = agent::window_start(history_, setup_.history_turns);
+  history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(start));
+  last_run_ = std::move(run_);
+  speaking_ = false;
+  emit("state", {{"state", "idle"}});
+  if (expired_ || queued_.empty()) return;
+  std::string next = std::move(queued_.front());
+  queued_.pop_front();
+  start_turn(std::move(next));
+}
+
+}  // namespace toolwire::gateway::conductor

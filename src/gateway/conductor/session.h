@@ -1,0 +1,132 @@
+// One conductor session: a conversation whose turns are agent runs
+// (AgentRun) on this session's strand, with the device's tools as remote
+// tools. It outlives its connection: events go to the attached connection
+// and into a bounded replay buffer; a detached session waits a grace period
+// for a resume, its pending calls still pending.
+//
+// Every method runs on strand() (post to it); nothing here blocks.
+#pragma once
+
+#include <boost/asio/steady_timer.hpp>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "gateway/conductor/protocol.h"
+#include "gateway/conductor/rate_limit.h"
+#include "gateway/conductor/replay.h"
+
+namespace toolwire::gateway {
+class GatewayKey;
+}
+#include "gateway/http/socket.h"
+#include "toolwire/agent/agent_run.h"
+#include "toolwire/gateway/gateway.h"
+
+namespace toolwire::gateway::conductor {
+
+class Connection;
+class Conductor;
+
+// What session.start decided (tools, model, options).
+struct SessionSetup {
+  provider::Provider* provider = nullptr;
+  std::string model;  // sent upstream
+  std::string system;
+  const tools::Registry* registry = nullptr;  // server-side tools (may be empty)
+  tools::Executor* executor = nullptr;
+  std::vector<agent::RemoteTool> device_tools;  // under their wire names ('.' → "__")
+  std::vector<std::string> device_names;        // as the device declared them, same order
+  int max_rounds = 8;
+  std::chrono::milliseconds tool_timeout{30000};
+  size_t history_turns = 20;
+  bool delta = false;  // options.partial == "delta"
+  bool ui_calls = false;
+  agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;  // the route's
+  // The gateway key that started the session (null: the gateway takes no
+  // keys); only that key may resume it.
+  const GatewayKey* owner = nullptr;
+};
+
+// The session's view of its provider: notes how long after the tool.result
+// that completed a round the next model request starts (the conductor's
+// added latency, GET /metrics).
+class ProviderTap final : public provider::Provider {
+ public:
+  ProviderTap(provider::Provider& inner, Conductor& conductor)
+      : inner_(inner), conductor_(conductor) {}
+  std::string_view name() const override { return inner_.name(); }
+  const provider::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  std::string_view default_model() const override { return inner_.default_model(); }
+  provider::ProviderCall generate(ir::Request r, provider::DoneCallback done) override;
+  provider::ProviderCall stream(ir::Request r, provider::EventCallback on_event,
+                                provider::DoneCallback done) override;
+  // The arrival of the last accepted tool.result (on the session's strand).
+  std::chrono::steady_clock::time_point result_at{};
+
+ private:
+  void note();
+  provider::Provider& inner_;
+  Conductor& conductor_;
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(Conductor& conductor, http::Strand strand, std::string id, std::string token,
+          SessionSetup setup);
+  ~Session();
+
+  http::Strand strand() const { return strand_; }
+  const std::string& id() const { return id_; }
+  const std::string& token() const { return token_; }       // compared in constant time
+  const GatewayKey* owner() const { return setup_.owner; }  // SessionSetup::owner
+  // The session's frame budget; any thread (a resumed connection goes on with it).
+  SharedBucket& bucket() { return bucket_; }
+
+  // `conn` now carries this session: session.ready, then (a resume) the
+  // events after `replay_after`. A previous connection is closed.
+  void attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> replay_after);
+  // The connection went away: the grace period starts.
+  void detach(const Connection* conn);
+  void on_frame(const Connection* conn, Frame frame);
+  // Grace period over, or shutdown: the turn is cancelled, the session gone.
+  void expire();
+
+ private:
+  void emit(std::string_view type, nlohmann::json payload, bool keep = true);
+  void reply_error(std::string_view code, std::string message, bool retryable,
+                   const std::string& ref);
+  void start_turn(std::string text);
+  void on_agent_event(const agent::Event& e);
+  void turn_done(agent::RunResult result, std::vector<ir::Message> history);
+  void on_tool_result(const Frame& f);
+  void send_ui_calls(const std::string& text);
+  agent::Scheduler scheduler();
+
+  Conductor& conductor_;
+  http::Strand strand_;
+  std::string id_;
+  std::string token_;
+  SessionSetup setup_;
+  ProviderTap tap_;
+  SharedBucket bucket_;
+  std::shared_ptr<Connection> conn_;
+  boost::asio::steady_timer grace_;
+  ReplayBuffer replay_;
+  uint64_t seq_ = 0;
+  bool expired_ = false;
+
+  std::vector<ir::Message> history_;
+  std::shared_ptr<agent::AgentRun> run_;
+  std::shared_ptr<agent::AgentRun> last_run_;  // classifies late results after a turn
+  std::deque<std::string> queued_;
+  std::string round_text_;
+  bool speaking_ = false;
+  std::unordered_set<std::string> ui_call_ids_;
+  uint64_t ui_seq_ = 0;
+};
+
+}  // namespace toolwire::gateway::conductor

@@ -1,0 +1,151 @@
+#include "gateway/http/exchange.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <cstdio>
+
+#include "gateway/http/session.h"
+#include "gateway/http/status_text.h"
+
+namespace toolwire::gateway::http {
+
+Exchange::Exchange(std::shared_ptr<Session> session, unsigned version, bool keep_alive)
+    : session_(std::move(session)), version_(version), keep_alive_(keep_alive) {}
+
+void Exchange::head(std::string& out, int status, std::string_view content_type,
+                    const Headers& headers, bool chunked, size_t content_length) {
+  out += version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  out += std::to_string(status);
+  out += ' ';
+  out += status_text(status);
+  out += "\r\ncontent-type: ";
+  out += content_type;
+  for (const auto& [k, v] : headers) {
+    out += "\r\n";
+    out += k;
+    out += ": ";
+    out += v;
+  }
+  if (chunked) {
+    out += "\r\ntransfer-encoding: chunked";
+  } else if (!streaming_) {
+    out += "\r\ncontent-length: ";
+    out += std::to_string(content_length);
+  }
+  if (!keep_alive_)
+    out += "\r\nconnection: close";
+  else if (version_ == 10)
+    out += "\r\nconnection: keep-alive";
+  out += "\r\n\r\n";
+}
+
+void Exchange::respond(int status, std::string_view content_type, std::string_view body,
+                       const Headers& headers) {
+  if (ended_ || started_) return;
+  started_ = true;
+  ended_ = true;
+  // The close callback usually holds the route that holds this exchange:
+  // dropped at the end, or the two would keep each other alive.
+  auto drop = std::move(on_close_);
+  auto drop_drained = std::move(on_drained_);
+  if (closed_) return;
+  std::string out;
+  out.reserve(160 + body.size());
+  head(out, status, content_type, headers, false, body.size());
+  out += body;
+  first_byte_ = Clock::now();
+  session_->queue(std::move(out));
+  session_->exchange_ended(keep_alive_);
+}
+
+std::optional<Socket> Exchange::take_socket() {
+  if (ended_ || started_ || closed_) return std::nullopt;
+  auto s = session_->take_socket();
+  if (!s) return s;
+  started_ = true;
+  ended_ = true;
+  on_close_ = nullptr;
+  return s;
+}
+
+void Exchange::begin_stream(int status, std::string_view content_type, const Headers& headers) {
+  if (ended_ || started_) return;
+  started_ = true;
+  streaming_ = true;
+  // Without chunked framing (HTTP/1.0) the end of the body is the end of the
+  // connection.
+  chunked_ = version_ >= 11;
+  if (!chunked_) keep_alive_ = false;
+  if (closed_) return;
+  std::string out;
+  out.reserve(192);
+  head(out, status, content_type, headers, chunked_, 0);
+  session_->queue(std::move(out));
+}
+
+void Exchange::write(std::string_view bytes) {
+  if (!streaming_ || ended_ || closed_ || bytes.empty()) return;
+  if (first_byte_ == Clock::time_point{}) first_byte_ = Clock::now();
+  if (!chunked_) {
+    session_->queue(std::string(bytes));
+    return cap_queue();
+  }
+  char size[24];
+  int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
+  std::string out;
+  out.reserve(static_cast<size_t>(n) + bytes.size() + 2);
+  out.append(size, static_cast<size_t>(n));
+  out.append(bytes);
+  out += "\r\n";
+  session_->queue(std::move(out));
+  cap_queue();
+}
+
+// Flow control is the producer's (on_drained); this is the bound for one
+// that cannot pause.
+void Exchange::cap_queue() {
+  if (session_->queued_bytes() > session_->hard_queue_limit()) session_->cut_slow_client();
+}
+
+void Exchange::end_stream() {
+  if (!streaming_ || ended_) return;
+  ended_ = true;
+  auto drop = std::move(on_close_);  // see respond()
+  auto drop_drained = std::move(on_drained_);
+  if (closed_) return;
+  if (chunked_) session_->queue("0\r\n\r\n");
+  session_->exchange_ended(keep_alive_);
+}
+
+void Exchange::post(std::function<void()> fn) {
+  boost::asio::post(session_->strand(), std::move(fn));
+}
+
+bool Exchange::on_strand() const { return session_->strand().running_in_this_thread(); }
+
+void Exchange::dispatch(std::function<void()> fn) {
+  boost::asio::dispatch(session_->strand(), std::move(fn));
+}
+
+boost::asio::any_io_executor Exchange::executor() const { return session_->executor(); }
+
+size_t Exchange::queued_bytes() const { return session_->queued_bytes(); }
+
+size_t Exchange::max_queued_bytes() const { return session_->max_queued_bytes(); }
+
+void Exchange::drained() {
+  if (auto fn = std::exchange(on_drained_, nullptr)) fn();
+}
+
+void Exchange::client_gone() {
+  if (closed_) return;
+  closed_ = true;
+  auto drop_drained = std::move(on_drained_);
+  if (ended_) return;
+  ended_ = true;
+  if (auto fn = std::move(on_close_)) fn();
+}
+
+}  // namespace toolwire::gateway::http

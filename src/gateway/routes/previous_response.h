@@ -1,0 +1,68 @@
+// /v1/responses and the gateway's response store: a request's
+// `previous_response_id` becomes the stored conversation in front of its own
+// input, and a completed answer is stored unless the request said
+// `store: false` (docs/gateway.md, "Response store").
+//
+// The Responses decoder keeps both fields as top-level extras (raw JSON).
+// previous_response_id is taken out here: the upstream gets the whole
+// conversation instead, in whatever dialect it speaks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gateway/routes/response_store.h"
+#include "toolwire/dialects/codec.h"
+#include "toolwire/ir/accumulator.h"
+#include "toolwire/ir/request.h"
+
+namespace toolwire::gateway::routes {
+
+struct ResponseRecord {
+  bool store = true;  // false: the request said store: false
+  // The conversation so far: the stored one, then the request's input.
+  ResponseStore::Conversation input;
+};
+
+// Where a response is stored: its id within its owner's scope (the gateway
+// key that made it; "" when the gateway takes no keys). A response is found
+// only in the scope it was stored in: to another key its id is unknown.
+std::string scoped_response_id(std::string_view scope, std::string_view id);
+
+// Applies the request's previous_response_id, looked up in `scope` (see
+// scoped_response_id). An error body (OpenAI shape) when it names no stored
+// response of this scope (400 previous_response_not_found: the same for
+// another key's id as for one never issued) or the store is off (400), or
+// the field is not a string.
+std::optional<dialects::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
+                                                        ResponseRecord& record,
+                                                        std::string_view scope = {});
+
+// One /v1/responses call's way into the store: the previous response applied
+// to its request, the id the client gets (the gateway's own, so that it can
+// be found again), and what the client saw, kept once the answer completed.
+class ResponseRecorder {
+ public:
+  // See apply_previous_response(); on success, an id when this answer will
+  // be stored.
+  std::optional<dialects::WireError> begin(ResponseStore& store, ir::Request& request,
+                                        std::string scope = {});
+  // The id the client gets; empty: the answer is not stored (keep the
+  // upstream's).
+  const std::string& id() const { return id_; }
+  // A streamed event as the client gets it (a MessageStart takes id()).
+  void saw(ir::StreamEvent& event);
+  // The end of a stream that completed: what it carried is stored.
+  void stream_done(ResponseStore& store);
+  // A whole answer, as the client gets it (after the id was set on it).
+  void done(ResponseStore& store, const ir::Response& response);
+
+ private:
+  ResponseRecord record_;
+  std::string scope_;  // the owner's (scoped_response_id)
+  std::string id_;
+  std::optional<ir::StreamAccumulator> seen_;
+};
+
+}  // namespace toolwire::gateway::routes

@@ -1,0 +1,115 @@
+#include "gateway/routes/response_store.h"
+
+#include <openssl/rand.h>
+
+#include <atomic>
+#include <variant>
+
+namespace toolwire::gateway::routes {
+namespace {
+
+constexpr size_t kPerItem = 64;  // the containers' own overhead, roughly
+
+size_t bytes_of(const ir::TextPart& p) { return p.text.size(); }
+size_t bytes_of(const ir::ImagePart& p) {
+  return p.url.size() + p.media_type.size() + p.data.size();
+}
+size_t bytes_of(const ir::UnknownPart& p) { return p.raw_json.size(); }
+size_t bytes_of(const ir::ToolCallPart& p) {
+  return p.id.size() + p.name.size() + p.arguments.size() + p.signature.size();
+}
+size_t bytes_of(const ir::ThinkingPart& p) {
+  return p.text.size() + p.signature.size() + p.redacted_data.size() + p.item_id.size() +
+         p.encrypted_content.size();
+}
+size_t bytes_of(const ir::ToolResultPart& p) {
+  size_t n = p.call_id.size();
+  for (const auto& c : p.content)
+    n += kPerItem + std::visit([](const auto& x) { return bytes_of(x); }, c);
+  return n;
+}
+
+}  // namespace
+
+size_t approximate_bytes(const ResponseStore::Conversation& conversation) {
+  size_t n = 0;
+  for (const auto& m : conversation) {
+    n += kPerItem;
+    for (const auto& p : m.parts)
+      n += kPerItem + std::visit([](const auto& x) { return bytes_of(x); }, p);
+  }
+  return n;
+}
+
+std::string new_response_id() {
+  unsigned char raw[24];
+  if (RAND_bytes(raw, sizeof raw) != 1) {
+    // No entropy source: still unique within the process.
+    static std::atomic<unsigned long long> counter{0};
+    return "resp_local" + std::to_string(++counter);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "resp_";
+  for (unsigned char c : raw) {
+    id += kHex[c >> 4];
+    id += kHex[c & 15];
+  }
+  return id;
+}
+
+void ResponseStore::set_limits(size_t max_responses, size_t max_bytes) {
+  std::lock_guard lock(mu_);
+  max_responses_ = max_responses;
+  max_bytes_ = max_bytes;
+  evict_locked();
+}
+
+bool ResponseStore::enabled() const {
+  std::lock_guard lock(mu_);
+  return max_responses_ > 0 && max_bytes_ > 0;
+}
+
+void ResponseStore::put(const std::string& id, Conversation conversation) {
+  size_t n = approximate_bytes(conversation) + id.size();
+  auto shared = std::make_shared<const Conversation>(std::move(conversation));
+  std::lock_guard lock(mu_);
+  if (max_responses_ == 0 || n > max_bytes_) return;
+  if (auto it = index_.find(id); it != index_.end()) {
+    bytes_ -= it->second->bytes;
+    lru_.erase(it->second);
+    index_.erase(it);
+  }
+  lru_.push_front(Entry{id, std::move(shared), n});
+  index_.emplace(lru_.front().id, lru_.begin());
+  bytes_ += n;
+  evict_locked();
+}
+
+std::shared_ptr<const ResponseStore::Conversation> ResponseStore::find(std::string_view id) {
+  std::lock_guard lock(mu_);
+  auto it = index_.find(id);
+  if (it == index_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->conversation;
+}
+
+size_t ResponseStore::size() const {
+  std::lock_guard lock(mu_);
+  return lru_.size();
+}
+
+size_t ResponseStore::bytes() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
+}
+
+void ResponseStore::evict_locked() {
+  while (!lru_.empty() && (lru_.size() > max_responses_ || bytes_ > max_bytes_)) {
+    Entry& last = lru_.back();
+    bytes_ -= last.bytes;
+    index_.erase(last.id);
+    lru_.pop_back();
+  }
+}
+
+}  // namespace toolwire::gateway::routes

@@ -1,0 +1,59 @@
+// OpenAI Responses' `previous_response_id`, served by the gateway: each
+// completed /v1/responses answer's conversation (the input messages, the
+// earlier ones it continued included, and the answer) under the id the client
+// got. Bounded by a count and by an estimate of the bytes held; the least
+// recently used response goes first. In process only: a restart forgets all.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "toolwire/ir/message.h"
+
+namespace toolwire::gateway::routes {
+
+class ResponseStore {
+ public:
+  using Conversation = std::vector<ir::Message>;
+
+  // 0 responses: disabled (previous_response_id is refused).
+  void set_limits(size_t max_responses, size_t max_bytes);
+  bool enabled() const;
+
+  // Replaces an entry of the same id. A conversation bigger than max_bytes
+  // on its own is not kept.
+  void put(const std::string& id, Conversation conversation);
+  // The stored conversation (now the most recently used); null if unknown.
+  std::shared_ptr<const Conversation> find(std::string_view id);
+
+  size_t size() const;
+  size_t bytes() const;
+
+ private:
+  struct Entry {
+    std::string id;
+    std::shared_ptr<const Conversation> conversation;
+    size_t bytes = 0;
+  };
+  void evict_locked();
+
+  mutable std::mutex mu_;
+  size_t max_responses_ = 0, max_bytes_ = 0, bytes_ = 0;
+  std::list<Entry> lru_;  // front: most recently used
+  std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;  // keys: lru_'s ids
+};
+
+// What a conversation holds, roughly: its strings' sizes plus a fixed cost
+// per message and part.
+size_t approximate_bytes(const ResponseStore::Conversation& conversation);
+
+// "resp_" and 48 random hex digits: an id the client cannot guess.
+std::string new_response_id();
+
+}  // namespace toolwire::gateway::routes
