@@ -17,13 +17,12 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/offline_demo.h"
 #include "toolwire/agent/agent.h"
 #include "toolwire/demo/demo.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/tool_bridge.h"
-#include "toolwire/provider/factory.h"
-#include "toolwire/provider/scripted.h"
-#include "toolwire/textprovider/text_provider.h"
+#include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::cli {
@@ -95,7 +94,7 @@ Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg, int
   exit_code = kExitUsage;
   tools::BuiltinOptions b;
   b.workspace = o.dir;
-  b.enabled = {"read", "list", "glob", "grep"};
+  b.enabled = tools::read_only_builtin_tools();
   if (!offline) {
     b.enabled.insert("write");
     b.enabled.insert("edit");
@@ -107,14 +106,14 @@ Status build_tools(const ChatOptions& o, bool offline, tools::Registry& reg, int
   auto specs = tools::builtin_tool_specs(b);
   if (!specs) return specs.error();
   for (auto& s : *specs) {
-    bool risky = s.name == "write" || s.name == "edit" || s.name == "shell";
+    bool risky = !tools::read_only_builtin_tools().count(s.name);
     TW_TRY(reg.add(risky && !o.yes ? guarded(std::move(s)) : std::move(s)));
   }
   exit_code = kExitFailure;
-  std::string data_dir = o.data_dir.empty() ? demo::default_data_dir() : o.data_dir;
-  auto store = demo::TodoStore::open(data_dir + "/todo.sqlite3");
-  if (!store) return store.error();
-  return demo::register_todo_tools(reg, *store);
+  auto todo = demo_todo_tools(o.data_dir);
+  if (!todo) return todo.error();
+  for (auto& s : *todo) TW_TRY(reg.add(std::move(s)));
+  return {};
 }
 
 // `--mcp '[NAME=]CMD ARGS'`: spawns each server, registers its tools as
@@ -161,31 +160,18 @@ Status add_mcp_servers(const ChatOptions& o, tools::Registry& reg,
 
 Result<std::unique_ptr<provider::Provider>> build_provider(
     const ChatOptions& o, std::unique_ptr<transport::HttpClient>& client) {
-  if (o.provider == "scripted") {
-    std::string text(demo::demo_script_json());
-    if (!o.script_file.empty()) {
-      std::ifstream in(o.script_file, std::ios::binary);
-      if (!in)
-        return make_error(ErrorCode::not_found, "cannot open script '" + o.script_file + "'");
-      std::stringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
-    auto script = provider::parse_script(text);
-    if (!script) return std::move(script).error();
-    return std::unique_ptr<provider::Provider>(
-        std::make_unique<provider::ScriptedProvider>(std::move(*script)));
-  }
-  client = std::make_unique<transport::HttpClient>();
-  provider::ProviderConfig cfg;
-  cfg.profile = o.provider;
-  cfg.profile_file = o.profile_file;
-  cfg.base_url = o.base_url;
-  cfg.model = o.model;
-  cfg.api_key_env = o.api_key_env;
-  auto profile = provider::resolve_profile(cfg);
-  if (!profile) return std::move(profile).error();
-  return textprovider::make_text_provider(std::move(*profile), cfg, *client, o.tool_format);
+  textprovider::UpstreamSpec s;
+  s.provider.profile = o.provider;
+  s.provider.profile_file = o.profile_file;
+  s.provider.base_url = o.base_url;
+  s.provider.model = o.model;
+  s.provider.api_key_env = o.api_key_env;
+  s.tool_format = o.tool_format;
+  s.script_file = o.script_file;
+  s.default_script = demo::demo_script_json();
+  if (o.provider != textprovider::kScriptedProfile)
+    client = std::make_unique<transport::HttpClient>();
+  return textprovider::make_upstream(s, client.get());
 }
 
 // Human-readable rendering: text as it streams, tool calls and results on one line each.

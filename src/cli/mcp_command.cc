@@ -15,6 +15,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/offline_demo.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
@@ -63,7 +64,7 @@ Result<std::shared_ptr<const tools::Registry>> config_tools(
     clients.push_back(std::move(c));
     sets[m.name] = *reg;
   }
-  auto t = gateway::make_route_tools(cfg->mcp_endpoint_tools, sets);
+  auto t = gateway::make_route_tools(cfg->mcp_endpoint_tools, sets, offline_demo());
   if (!t) return std::move(t).error();
   return std::shared_ptr<const tools::Registry>((*t)->registry);
 }
@@ -83,7 +84,7 @@ int run_mcp_serve(const McpServeOptions& o) {
     auto reg = std::make_shared<tools::Registry>();
     tools::BuiltinOptions b;
     b.workspace = o.workspace;
-    b.enabled = {"read", "list", "glob", "grep"};
+    b.enabled = tools::read_only_builtin_tools();
     if (Status st = tools::register_builtin_tools(*reg, b); !st) {
       std::cerr << "toolwire mcp serve: " << st.error().to_string() << "\n";
       return kExitUsage;

@@ -90,6 +90,22 @@ TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
       << serve.out() << serve.err();
   ::kill(serve.pid(), SIGTERM);
   EXPECT_EQ(serve.wait(kWait), 0) << serve.out() << serve.err();
+
+  // --listen beside --config wins over the file's address (192.0.2.1, TEST-NET-1,
+  // cannot be bound here).
+  std::ofstream(dir_ / "gw.yaml") << "listen: 192.0.2.1:0\nupstreams: {s: {profile: scripted}}\n"
+                                     "routes: [{model: '*', upstreams: [s]}]\n";
+  Subprocess configured({TOOLWIRE_BINARY, "serve", "--config", (dir_ / "gw.yaml").string(),
+                         "--listen", "127.0.0.1:0", "--quiet"});
+  ASSERT_TRUE(configured.started());
+  ASSERT_TRUE(configured.read_until(
+      [](const std::string& out) {
+        return out.find("listening on http://127.0.0.1:") != std::string::npos;
+      },
+      kWait))
+      << configured.out() << configured.err();
+  ::kill(configured.pid(), SIGTERM);
+  EXPECT_EQ(configured.wait(kWait), 0) << configured.out() << configured.err();
 }
 
 // Row 1: the command line was fine, the work failed.
@@ -116,6 +132,12 @@ TEST_F(ExitCodes, OneOnRuntimeFailure) {
   std::ofstream(dir_ / "file") << "x";
   r = run_cli({"chat", "--data-dir", (dir_ / "file").string(), "--once", "show my to-do list"});
   EXPECT_EQ(r.status, 1) << describe(r);
+
+  // A key variable that is named must be set, a base URL of one's own or not.
+  r = run_cli({"serve", "--listen", "127.0.0.1:0", "--quiet", "--upstream",
+               "anthropic=http://127.0.0.1:1", "--upstream-key-env", "TW_SURELY_UNSET_VAR"});
+  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_NE(r.err.find("TW_SURELY_UNSET_VAR is not set"), std::string::npos) << describe(r);
 
   // 192.0.2.1 (TEST-NET-1) is no address of this host: bind fails.
   r = run_cli({"serve", "--listen", "192.0.2.1:0", "--quiet", "--data-dir",
@@ -166,6 +188,10 @@ TEST_F(ExitCodes, TwoOnUsageErrors) {
       {{"serve", "--listen", "no-port", "--data-dir", data}, "--listen"},
       {{"serve", "--tools", "nobody"}, "--tools"},
       {{"serve", "--config", (dir_ / "missing.yaml").string()}, "missing.yaml"},
+      {{"serve", "--upstream", "nope"}, "--upstream: unknown kind 'nope'"},
+      {{"serve", "--upstream", "openai_compatible"}, "openai_compatible needs a base URL"},
+      {{"chat", "--data-dir", data, "--tool-format", "hermes", "--once", "hi"},
+       "a scripted model takes no tool_format"},
   };
   for (const Case& c : cases) {
     CliResult r = run_cli(c.args);

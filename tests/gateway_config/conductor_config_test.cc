@@ -11,6 +11,9 @@
 namespace toolwire::gateway {
 namespace {
 
+// The scripted upstreams' rules (the CLI lends the demo's).
+const OfflineDemo kScript{.script = R"({"rules": []})", .todo_tools = {}};
+
 const char* kConductor = R"(upstreams:
   s: {profile: scripted}
 routes:
@@ -116,7 +119,7 @@ TEST(ConductorConfig, BuildPutsDeviceToolsOnTheRoute) {
   auto c = load_config_string(kConductor, "c.yaml");
   ASSERT_TRUE(c) << c.error().message;
   transport::HttpClient http;
-  auto built = build_gateway(*c, http);
+  auto built = build_gateway(*c, http, kScript);
   ASSERT_TRUE(built) << built.error().message;
   auto t = built->router->resolve("voice");
   ASSERT_TRUE(t);
@@ -139,7 +142,7 @@ routes:
   ASSERT_TRUE(c) << c.error().message;
   c->routes[0].device_tools.push_back({.name = "list"});
   transport::HttpClient http;
-  auto built = build_gateway(*c, http);
+  auto built = build_gateway(*c, http, kScript);
   ASSERT_FALSE(built);
   EXPECT_NE(built.error().message.find("c.yaml: conductor.device_tools.a[0]: 'list' is also a "
                                        "server tool"),

@@ -139,12 +139,21 @@ TEST(GatewayConfig, TurnProtocolAndScript) {
   EXPECT_EQ(c->routes[1].turn_protocol, agent::TurnProtocol::native);
   EXPECT_EQ(c->upstreams[0].script, "/nonexistent/rules.json");
   transport::HttpClient http;
-  auto missing = build_gateway(*c, http);
+  const OfflineDemo demo{.script = R"({"rules": []})", .todo_tools = {}};
+  auto missing = build_gateway(*c, http, demo);
   ASSERT_FALSE(missing);
-  EXPECT_NE(missing.error().message.find("upstreams.s.script: cannot open"), std::string::npos)
+  EXPECT_NE(missing.error().message.find(
+                "tp.yaml: upstreams.s: cannot open script '/nonexistent/rules.json'"),
+            std::string::npos)
       << missing.error().message;
-  c->upstreams[0].script.clear();  // the demo's script
-  auto built = build_gateway(*c, http);
+  c->upstreams[0].script.clear();
+  // No script and none lent by the caller (the CLI lends the demo's).
+  auto none = build_gateway(*c, http);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("upstreams.s: a scripted model needs a script file"),
+            std::string::npos)
+      << none.error().message;
+  auto built = build_gateway(*c, http, demo);
   ASSERT_TRUE(built) << built.error().message;
   auto env = built->router->resolve("env");
   ASSERT_TRUE(env);

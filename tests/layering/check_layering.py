@@ -10,7 +10,11 @@ include it, and no public header (include/toolwire/) may. Every folder under
 src/ and include/toolwire/ must have a row. An include that resolves to no
 file fails too, unless it is a generated file named in GENERATED.
 
-    python3 tests/layering/check_layering.py [--root DIR] [--doc FILE]
+With --links FILE (written by src/CMakeLists.txt: "lib: dep dep" per line),
+each library may link only the libraries of the folders its folders may
+include: a link the table does not allow fails as an include would.
+
+    python3 tests/layering/check_layering.py [--root DIR] [--doc FILE] [--links FILE]
 
 Exit status 0 when clean, 1 with one line per violation on stdout otherwise.
 """
@@ -140,11 +144,35 @@ def check(root, rules):
     return problems
 
 
+def check_links(links_path, rules):
+    """Violations of the link list: a library linking one its folders may not include."""
+    problems = []
+    with open(links_path, encoding="utf-8") as f:
+        for line in f:
+            if ":" not in line:
+                continue
+            lib, deps = line.split(":", 1)
+            lib = lib.strip()
+            folders = [f for f, l in rules.library.items() if l == lib]
+            if not folders:
+                continue  # a library outside the table (a test helper)
+            allowed = {lib}
+            for folder in folders:
+                allowed |= {rules.library[a] for a in rules.allowed[folder]}
+            for dep in deps.split():
+                if dep not in allowed:
+                    problems.append(f"{os.path.basename(links_path)}: {lib} links {dep}, which "
+                                    "none of its folders may include (docs/ARCHITECTURE.md, "
+                                    "layer table)")
+    return problems
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..")))
     parser.add_argument("--doc", help="default: ROOT/docs/ARCHITECTURE.md")
+    parser.add_argument("--links", help="the build's toolwire_links.txt")
     args = parser.parse_args(argv)
     doc = args.doc or os.path.join(args.root, "docs", "ARCHITECTURE.md")
     try:
@@ -153,6 +181,11 @@ def main(argv):
         print(e)
         return 1
     problems = check(args.root, rules)
+    if args.links:
+        try:
+            problems += check_links(args.links, rules)
+        except OSError as e:
+            problems.append(str(e))
     for p in problems:
         print(p)
     if problems:

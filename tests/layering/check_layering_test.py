@@ -44,6 +44,13 @@ class CheckLayeringTest(unittest.TestCase):
         self.assertIn("bad_missing.cc:2: #include \"tools/missing.h\" names no file", text)
         self.assertIn("bad_public.h:3: public header includes private header", text)
 
+    def test_a_link_the_table_does_not_allow(self):
+        rules = check_layering.parse_table(os.path.join(FIXTURE, "ARCHITECTURE.md"))
+        problems = check_layering.check_links(os.path.join(HERE, "fixture_links.txt"), rules)
+        self.assertEqual(problems, [
+            "fixture_links.txt: lib_core links lib_tools, which none of its folders may "
+            "include (docs/ARCHITECTURE.md, layer table)"])
+
     def test_the_repository_table_parses(self):
         rules = check_layering.parse_table(
             os.path.join(HERE, "..", "..", "docs", "ARCHITECTURE.md"))

@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "raw_client.h"
-#include "toolwire/mcp/client.h"
-#include "toolwire/provider/scripted.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/mcp/client.h"
+#include "toolwire/provider/scripted.h"
 #include "toolwire/transport/http_client.h"
 
 namespace toolwire::gateway {
@@ -163,7 +163,8 @@ routes:
   EXPECT_EQ(cfg->options.mcp.allowed_origins, std::vector<std::string>{"https://app.example"});
 
   transport::HttpClient http;
-  auto built = build_gateway(*cfg, http);
+  auto built =
+      build_gateway(*cfg, http, OfflineDemo{.script = R"({"rules": []})", .todo_tools = {}});
   ASSERT_TRUE(built.ok()) << built.error().message;
   ASSERT_TRUE(built->mcp_tools);
   std::vector<std::string> names;
@@ -276,7 +277,8 @@ routes:
       {"after_tool":"fk__extra","reply":"extra: {{result}}"}]})js");
   ASSERT_TRUE(script.ok());
   transport::HttpClient http;
-  auto built = build_gateway(*cfg, http);
+  auto built =
+      build_gateway(*cfg, http, OfflineDemo{.script = R"({"rules": []})", .todo_tools = {}});
   ASSERT_TRUE(built.ok()) << built.error().message;
   auto targets = built->router->resolve("m");
   ASSERT_TRUE(targets.ok());

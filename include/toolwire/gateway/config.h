@@ -19,6 +19,8 @@
 #include "toolwire/core/result.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/offline_demo.h"
+#include "toolwire/tools/builtin.h"
 #include "toolwire/transport/http_client.h"
 
 namespace toolwire::mcp {
@@ -66,7 +68,8 @@ struct RouteTargetConfig {
 struct RouteToolsConfig {
   ToolMode mode = ToolMode::passthrough;
   std::string workspace = ".";
-  std::vector<std::string> builtins = {"read", "list", "glob", "grep"};
+  std::vector<std::string> builtins{tools::read_only_builtin_tools().begin(),
+                                    tools::read_only_builtin_tools().end()};
   std::vector<std::string> shell_allow;  // shell is offered only when listed here
   bool demo_todo = false;                // the offline demo's to-do tools
   std::string data_dir;                  // their SQLite folder
@@ -127,15 +130,17 @@ struct BuiltGateway {
   // Keeps routes' and /mcp's tools in step with their MCP servers' lists.
   std::shared_ptr<McpLiveTools> mcp_live;
 };
-Result<BuiltGateway> build_gateway(const GatewayConfig& config,
-                                   transport::HttpTransport& transport);
+// `demo`: the offline demo's script and to-do tools, lent by the caller.
+Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport,
+                                   const OfflineDemo& demo = {});
 // The tools of each connected MCP server, by its name in `mcp_servers`.
 using McpToolSets = std::map<std::string, std::shared_ptr<const tools::Registry>>;
 
-// A route's server tools (built-ins in its workspace, the demo to-do list,
-// the tools of the MCP servers it names, taken from `mcp`).
+// A route's server tools (built-ins in its workspace, the demo to-do list
+// from `demo`, the tools of the MCP servers it names, taken from `mcp`).
 Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& config,
-                                                     const McpToolSets& mcp = {});
+                                                     const McpToolSets& mcp = {},
+                                                     const OfflineDemo& demo = {});
 
 // Spawns (or reaches) one MCP server, runs the handshake, lists its tools and
 // registers the allowed ones. The client stays alive with the registry's handlers.

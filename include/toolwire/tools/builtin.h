@@ -22,7 +22,9 @@
 #include <cstddef>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,10 +37,30 @@ namespace toolwire::tools {
 
 class Registry;
 
+// One row of the built-in tool table (builtin.cc holds the one list).
+struct BuiltinToolInfo {
+  std::string_view name;
+  // Only reads inside the workspace: read, list, glob, grep. These are the
+  // default set wherever tools are offered without being named (the
+  // gateway's routes, `toolwire mcp serve`, the offline chat).
+  bool read_only = false;
+  // Never on unless named: shell (runs programs), fetch (reaches the network).
+  bool opt_in = false;
+};
+
+// Every built-in tool, in registration order.
+std::span<const BuiltinToolInfo> builtin_tools();
+// Every built-in tool name, enabled or not.
+const std::vector<std::string>& builtin_tool_names();
+// The read-only default set (read, list, glob, grep).
+const std::set<std::string>& read_only_builtin_tools();
+// Every tool that is not opt-in: BuiltinOptions' default.
+const std::set<std::string>& default_builtin_tools();
+
 struct BuiltinOptions {
   std::string workspace;  // root directory; must exist
   // Which tools to register. shell and fetch are off unless listed.
-  std::set<std::string> enabled = {"read", "write", "edit", "list", "glob", "grep"};
+  std::set<std::string> enabled = default_builtin_tools();
   WorkspaceOptions sandbox;  // resolver, read/write size caps, hard-link policy
 
   size_t max_output_bytes = 64 * 1024;  // text handed back to the model per call
@@ -87,8 +109,5 @@ Result<std::vector<ToolSpec>> builtin_tool_specs(const BuiltinOptions& options);
 
 // builtin_tool_specs() added to `registry`.
 Status register_builtin_tools(Registry& registry, const BuiltinOptions& options);
-
-// Every built-in tool name, enabled or not.
-const std::vector<std::string>& builtin_tool_names();
 
 }  // namespace toolwire::tools

@@ -1,16 +1,12 @@
 // GatewayConfig → providers, router, keys, server tools.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
-#include <sstream>
+#include <set>
 
-#include "toolwire/demo/demo.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/routing.h"
-#include "toolwire/provider/factory.h"
-#include "toolwire/provider/scripted.h"
-#include "toolwire/textprovider/text_provider.h"
+#include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/tools/names.h"
 
@@ -18,40 +14,20 @@ namespace toolwire::gateway {
 namespace {
 
 Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u,
-                                                          transport::HttpTransport& t) {
-  if (u.profile == "scripted") {
-    std::string text(demo::demo_script_json());
-    if (!u.script.empty()) {
-      std::ifstream in(u.script, std::ios::binary);
-      if (!in)
-        return make_error(ErrorCode::not_found,
-                          "upstreams." + u.name + ".script: cannot open '" + u.script + "'");
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
-    auto script = provider::parse_script(text);
-    if (!script) {
-      Error e = std::move(script).error();
-      e.message = "upstreams." + u.name + ".script: " + e.message;
-      return e;
-    }
-    return std::unique_ptr<provider::Provider>(
-        std::make_unique<provider::ScriptedProvider>(std::move(*script)));
-  }
-  provider::ProviderConfig cfg;
-  cfg.profile = u.profile;
-  cfg.name = u.name;
-  cfg.base_url = u.base_url;
-  cfg.api_key_env = u.api_key_env;
-  cfg.deadline = u.timeout;
-  cfg.idle_timeout = u.idle_timeout;
-  cfg.retry.max_attempts = u.max_attempts;
-  auto profile = provider::resolve_profile(cfg);
-  if (!profile) return std::move(profile).error();
-  // A server of one's own (base URL given, no key variable named) may need no key.
-  if (!u.base_url.empty() && u.api_key_env.empty()) profile->api_key_required = false;
-  return textprovider::make_text_provider(std::move(*profile), cfg, t, u.tool_format);
+                                                          transport::HttpTransport& t,
+                                                          const OfflineDemo& demo) {
+  textprovider::UpstreamSpec s;
+  s.provider.profile = u.profile;
+  s.provider.name = u.name;
+  s.provider.base_url = u.base_url;
+  s.provider.api_key_env = u.api_key_env;
+  s.provider.deadline = u.timeout;
+  s.provider.idle_timeout = u.idle_timeout;
+  s.provider.retry.max_attempts = u.max_attempts;
+  s.tool_format = u.tool_format;
+  s.script_file = u.script;
+  s.default_script = demo.script;
+  return textprovider::make_upstream(s, &t);
 }
 
 }  // namespace
@@ -65,7 +41,7 @@ struct RouteToolsRecipe {
   std::vector<tools::ToolSpec> own;
 };
 
-Result<RouteToolsRecipe> make_recipe(const RouteToolsConfig& c) {
+Result<RouteToolsRecipe> make_recipe(const RouteToolsConfig& c, const OfflineDemo& demo) {
   RouteToolsRecipe r;
   r.config = c;
   if (c.mode == ToolMode::passthrough && !c.builtin_when_client_has_no_tools) return r;
@@ -79,12 +55,12 @@ Result<RouteToolsRecipe> make_recipe(const RouteToolsConfig& c) {
     for (auto& spec : *specs) r.own.push_back(std::move(spec));
   }
   if (c.demo_todo) {
-    tools::Registry scratch;
-    std::string dir = c.data_dir.empty() ? demo::default_data_dir() : c.data_dir;
-    auto store = demo::TodoStore::open(dir + "/todo.sqlite3");
-    if (!store) return std::move(store).error();
-    TW_TRY(demo::register_todo_tools(scratch, *store));
-    for (const auto& tool : scratch.tools()) r.own.push_back(tool->spec());
+    if (!demo.todo_tools)
+      return make_error(ErrorCode::failed_precondition,
+                        "demo_todo: the offline demo's tools are not available here");
+    auto todo = demo.todo_tools(c.data_dir);
+    if (!todo) return std::move(todo).error();
+    for (auto& spec : *todo) r.own.push_back(std::move(spec));
   }
   return r;
 }
@@ -184,10 +160,11 @@ void LiveRegistry::subscribe(std::function<void(std::shared_ptr<const tools::Reg
 }
 
 Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c,
-                                                     const McpToolSets& mcp) {
+                                                     const McpToolSets& mcp,
+                                                     const OfflineDemo& demo) {
   auto t = route_tools_of(c);
   if (c.mode == ToolMode::passthrough && !c.builtin_when_client_has_no_tools) return t;
-  auto recipe = make_recipe(c);
+  auto recipe = make_recipe(c, demo);
   if (!recipe) return std::move(recipe).error();
   auto reg = compose(*recipe, mcp);
   if (!reg) return std::move(reg).error();
@@ -195,13 +172,48 @@ Result<std::shared_ptr<RouteTools>> make_route_tools(const RouteToolsConfig& c,
   return t;
 }
 
-Result<BuiltGateway> build_gateway(const GatewayConfig& config,
-                                   transport::HttpTransport& transport) {
+namespace {
+
+// Tools sections that make the same registry (same built-ins, workspace,
+// to-do list and prefix; no MCP servers, whose lists change) share one: one
+// workspace opened, one connection to the to-do database.
+using RegistryCache =
+    std::vector<std::pair<RouteToolsConfig, std::shared_ptr<const tools::Registry>>>;
+
+bool same_registry(const RouteToolsConfig& a, const RouteToolsConfig& b) {
+  auto set = [](const std::vector<std::string>& v) {
+    return std::set<std::string>(v.begin(), v.end());
+  };
+  return a.mcp.empty() && b.mcp.empty() && a.workspace == b.workspace &&
+         set(a.builtins) == set(b.builtins) && a.shell_allow == b.shell_allow &&
+         a.demo_todo == b.demo_todo && (!a.demo_todo || a.data_dir == b.data_dir) &&
+         a.tool_prefix == b.tool_prefix;
+}
+
+Result<std::shared_ptr<RouteTools>> tools_for(const RouteToolsConfig& c, const McpToolSets& mcp,
+                                              const OfflineDemo& demo, RegistryCache& cache) {
+  if (c.mode == ToolMode::passthrough && !c.builtin_when_client_has_no_tools)
+    return make_route_tools(c, mcp, demo);
+  for (const auto& [config, registry] : cache)
+    if (same_registry(config, c)) {
+      auto t = route_tools_of(c);
+      t->registry = registry;
+      return t;
+    }
+  auto t = make_route_tools(c, mcp, demo);
+  if (t && c.mcp.empty()) cache.emplace_back(c, (*t)->registry);
+  return t;
+}
+
+}  // namespace
+
+Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport,
+                                   const OfflineDemo& demo) {
   BuiltGateway out;
   auto router = std::make_shared<PatternRouter>();
   std::map<std::string, provider::Provider*> providers;
   for (const auto& u : config.upstreams) {
-    auto p = make_upstream(u, transport);
+    auto p = make_upstream(u, transport, demo);
     if (!p) {
       Error e = p.error();
       e.message = config.source + ": upstreams." + u.name + ": " + e.message;
@@ -211,6 +223,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
   }
   auto live = std::make_shared<McpLiveTools>();
   std::weak_ptr<McpLiveTools> weak_live = live;
+  RegistryCache built_registries;
   McpToolSets mcp;
   for (const auto& m : config.mcp_servers) {
     std::shared_ptr<mcp::Client> client;
@@ -236,7 +249,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
   if (config.mcp_endpoint) {
     RouteToolsConfig tc = config.mcp_endpoint_tools;
     tc.mode = ToolMode::server;
-    auto tools = make_route_tools(tc, mcp);
+    auto tools = tools_for(tc, mcp, demo, built_registries);
     if (!tools) {
       Error e = tools.error();
       e.message = config.source + ": mcp_endpoint.tools: " + e.message;
@@ -244,7 +257,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
     }
     out.mcp_tools = (*tools)->registry;
     if (!tc.mcp.empty()) {
-      auto recipe = make_recipe(tc);
+      auto recipe = make_recipe(tc, demo);
       if (!recipe) return std::move(recipe).error();
       out.mcp_tools_live = std::make_shared<LiveRegistry>(out.mcp_tools);
       std::lock_guard lock(live->mu);
@@ -253,14 +266,14 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config,
   }
   for (size_t i = 0; i < config.routes.size(); ++i) {
     const RouteConfig& rc = config.routes[i];
-    auto tools = make_route_tools(rc.tools, mcp);
+    auto tools = tools_for(rc.tools, mcp, demo, built_registries);
     if (!tools) {
       Error e = tools.error();
       e.message = config.source + ": routes[" + std::to_string(i) + "].tools: " + e.message;
       return e;
     }
     if (!rc.tools.mcp.empty() && (*tools)->registry) {
-      auto recipe = make_recipe(rc.tools);
+      auto recipe = make_recipe(rc.tools, demo);
       if (!recipe) return std::move(recipe).error();
       (*tools)->live = std::make_shared<LiveRegistry>((*tools)->registry);
       std::lock_guard lock(live->mu);

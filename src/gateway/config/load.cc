@@ -13,6 +13,7 @@
 #include "gateway/config/reader.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/textprovider/text_provider.h"
+#include "toolwire/tools/builtin.h"
 
 namespace toolwire::gateway {
 namespace {
@@ -68,10 +69,9 @@ Status read_tools(const Reader& r, const YAML::Node& n, const std::string& p, Ro
                    "expected passthrough, server or mixed, got '" + mode + "'");
   TW_TRY(r.str(n, p, "workspace", t.workspace));
   TW_TRY(r.strings(n, p, "builtins", t.builtins));
-  static const std::set<std::string> known = {"read", "write", "edit",  "list",
-                                              "glob", "grep",  "shell", "fetch"};
+  const auto& known = tools::builtin_tool_names();
   for (size_t i = 0; i < t.builtins.size(); ++i)
-    if (!known.count(t.builtins[i]))
+    if (std::find(known.begin(), known.end(), t.builtins[i]) == known.end())
       return r.error(n["builtins"][i], p + ".builtins[" + std::to_string(i) + "]",
                      "unknown built-in tool '" + t.builtins[i] + "'");
   TW_TRY(r.strings(n, p, "shell_allow", t.shell_allow));

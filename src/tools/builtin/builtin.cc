@@ -10,9 +10,62 @@
 
 namespace toolwire::tools {
 
+namespace {
+
+struct Row {
+  BuiltinToolInfo info;
+  ToolSpec (*make)(builtin::Ctx);
+};
+
+// The one list of built-in tools.
+constexpr Row kTools[] = {
+    {{.name = "read", .read_only = true}, builtin::read_spec},
+    {{.name = "write"}, builtin::write_spec},
+    {{.name = "edit"}, builtin::edit_spec},
+    {{.name = "list", .read_only = true}, builtin::list_spec},
+    {{.name = "glob", .read_only = true}, builtin::glob_spec},
+    {{.name = "grep", .read_only = true}, builtin::grep_spec},
+    {{.name = "shell", .opt_in = true}, builtin::shell_spec},
+    {{.name = "fetch", .opt_in = true}, builtin::fetch_spec},
+};
+
+template <class Pred>
+std::set<std::string> names_where(Pred pred) {
+  std::set<std::string> out;
+  for (const Row& r : kTools)
+    if (pred(r.info)) out.emplace(r.info.name);
+  return out;
+}
+
+}  // namespace
+
+std::span<const BuiltinToolInfo> builtin_tools() {
+  static const std::vector<BuiltinToolInfo> infos = [] {
+    std::vector<BuiltinToolInfo> v;
+    for (const Row& r : kTools) v.push_back(r.info);
+    return v;
+  }();
+  return infos;
+}
+
 const std::vector<std::string>& builtin_tool_names() {
-  static const std::vector<std::string> names = {"read", "write", "edit",  "list",
-                                                 "glob", "grep",  "shell", "fetch"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Row& r : kTools) v.emplace_back(r.info.name);
+    return v;
+  }();
+  return names;
+}
+
+const std::set<std::string>& read_only_builtin_tools() {
+  static const std::set<std::string> names =
+      names_where([](const BuiltinToolInfo& t) { return t.read_only; });
+  return names;
+}
+
+const std::set<std::string>& default_builtin_tools() {
+  static const std::set<std::string> names =
+      names_where([](const BuiltinToolInfo& t) { return !t.opt_in; });
   return names;
 }
 
@@ -38,14 +91,9 @@ Result<std::vector<ToolSpec>> builtin_tool_specs(const BuiltinOptions& options) 
   auto bc = std::make_shared<const BuiltinContext>(
       BuiltinContext{options, std::move(*ws), std::move(rg)});
 
-  using Factory = ToolSpec (*)(builtin::Ctx);
-  const std::pair<const char*, Factory> factories[] = {
-      {"read", builtin::read_spec},   {"write", builtin::write_spec}, {"edit", builtin::edit_spec},
-      {"list", builtin::list_spec},   {"glob", builtin::glob_spec},   {"grep", builtin::grep_spec},
-      {"shell", builtin::shell_spec}, {"fetch", builtin::fetch_spec}};
   std::vector<ToolSpec> specs;
-  for (const auto& [name, make] : factories)
-    if (options.enabled.count(name)) specs.push_back(make(bc));
+  for (const Row& r : kTools)
+    if (options.enabled.count(std::string(r.info.name))) specs.push_back(r.make(bc));
   return specs;
 }
 
