@@ -55,10 +55,11 @@ void UpstreamCall::start(ir::Request request, Sink sink) {
 }
 
 void UpstreamCall::cancel() {
+  bool out = static_cast<bool>(sink_.on_done);  // a finished call is not cancelled
   sink_ = {};
   ++gen_;
   timer_.cancel();
-  call_.cancel();
+  if (out) call_.cancel();
 }
 
 void UpstreamCall::set_paused(bool paused) {

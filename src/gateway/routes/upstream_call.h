@@ -36,7 +36,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
   // Starts a call at the first target (again for each round of server tools).
   void start(ir::Request request, Sink sink);
-  // Cancels the call out, if any: no callback after this.
+  // Cancels the call out, if any; no callback after this either way.
   void cancel();
   // Flow control: the client is behind (true) or has caught up (false); also
   // applies to the attempts that follow.
