@@ -44,7 +44,8 @@ struct Gateway::Impl {
       opt.log = [](std::string_view line) {
         std::fprintf(stderr, "toolwire serve: %.*s\n", static_cast<int>(line.size()), line.data());
       };
-    ctx->tool_pool = std::make_unique<asio::thread_pool>(std::max(1, opt.tool_threads));
+    ctx->tool_executors =
+        std::make_unique<routes::ToolExecutors>(static_cast<size_t>(std::max(1, opt.tool_threads)));
     ctx->options = std::move(opt);
     ctx->responses.set_limits(ctx->options.response_store.max_responses,
                               ctx->options.response_store.max_bytes);
@@ -318,7 +319,7 @@ void Gateway::wait() {
   I.ioc.stop();
   for (auto& t : I.threads) t.join();
   // Tool handlers still running were cancelled with their sessions.
-  I.ctx->tool_pool->join();
+  I.ctx->tool_executors->join();
   I.ctx->mcp->join();
   I.joined = true;
 }

@@ -309,6 +309,76 @@ TEST(AgentRun, StepsRunOnlyInsidePostedFunctions) {
   EXPECT_EQ(f.q.fire_timers(), 0u);
 }
 
+// hand_back_unknown_calls (a gateway's mixed mode): a turn calling a local
+// tool and a tool the run does not have runs the local one, then ends with
+// the other handed back; the client's tools are offered before the
+// registry's, and a turn of handed-back calls only adds no tool message.
+TEST(AgentRun, UnknownCallsAreHandedBackAfterTheTurnsLocalCalls) {
+  FakeProvider p([](const ir::Request& r, int) {
+    if (r.messages.size() == 1)
+      return calls_turn({{"c1", "echo", R"({"x":"a"})"}, {"k1", "ask_user", "{}"}});
+    return calls_turn({{"k2", "ask_user", "{}"}});
+  });
+  Fixture f;
+  tools::ToolSpec echo;
+  echo.name = "echo";
+  echo.handler = tools::SyncHandler([](const nlohmann::json& a, tools::ToolContext&) {
+    return tools::ToolOutput::text("echo:" + a.value("x", ""));
+  });
+  ASSERT_TRUE(f.registry.add(std::move(echo)).ok());
+  ir::ToolDefinition ask;
+  ask.name = "ask_user";
+  f.opt.client_tools = {ask};
+  f.opt.hand_back_unknown_calls = true;
+  auto run = f.start(p);
+  ASSERT_TRUE(f.q.drain_until([&] { return f.out.completions > 0; }));
+  f.q.drain();
+  EXPECT_EQ(f.out.outside, 0);
+  EXPECT_EQ(f.out.result.reason, StopReason::client_calls);
+  EXPECT_EQ(f.out.result.rounds, 1);
+  ASSERT_EQ(f.out.result.client_calls.size(), 1u);
+  EXPECT_EQ(f.out.result.client_calls[0].id, "k1");
+  EXPECT_EQ(f.out.count<ToolCallEvent>(), 1u);  // echo only
+  EXPECT_EQ(f.out.count<ToolResultEvent>(), 1u);
+  EXPECT_TRUE(f.out.final_last());
+  ASSERT_EQ(p.requests().size(), 1u);
+  ASSERT_EQ(p.requests()[0].tools.size(), 2u);
+  EXPECT_EQ(p.requests()[0].tools[0].name, "ask_user");
+  EXPECT_EQ(p.requests()[0].tools[1].name, "echo");
+  // user + assistant (both calls) + tool (echo's result only)
+  ASSERT_EQ(f.out.history.size(), 3u);
+  auto res = results_in(f.out.history[2]);
+  ASSERT_EQ(res.size(), 1u);
+  EXPECT_EQ(res[0].call_id, "c1");
+  EXPECT_EQ(result_text(res[0]), "echo:a");
+
+  // The client's result comes back in the next run's history, no new user message.
+  std::vector<ir::Message> next = f.out.history;
+  next.push_back(
+      ir::Message{ir::Role::tool, {tools::to_result("k1", tools::ToolOutput::text("yes"))}, {}});
+  Outcome second;
+  second.q = &f.q;
+  auto run2 = AgentRun::start(AgentRunParams{.provider = p,
+                                             .registry = f.registry,
+                                             .executor = *f.executor,
+                                             .scheduler = f.q.scheduler(),
+                                             .options = f.opt,
+                                             .history = next,
+                                             .user = std::nullopt,
+                                             .on_event = second.sink(),
+                                             .on_done = second.done()});
+  ASSERT_TRUE(f.q.drain_until([&] { return second.completions > 0; }));
+  f.q.drain();
+  ASSERT_EQ(p.requests().size(), 2u);
+  EXPECT_EQ(p.requests()[1].messages.size(), 4u);
+  EXPECT_EQ(second.result.reason, StopReason::client_calls);
+  ASSERT_EQ(second.result.client_calls.size(), 1u);
+  EXPECT_EQ(second.result.client_calls[0].id, "k2");
+  EXPECT_EQ(second.count<ToolCallEvent>(), 0u);
+  ASSERT_EQ(second.history.size(), 5u);  // no tool message for a turn handed back whole
+  EXPECT_EQ(second.history.back().role, ir::Role::assistant);
+}
+
 TEST(AgentRun, RemoteTimeoutIsATimer) {
   FakeProvider p([](const ir::Request&, int no) {
     if (no == 1) return calls_turn({{"r1", "phone", "{}"}});

@@ -39,6 +39,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,9 +68,11 @@ struct AgentRunParams {
   Scheduler scheduler;
   AgentOptions options;
   std::vector<ir::Message> history;  // the conversation so far
-  ir::Message user;                  // this turn's user message
-  EventSink on_event;                // may be empty
-  RunCompletion on_done;             // may be empty
+  // This turn's user message; none: the history already ends with the
+  // turn's input (a gateway client's conversation, tool results last).
+  std::optional<ir::Message> user;
+  EventSink on_event;     // may be empty
+  RunCompletion on_done;  // may be empty
 };
 
 class AgentRun {

@@ -32,6 +32,7 @@ enum class StopReason {
   end_turn_tool,  // the model called the configured end-turn tool (envelope: end_turn)
   round_limit,    // max_rounds model calls were made
   cancelled,      // Agent::cancel()
+  client_calls,   // the turn called tools the caller runs (AgentOptions::hand_back_unknown_calls)
   error,          // the provider failed (see ErrorEvent / RunResult::error)
 };
 std::string_view to_string(StopReason reason);

@@ -55,6 +55,15 @@ struct AgentOptions {
   // filled in by the loop.
   ir::Request base;
   std::vector<RemoteTool> remote_tools;
+  // The caller's own tools (a gateway client's, in mixed mode): offered to
+  // the model before the registry's, never run by the run.
+  std::vector<ir::ToolDefinition> client_tools;
+  // true: a call the run cannot make — neither in the registry nor remote (a
+  // client tool, or a name the model made up) — is handed back. A turn with
+  // such calls runs its other calls, then ends the run
+  // (StopReason::client_calls): the handed-back calls in RunResult::client_calls,
+  // the history ending with that turn and, when there were others, their results.
+  bool hand_back_unknown_calls = false;
   std::shared_ptr<std::any> session;  // handed to every tool's ToolContext
   // Notices such as an ignored late result; default: stderr.
   std::function<void(std::string_view)> log;
@@ -66,6 +75,7 @@ struct RunResult {
   int rounds = 0;    // model calls made
   ir::Usage usage;   // summed over the rounds
   std::optional<Error> error;
+  std::vector<ir::ToolCallPart> client_calls;  // StopReason::client_calls, in turn order
 };
 
 using EventSink = std::function<void(const Event&)>;

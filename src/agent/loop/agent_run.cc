@@ -188,7 +188,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   // ---- steps ----
 
   void begin() {
-    history_.push_back(std::move(user_));
+    if (user_) history_.push_back(std::move(*user_));
     next_round();
   }
 
@@ -204,7 +204,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
       if (req.model.empty()) req.model = std::string(provider_.default_model());
       return req;
     }
-    req.tools = registry_.definitions();
+    req.tools = opt_.client_tools;
+    for (auto& d : registry_.definitions()) req.tools.push_back(std::move(d));
     for (const auto& r : opt_.remote_tools) req.tools.push_back(r.definition);
     if (synth_end_turn_) {
       ir::ToolDefinition d;
@@ -294,7 +295,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     start_tools(std::move(calls));
   }
 
-  // Every call of the turn gets exactly one result before the round ends.
+  // Every call of the turn gets exactly one result before the round ends,
+  // except the ones handed back (hand_back_unknown_calls).
   void start_tools(std::vector<ir::ToolCallPart> calls) {
     phase_ = Phase::tools;
     ++batch_;
@@ -304,9 +306,11 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     started_.assign(n, Clock::now());
     announced_.assign(n, true);
     std::vector<bool> is_remote(n, false);
+    std::vector<bool> handed_back(n, false);
     remote_index_.clear();
     local_queue_.clear();
     inflight_.clear();
+    client_calls_.clear();
     remaining_ = n;
     std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
     {
@@ -328,6 +332,10 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
           waits.emplace_back(c.id, rt->timeout.value_or(opt_.remote_timeout));
         } else if (synth_end_turn_ && is_end_turn(c.name)) {
           results_[i] = tools::to_result(c.id, tools::ToolOutput::text("ok"));
+        } else if (opt_.hand_back_unknown_calls && !registry_.find(c.name)) {
+          handed_back[i] = true;
+          client_calls_.push_back(c);
+          --remaining_;
         } else {
           local_queue_.push_back(i);
         }
@@ -340,7 +348,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
         if (auto s = weak.lock()) s->step([id](Run& r) { r.on_remote_timeout(id); });
       });
     }
-    for (size_t i = 0; i < n; ++i) emit(ToolCallEvent{round_, calls_[i], is_remote[i]});
+    for (size_t i = 0; i < n; ++i)
+      if (!handed_back[i]) emit(ToolCallEvent{round_, calls_[i], is_remote[i]});
     for (size_t i = 0; i < n; ++i)
       if (results_[i]) {
         --remaining_;
@@ -441,9 +450,10 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
     inflight_.clear();
     if (env_) return end_envelope_round();
     ir::Message tool_msg{ir::Role::tool, {}, {}};
-    for (auto& r : results_) tool_msg.parts.emplace_back(std::move(*r));
+    for (auto& r : results_)
+      if (r) tool_msg.parts.emplace_back(std::move(*r));  // none for a handed-back call
     results_.clear();
-    history_.push_back(std::move(tool_msg));
+    if (!tool_msg.parts.empty()) history_.push_back(std::move(tool_msg));
     emit(fin_);
     for (const auto& c : calls_)
       if (is_end_turn(c.name)) {
@@ -451,6 +461,11 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
         return finish(StopReason::end_turn_tool);
       }
     if (cancel_flag()) return finish(StopReason::cancelled);
+    if (!client_calls_.empty()) {
+      res_.client_calls = std::move(client_calls_);
+      client_calls_.clear();
+      return finish(StopReason::client_calls);
+    }
     next_round();
   }
 
@@ -639,7 +654,8 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
 
   void finish(StopReason reason) {
     res_.reason = reason;
-    if (reason == StopReason::round_limit || reason == StopReason::cancelled)
+    if (reason == StopReason::round_limit || reason == StopReason::cancelled ||
+        reason == StopReason::client_calls)
       res_.text = last_text_;
     res_.rounds = round_;
     phase_ = Phase::done;
@@ -681,7 +697,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   Phase phase_ = Phase::starting;
   bool cancel_seen_ = false;
   std::vector<ir::Message> history_;
-  ir::Message user_;
+  std::optional<ir::Message> user_;
   RunResult res_;
   std::string last_text_;
   int round_ = 0;
@@ -699,6 +715,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
   std::unordered_map<size_t, tools::CallHandle> inflight_;  // submitted, no result yet
   std::unordered_map<std::string, size_t> remote_index_;    // this round's remote calls
   std::unordered_map<std::string, TimerHandle> remote_timers_;
+  std::vector<ir::ToolCallPart> client_calls_;  // this round's handed-back calls
   // envelope rounds (calls_ is in the order they run)
   static constexpr size_t kNone = static_cast<size_t>(-1);
   std::vector<envelope::Step> steps_;

@@ -16,6 +16,8 @@ std::string_view to_string(StopReason reason) {
       return "round_limit";
     case StopReason::cancelled:
       return "cancelled";
+    case StopReason::client_calls:
+      return "client_calls";
     case StopReason::error:
       return "error";
   }

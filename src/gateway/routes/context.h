@@ -4,7 +4,6 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio/thread_pool.hpp>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -13,6 +12,7 @@
 
 #include "gateway/metrics/metrics.h"
 #include "gateway/routes/response_store.h"
+#include "gateway/routes/tool_executors.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
 
@@ -99,8 +99,8 @@ struct RouteContext {
   std::shared_ptr<const KeyRing> keys;  // null or empty: no gateway key required
   Metrics metrics;
   InFlight upstream_calls;
-  std::atomic<bool> ready{false};                       // false before start and while draining
-  std::unique_ptr<boost::asio::thread_pool> tool_pool;  // server tools' handlers
+  std::atomic<bool> ready{false};                 // false before start and while draining
+  std::unique_ptr<ToolExecutors> tool_executors;  // server tools' handlers
   ContinuationStore continuations;
   ResponseStore responses;                          // /v1/responses' previous_response_id
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
