@@ -17,24 +17,33 @@ Result<json> parsed_schema(const ir::ToolDefinition& def) {
   return schema;
 }
 
+// `head` with the tool's name and, when it has one, its description.
+json named(const ir::ToolDefinition& def, json head = json::object()) {
+  head["name"] = def.name;
+  if (!def.description.empty()) head["description"] = def.description;
+  return head;
+}
+
+// The schema, in OpenAI's strict form when `strict`.
+Result<json> openai_parameters(json schema, bool strict) {
+  if (!strict) return schema;
+  return to_openai_strict_schema(schema);
+}
+
+std::string text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 Result<std::string> openai_tool(const ir::ToolDefinition& def, const ToolExportOptions& opts) {
   auto schema = parsed_schema(def);
   if (!schema) return schema.error();
   bool strict = opts.strict.value_or(def.strict.value_or(false));
-  json fn = {{"name", def.name}};
-  if (!def.description.empty()) fn["description"] = def.description;
-  if (strict) {
-    auto s = to_openai_strict_schema(*schema);
-    if (!s) return s.error();
-    fn["parameters"] = std::move(*s);
-    fn["strict"] = true;
-  } else {
-    fn["parameters"] = std::move(*schema);
-  }
-  return json{{"type", "function"}, {"function", std::move(fn)}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  auto params = openai_parameters(std::move(*schema), strict);
+  if (!params) return params.error();
+  json fn = named(def);
+  fn["parameters"] = std::move(*params);
+  if (strict) fn["strict"] = true;
+  return text(json{{"type", "function"}, {"function", std::move(fn)}});
 }
 
 Result<std::string> openai_responses_tool(const ir::ToolDefinition& def,
@@ -42,26 +51,20 @@ Result<std::string> openai_responses_tool(const ir::ToolDefinition& def,
   auto schema = parsed_schema(def);
   if (!schema) return schema.error();
   bool strict = opts.strict.value_or(def.strict.value_or(false));
-  json t = {{"type", "function"}, {"name", def.name}};
-  if (!def.description.empty()) t["description"] = def.description;
-  if (strict) {
-    auto s = to_openai_strict_schema(*schema);
-    if (!s) return s.error();
-    t["parameters"] = std::move(*s);
-  } else {
-    t["parameters"] = std::move(*schema);
-  }
+  auto params = openai_parameters(std::move(*schema), strict);
+  if (!params) return params.error();
+  json t = named(def, {{"type", "function"}});
+  t["parameters"] = std::move(*params);
   t["strict"] = strict;
-  return t.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text(t);
 }
 
 Result<std::string> anthropic_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {
   auto schema = parsed_schema(def);
   if (!schema) return schema.error();
-  json t = {{"name", def.name}};
-  if (!def.description.empty()) t["description"] = def.description;
+  json t = named(def);
   t["input_schema"] = std::move(*schema);
-  return t.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text(t);
 }
 
 Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {
@@ -69,19 +72,17 @@ Result<std::string> gemini_tool(const ir::ToolDefinition& def, const ToolExportO
   if (!schema) return schema.error();
   auto s = to_gemini_schema(*schema);
   if (!s) return s.error();
-  json t = {{"name", def.name}};
-  if (!def.description.empty()) t["description"] = def.description;
+  json t = named(def);
   t["parameters"] = std::move(*s);
-  return t.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text(t);
 }
 
 Result<std::string> bedrock_tool(const ir::ToolDefinition& def, const ToolExportOptions&) {
   auto schema = parsed_schema(def);
   if (!schema) return schema.error();
-  json spec = {{"name", def.name}};
-  if (!def.description.empty()) spec["description"] = def.description;
+  json spec = named(def);
   spec["inputSchema"] = json{{"json", std::move(*schema)}};
-  return json{{"toolSpec", std::move(spec)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text(json{{"toolSpec", std::move(spec)}});
 }
 
 }  // namespace toolwire::schema

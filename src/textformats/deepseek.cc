@@ -10,6 +10,7 @@
 //   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city":
 //   "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 // Code fences around the arguments are accepted in both. Arguments stream.
+#include "textformats/deepseek_tokens.h"
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
 
@@ -17,11 +18,8 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kCallsBegin = "<｜tool▁calls▁begin｜>";
-constexpr std::string_view kCallsEnd = "<｜tool▁calls▁end｜>";
-constexpr std::string_view kCallBegin = "<｜tool▁call▁begin｜>";
-constexpr std::string_view kSep = "<｜tool▁sep｜>";
-constexpr std::string_view kCallEnd = "<｜tool▁call▁end｜>";
+using namespace deepseek;
+constexpr std::string_view kCutHeader = "the output ended inside a tool call header";
 
 class DeepSeek final : public ParserBase {
  public:
@@ -29,7 +27,7 @@ class DeepSeek final : public ParserBase {
       : ParserBase(tools, ReasoningMarkers{.at_start = !v31}), v31_(v31) {}
 
  private:
-  enum class St { text, section, header, name, fence_open, args, fence_close, close, skip };
+  enum class St { text, section, header, name, fence_open, args, fence_close, close };
 
   void body(bool final) override {
     static const MarkerSet open{kCallsBegin, kCallBegin};
@@ -51,16 +49,9 @@ class DeepSeek final : public ParserBase {
           break;
         }
         case St::header: {
-          Found f = find_buffered(sep, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a tool call header");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string head(trim(rest().substr(0, f.pos)));
-          consume(f.pos + kSep.size());
+          Found f = find_or_cut(sep, final, kCutHeader);
+          if (f.which < 0) return;
+          std::string head = take(f.pos, kSep.size());
           if (v31_) {
             begin_call(head);
             st_ = St::fence_open;
@@ -70,45 +61,23 @@ class DeepSeek final : public ParserBase {
           break;
         }
         case St::name: {
-          Found f = find_buffered(name_end, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a tool call header");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string name(trim(rest().substr(0, f.pos)));
-          consume(f.which == 0 ? f.pos + 1 : f.pos);
-          begin_call(name);
+          Found f = find_or_cut(name_end, final, kCutHeader);
+          if (f.which < 0) return;
+          begin_call(take(f.pos, f.which == 0 ? 1 : 0));
           st_ = St::fence_open;
           break;
         }
         case St::fence_open: {
           int m = expect({"```json", "```"}, final);
           if (m == -1) return;
-          reset_scan();
           st_ = St::args;
           break;
         }
         case St::args: {
-          Scan sc = stream_args(final);
-          if (sc == Scan::more) {
-            if (final) end_or_cut_call();
-            return;
-          }
-          if (sc == Scan::done) {
-            st_ = St::fence_close;
-          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kCallEnd)) {
-            return;  // no arguments, and maybe the end marker: wait for it
-          } else if (trim(call_arguments()).empty() && rest().starts_with(kCallEnd)) {
-            consume(kCallEnd.size());
-            end_call();
-            st_ = St::section;
-          } else {
-            fail_call("the arguments are not JSON");
-            st_ = St::skip;
-          }
+          Args a = stream_args_until(kCallEnd, final);
+          if (a == Args::wait) return;
+          st_ = a == Args::done ? St::fence_close : St::section;
+          if (a == Args::failed) return skip_until(call_end);
           break;
         }
         case St::fence_close: {
@@ -118,20 +87,9 @@ class DeepSeek final : public ParserBase {
           break;
         }
         case St::close: {
-          int m = expect({kCallEnd}, final);
+          int m = end_call_at(kCallEnd, final);
           if (m == -1) return;
-          end_call();
           st_ = m == 0 ? St::section : St::text;
-          break;
-        }
-        case St::skip: {
-          Found f = find_buffered(call_end, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos + kCallEnd.size());
-          st_ = St::section;
           break;
         }
       }

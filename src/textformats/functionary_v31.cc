@@ -4,7 +4,6 @@
 // Arguments stream; the python code is everything after the tag.
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
-#include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
 
@@ -14,10 +13,10 @@ constexpr std::string_view kEnd = "</function>";
 
 class FunctionaryV31 final : public ParserBase {
  public:
-  explicit FunctionaryV31(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
-  enum class St { text, name, args, close, python, skip };
+  enum class St { text, name, args, close, python };
 
   void body(bool final) override {
     static const MarkerSet open{"<function=", "<|python_tag|>"};
@@ -33,45 +32,21 @@ class FunctionaryV31 final : public ParserBase {
           break;
         }
         case St::name: {
-          Found f = find_buffered(gt, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a <function=...> tag");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string name(trim(rest().substr(0, f.pos)));
-          consume(f.pos + 1);
-          begin_call(name);
-          reset_scan();
+          Found f = find_or_cut(gt, final, "the output ended inside a <function=...> tag");
+          if (f.which < 0) return;
+          begin_call(take(f.pos, 1));
           st_ = St::args;
           break;
         }
         case St::args: {
-          Scan sc = stream_args(final);
-          if (sc == Scan::more) {
-            if (final) end_or_cut_call();
-            return;
-          }
-          if (sc == Scan::done) {
-            st_ = St::close;
-          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kEnd)) {
-            return;  // no arguments, and maybe the end marker: wait for it
-          } else if (trim(call_arguments()).empty() && rest().starts_with(kEnd)) {
-            consume(kEnd.size());
-            end_call();
-            st_ = St::text;
-          } else {
-            fail_call("the arguments are not JSON");
-            st_ = St::skip;
-          }
+          Args a = stream_args_until(kEnd, final);
+          if (a == Args::wait) return;
+          st_ = a == Args::done ? St::close : St::text;
+          if (a == Args::failed) return skip_until(end);
           break;
         }
         case St::close: {
-          int m = expect({kEnd}, final);
-          if (m == -1) return;
-          end_call();
+          if (end_call_at(kEnd, final) == -1) return;
           st_ = St::text;
           break;
         }
@@ -79,21 +54,8 @@ class FunctionaryV31 final : public ParserBase {
           Found f = find_buffered(eom, final);
           if (f.which < 0 && !final) return;
           size_t len = f.which < 0 ? rest().size() : f.pos;
-          std::string args = "{\"code\":";
-          JsonWriter::append_escaped(args, trim(rest().substr(0, len)));
-          args += '}';
-          whole_call("python", "", args);
+          code_call("python", trim(rest().substr(0, len)));
           consume(f.which < 0 ? len : len + eom.marker(f.which).size());
-          st_ = St::text;
-          break;
-        }
-        case St::skip: {
-          Found f = find_buffered(end, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos + kEnd.size());
           st_ = St::text;
           break;
         }

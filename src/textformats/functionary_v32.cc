@@ -11,7 +11,6 @@
 
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
-#include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
 
@@ -26,10 +25,10 @@ bool word_char(char c) {
 
 class FunctionaryV32 final : public ParserBase {
  public:
-  explicit FunctionaryV32(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
-  enum class St { start, header, text, args, python, skip };
+  enum class St { start, header, text, args, python };
 
   void body(bool final) override {
     static const MarkerSet open{kOpen, "<|eot_id|>", "<|eom_id|>"};
@@ -38,10 +37,9 @@ class FunctionaryV32 final : public ParserBase {
     while (true) {
       switch (st_) {
         case St::start: {
-          std::string_view s = rest();
-          size_t i = skip_space(s);
-          std::string_view t = s.substr(i);
-          if (!final && (t.empty() || is_prefix_of(t, kOpen))) return;
+          size_t i = 0;
+          std::string_view t = after_blanks(i);
+          if (undecided(t, final, {kOpen})) return;
           consume(i + (t.starts_with(kOpen) ? kOpen.size() : 0));
           st_ = St::header;
           break;
@@ -58,40 +56,20 @@ class FunctionaryV32 final : public ParserBase {
           break;
         }
         case St::args: {
-          Scan sc = stream_args(final);
-          if (sc == Scan::more) {
-            if (final) end_or_cut_call();
-            return;
-          }
-          if (sc == Scan::done) {
-            end_call();
-            st_ = St::text;
-          } else {
-            fail_call("the arguments are not JSON");
-            st_ = St::skip;
-          }
+          // The arguments open with `{` (header()), so they are never empty.
+          Args a = stream_args_until({}, final);
+          if (a == Args::wait) return;
+          st_ = St::text;
+          if (a == Args::failed) return skip_until(skip_end, false);
           break;
         }
         case St::python: {
           Found f = find_buffered(python_end, final);
           if (f.which < 0 && !final) return;
           size_t len = f.which < 0 ? rest().size() : f.pos;
-          std::string args = "{\"code\":";
-          JsonWriter::append_escaped(args, trim(rest().substr(0, len)));
-          args += '}';
-          whole_call("python", "", args);
+          code_call("python", trim(rest().substr(0, len)));
           consume(len);
           st_ = St::text;  // the marker after the code is read there
-          break;
-        }
-        case St::skip: {
-          Found f = find_buffered(skip_end, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos);
-          st_ = St::text;
           break;
         }
       }
@@ -127,7 +105,6 @@ class FunctionaryV32 final : public ParserBase {
     }
     begin_call(name);
     consume(j);
-    reset_scan();
     return chosen(St::args);
   }
 

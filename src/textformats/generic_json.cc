@@ -18,14 +18,6 @@ class GenericJson final : public JsonAnswer {
   explicit GenericJson(const ToolSet* tools) : JsonAnswer(tools) {}
 
  private:
-  void call(simdjson::dom::element e, std::string_view where) {
-    auto c = json_call(e, scratch_);
-    if (!c)
-      error(std::string(where) + ": " + c.error().message);
-    else
-      whole_call(*c);
-  }
-
   void on_value(simdjson::dom::element v, std::string_view source) override {
     simdjson::dom::element x;
     if (!v["tool_calls"].get(x)) {
@@ -35,10 +27,11 @@ class GenericJson final : public JsonAnswer {
         return;
       }
       size_t i = 0;
-      for (simdjson::dom::element e : calls) call(e, "tool_calls[" + std::to_string(i++) + "]");
+      for (simdjson::dom::element e : calls)
+        json_object_call(e, "tool_calls[" + std::to_string(i++) + "]");
       return;
     }
-    if (!v["tool_call"].get(x)) return call(x, "tool_call");
+    if (!v["tool_call"].get(x)) return json_object_call(x, "tool_call");
     if (!v["response"].get(x)) {
       std::string_view s;
       if (!x.get_string().get(s))
@@ -47,7 +40,7 @@ class GenericJson final : public JsonAnswer {
         text(simdjson::to_string(x));
       return;
     }
-    if (has_string_key(v, {"name"})) return call(v, "call");
+    if (has_string_key(v, {"name"})) return json_object_call(v, "call");
     text(source);  // some other JSON: the answer itself
   }
 

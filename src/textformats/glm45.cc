@@ -8,7 +8,6 @@
 // when they are (with no schema, any valid JSON value is taken as such).
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
-#include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
 
@@ -20,10 +19,10 @@ constexpr std::string_view kEnd = "</tool_call>";
 
 class Glm45 final : public ParserBase {
  public:
-  explicit Glm45(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
-  enum class St { text, name, key, before_value, value, args, skip };
+  enum class St { text, name, key, before_value, value, args };
 
   void cut() {
     if (in_call())
@@ -51,15 +50,14 @@ class Glm45 final : public ParserBase {
             if (final) cut();
             return;
           }
-          std::string name(trim(rest().substr(0, f.pos)));
-          consume(f.pos + name_end.marker(f.which).size());
+          std::string name = take(f.pos, name_end.marker(f.which).size());
           if (name.empty()) {
             error("a <tool_call> without a function name");
-            st_ = f.which == 0 ? St::skip : St::text;
+            st_ = St::text;
+            if (f.which == 0) return skip_until(end);
             break;
           }
           begin_call(name);
-          params_ = 0;
           if (f.which == 1) {
             end_call();
             st_ = St::text;
@@ -74,8 +72,7 @@ class Glm45 final : public ParserBase {
             if (final) cut();
             return;
           }
-          key_.assign(trim(rest().substr(0, f.pos)));
-          consume(f.pos + 10);
+          key_ = take(f.pos, 10);
           st_ = St::before_value;
           break;
         }
@@ -88,8 +85,8 @@ class Glm45 final : public ParserBase {
               return;
             }
             fail_call("<arg_key> without <arg_value>");
-            st_ = St::skip;
-            break;
+            st_ = St::text;
+            return skip_until(end);
           }
           st_ = St::value;
           break;
@@ -100,12 +97,7 @@ class Glm45 final : public ParserBase {
             if (final) cut();
             return;
           }
-          std::string piece(params_ == 0 ? "{" : ",");
-          JsonWriter::append_escaped(piece, key_);
-          piece += ':';
-          piece += typed_value(key_, trim(rest().substr(0, f.pos)), true);
-          call_args(piece);
-          ++params_;
+          call_param(key_, trim(rest().substr(0, f.pos)), true);
           consume(f.pos + 12);
           st_ = St::args;
           break;
@@ -116,8 +108,7 @@ class Glm45 final : public ParserBase {
           if (m == 0) {
             st_ = St::key;
           } else if (m == 1) {
-            call_args("}");
-            end_call();
+            end_param_call();
             st_ = St::text;
           } else {
             if (final) {
@@ -125,18 +116,9 @@ class Glm45 final : public ParserBase {
               return;
             }
             fail_call("unexpected text inside <tool_call>");
-            st_ = St::skip;
+            st_ = St::text;
+            return skip_until(end);
           }
-          break;
-        }
-        case St::skip: {
-          Found f = find_buffered(end, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos + kEnd.size());
-          st_ = St::text;
           break;
         }
       }
@@ -144,7 +126,6 @@ class Glm45 final : public ParserBase {
   }
 
   St st_ = St::text;
-  int params_ = 0;
   std::string key_;
 };
 

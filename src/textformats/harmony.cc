@@ -45,20 +45,18 @@ class Harmony final : public ParserBase {
     while (true) {
       switch (st_) {
         case St::between: {
-          std::string_view s = rest();
-          size_t i = skip_space(s);
-          std::string_view t = s.substr(i);
+          size_t i = 0;
+          std::string_view t = after_blanks(i);
           if (t.starts_with(kStart)) {
             consume(i + kStart.size());
             st_ = St::header;
           } else if (t.starts_with(kChannel)) {
             consume(i);
             st_ = St::header;
-          } else if (!final &&
-                     (t.empty() || is_prefix_of(t, kStart) || is_prefix_of(t, kChannel))) {
+          } else if (undecided(t, final, {kStart, kChannel})) {
             return;
           } else if (t.empty()) {
-            consume(s.size());
+            consume(i);
             return;
           } else {
             channel_ = "final";  // no header: plain text
@@ -67,14 +65,10 @@ class Harmony final : public ParserBase {
           break;
         }
         case St::header: {
-          Found f = find_buffered(header_end, final);
-          if (f.which < 0) {
-            if (final) {
-              if (!trim(rest()).empty()) error("the output ended inside a message header");
-              consume(rest().size());
-            }
-            return;
-          }
+          Found f =
+              find_or_cut(header_end, final,
+                          trim(rest()).empty() ? "" : "the output ended inside a message header");
+          if (f.which < 0) return;
           std::string_view header = rest().substr(0, f.pos);
           channel_ = header_word(header, kChannel);
           std::string recipient(header_word(header, "to="));

@@ -7,7 +7,6 @@
 // closing tag is missing at the end of output (servers strip it as a stop
 // string) counts when its JSON is complete; otherwise it was cut off.
 #include "textformats/families.h"
-#include "textformats/json_calls.h"
 #include "textformats/parser_base.h"
 
 namespace toolwire::textformats {
@@ -16,7 +15,7 @@ namespace {
 
 class Hermes final : public ParserBase {
  public:
-  explicit Hermes(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
   void body(bool final) override {
@@ -44,12 +43,7 @@ class Hermes final : public ParserBase {
                    : "the output ended inside a <tool_call> block");
       return;
     }
-    auto c = json_call(doc, scratch_);
-    if (!c) {
-      error("<tool_call>: " + c.error().message);
-      return;
-    }
-    whole_call(*c);
+    json_object_call(doc, "<tool_call>");
   }
 
   bool inside_ = false;

@@ -8,18 +8,14 @@ void JsonAnswer::body(bool final) {
   while (true) {
     switch (st_) {
       case St::start: {
-        std::string_view s = rest();
-        size_t i = skip_space(s);
-        std::string_view t = s.substr(i);
-        if (t.empty() && !final) return;
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final, {"```"})) return;
         if (t.starts_with("```")) {
           consume(i + 3);
           st_ = St::fence;
-        } else if (!final && is_prefix_of(t, "```")) {
-          return;
         } else if (t.starts_with('{')) {
           consume(i);
-          reset_scan();
           st_ = St::json;
         } else {
           on_prose();
@@ -38,7 +34,6 @@ void JsonAnswer::body(bool final) {
         }
         consume(f.pos + 1);
         fenced_ = true;
-        reset_scan();
         st_ = St::json;
         break;
       }

@@ -39,19 +39,15 @@ class JsonList final : public ParserBase {
         case St::text: {
           int m = scan_text(open_, final);
           if (m < 0) return;
-          if (m == 0) {
-            reset_scan();
-            st_ = St::list;
-          }
+          if (m == 0) st_ = St::list;
           break;
         }
         case St::list: {
           size_t len = 0;
           Scan sc = scan_buffered(len);
           if (sc == Scan::more) {
-            if (!final) return;
-            if (!trim(rest()).empty()) error("the output ended inside the tool call list");
-            consume(rest().size());
+            if (final)
+              cut_off(trim(rest()).empty() ? "" : "the output ended inside the tool call list");
             return;
           }
           if (sc == Scan::invalid) {
@@ -59,7 +55,7 @@ class JsonList final : public ParserBase {
             st_ = St::text;  // the rest is prose
             break;
           }
-          calls(rest().substr(0, len));
+          json_list_calls(rest().substr(0, len), f_.keys);
           consume(len);
           st_ = f_.close.empty() ? St::text : St::close;
           break;
@@ -72,27 +68,6 @@ class JsonList final : public ParserBase {
         }
       }
     }
-  }
-
-  void calls(std::string_view json) {
-    simdjson::dom::element doc;
-    if (json_.parse(json.data(), json.size()).get(doc)) {
-      error("the tool call list is not valid JSON");
-      return;
-    }
-    auto one = [&](simdjson::dom::element e, size_t i) {
-      auto c = json_call(e, scratch_, f_.keys);
-      if (!c)
-        error("tool call " + std::to_string(i) + ": " + c.error().message);
-      else
-        whole_call(*c);
-    };
-    if (doc.is_object()) {
-      one(doc, 0);
-      return;
-    }
-    size_t i = 0;
-    for (simdjson::dom::element e : doc.get_array()) one(e, i++);
   }
 
   const ListFormat& f_;

@@ -23,10 +23,10 @@ std::string_view name_of(std::string_view id) {
 
 class KimiK2 final : public ParserBase {
  public:
-  explicit KimiK2(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
-  enum class St { text, section, id, args, after_args, skip };
+  enum class St { text, section, id, args, after_args };
 
   void body(bool final) override {
     static const MarkerSet open{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"};
@@ -42,66 +42,29 @@ class KimiK2 final : public ParserBase {
           int m = expect({kCallBegin, "<|tool_calls_section_end|>", "<|tool_call_section_end|>"},
                          final);
           if (m == -1) return;
-          if (m == 0) {
-            st_ = St::id;
-          } else if (m > 0) {
-            st_ = St::text;
-          } else {
-            st_ = St::text;  // prose inside the section, or its end missing
-          }
+          // m < 0: prose inside the section, or its end missing
+          st_ = m == 0 ? St::id : St::text;
           break;
         }
         case St::id: {
-          Found f = find_buffered(arg_begin, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a tool call header");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string id(trim(rest().substr(0, f.pos)));
-          consume(f.pos + kArgBegin.size());
+          Found f = find_or_cut(arg_begin, final, "the output ended inside a tool call header");
+          if (f.which < 0) return;
+          std::string id = take(f.pos, kArgBegin.size());
           begin_call(name_of(id), id);
-          reset_scan();
           st_ = St::args;
           break;
         }
         case St::args: {
-          Scan sc = stream_args(final);
-          if (sc == Scan::more) {
-            if (final) end_or_cut_call();
-            return;
-          }
-          if (sc == Scan::done) {
-            st_ = St::after_args;
-          } else if (trim(call_arguments()).empty() && !final && is_prefix_of(rest(), kCallEnd)) {
-            return;  // no arguments, and maybe the end marker: wait for it
-          } else if (trim(call_arguments()).empty() && rest().starts_with(kCallEnd)) {
-            consume(kCallEnd.size());  // no arguments at all
-            end_call();
-            st_ = St::section;
-          } else {
-            fail_call("the arguments are not JSON");
-            st_ = St::skip;
-          }
+          Args a = stream_args_until(kCallEnd, final);
+          if (a == Args::wait) return;
+          st_ = a == Args::done ? St::after_args : St::section;
+          if (a == Args::failed) return skip_until(call_end);
           break;
         }
         case St::after_args: {
-          int m = expect({kCallEnd}, final);
+          int m = end_call_at(kCallEnd, final);
           if (m == -1) return;
-          end_call();
           st_ = m == 0 ? St::section : St::text;
-          break;
-        }
-        case St::skip: {
-          Found f = find_buffered(call_end, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos + kCallEnd.size());
-          st_ = St::section;
           break;
         }
       }

@@ -6,7 +6,6 @@
 // The call ends at <|eom_id|> / <|eot_id|> or the end of output (servers
 // strip the stop token) and is emitted whole. Prose before the tag is text.
 #include "textformats/families.h"
-#include "textformats/json_calls.h"
 #include "textformats/parser_base.h"
 #include "textformats/python_call.h"
 #include "toolwire/core/json_writer.h"
@@ -19,7 +18,7 @@ constexpr std::string_view kTag = "<|python_tag|>";
 
 class Llama3Builtin final : public ParserBase {
  public:
-  explicit Llama3Builtin(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
   void body(bool final) override {
@@ -63,9 +62,7 @@ class Llama3Builtin final : public ParserBase {
                      : "the output ended inside a JSON tool call");
         return;
       }
-      auto c = json_call(doc, scratch_);
-      if (!c) return error(c.error().message);
-      return whole_call(*c);
+      return json_object_call(doc, {});
     }
     if (size_t n = builtin_name(body)) {
       std::string list = "[";
@@ -78,10 +75,7 @@ class Llama3Builtin final : public ParserBase {
                    : "the output ended inside a built-in call");
       return;
     }
-    std::string args = "{\"code\":";
-    JsonWriter::append_escaped(args, body);
-    args += '}';
-    whole_call("code_interpreter", "", args);
+    code_call("code_interpreter", body);
   }
 
   bool inside_ = false;

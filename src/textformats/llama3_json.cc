@@ -16,7 +16,7 @@ namespace {
 
 class Llama3Json final : public ParserBase {
  public:
-  explicit Llama3Json(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
   enum class St { start, text, json, after };
@@ -27,12 +27,11 @@ class Llama3Json final : public ParserBase {
     while (true) {
       switch (st_) {
         case St::start: {
-          std::string_view s = rest();
-          size_t i = skip_space(s);
-          if (i == s.size() && !final) return;
-          if (i < s.size() && s[i] == '{') {
+          size_t i = 0;
+          std::string_view t = after_blanks(i);
+          if (undecided(t, final)) return;
+          if (t.starts_with('{')) {
             consume(i);
-            reset_scan();
             st_ = St::json;
           } else {
             st_ = St::text;
@@ -48,7 +47,6 @@ class Llama3Json final : public ParserBase {
           } else if (m >= 5) {
             consume(open.marker(m).size());
           } else {
-            reset_scan();
             st_ = St::json;
           }
           break;
@@ -57,9 +55,7 @@ class Llama3Json final : public ParserBase {
           size_t len = 0;
           Scan sc = scan_buffered(len);
           if (sc == Scan::more) {
-            if (!final) return;
-            error("the output ended inside a JSON tool call");
-            consume(rest().size());
+            if (final) cut_off("the output ended inside a JSON tool call");
             return;
           }
           if (sc == Scan::invalid) {  // not JSON after all: prose
@@ -73,11 +69,7 @@ class Llama3Json final : public ParserBase {
           bool is_call =
               !json_.parse(json.data(), json.size()).get(doc) && has_string_key(doc, {"name"});
           if (is_call) {
-            auto c = json_call(doc, scratch_);
-            if (!c)
-              error(c.error().message);
-            else
-              whole_call(*c);
+            json_object_call(doc, {});
             st_ = St::after;
           } else {
             text(json);
@@ -93,7 +85,6 @@ class Llama3Json final : public ParserBase {
           if (i == s.size() && !final) return;
           consume(i);
           if (i < s.size() && s[i] == '{') {
-            reset_scan();
             st_ = St::json;
           } else {
             st_ = St::text;

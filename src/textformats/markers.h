@@ -55,4 +55,15 @@ inline bool is_prefix_of(std::string_view s, std::string_view m) {
   return s.size() < m.size() && m.substr(0, s.size()) == s;
 }
 
+// More input could still change what `t` begins with: it is empty, or a
+// proper prefix of one of `words` (never at the end of output).
+inline bool undecided(std::string_view t, bool final,
+                      std::initializer_list<std::string_view> words = {}) {
+  if (final) return false;
+  if (t.empty()) return true;
+  for (std::string_view w : words)
+    if (is_prefix_of(t, w)) return true;
+  return false;
+}
+
 }  // namespace toolwire::textformats

@@ -4,7 +4,6 @@
 // [TOOL_CALLS] (the older mistral_nemo form) is accepted too. Arguments
 // stream; a call ends when its JSON object closes.
 #include "textformats/families.h"
-#include "textformats/json_calls.h"
 #include "textformats/parser_base.h"
 
 namespace toolwire::textformats {
@@ -17,7 +16,7 @@ constexpr std::string_view kCallId = "[CALL_ID]";
 
 class MistralV11 final : public ParserBase {
  public:
-  explicit MistralV11(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
   enum class St { text, head, name, id, args, list };
@@ -33,15 +32,12 @@ class MistralV11 final : public ParserBase {
           st_ = St::head;
           break;
         case St::head: {
-          std::string_view s = rest();
-          size_t i = skip_space(s);
-          if (i == s.size() && !final) return;
+          size_t i = 0;
+          std::string_view t = after_blanks(i);
           // `[TOOL_C` may be the next marker rather than a list: wait for it.
-          if (!final && is_prefix_of(s.substr(i), kToolCalls)) return;
-          if (i < s.size() && (s[i] == '[' || s[i] == '{') &&
-              !s.substr(i).starts_with(kToolCalls)) {
+          if (undecided(t, final, {kToolCalls})) return;
+          if ((t.starts_with('[') || t.starts_with('{')) && !t.starts_with(kToolCalls)) {
             consume(i);
-            reset_scan();
             st_ = St::list;
           } else {
             st_ = St::name;
@@ -49,16 +45,11 @@ class MistralV11 final : public ParserBase {
           break;
         }
         case St::name: {
-          Found f = find_buffered(name_end, final);
-          if (f.which < 0) {
-            if (final) {
-              if (!trim(rest()).empty()) error("the output ended inside a tool call name");
-              consume(rest().size());
-            }
-            return;
-          }
-          name_.assign(trim(rest().substr(0, f.pos)));
-          consume(f.pos + name_end.marker(f.which).size());
+          Found f =
+              find_or_cut(name_end, final,
+                          trim(rest()).empty() ? "" : "the output ended inside a tool call name");
+          if (f.which < 0) return;
+          name_ = take(f.pos, name_end.marker(f.which).size());
           if (f.which == 2) {
             error("[TOOL_CALLS] " + name_ + " without [ARGS]");
             st_ = St::head;
@@ -70,31 +61,15 @@ class MistralV11 final : public ParserBase {
           break;
         }
         case St::id: {
-          Found f = find_buffered(id_end, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a tool call id");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string id(trim(rest().substr(0, f.pos)));
-          consume(f.pos + kArgs.size());
-          start(id);
+          Found f = find_or_cut(id_end, final, "the output ended inside a tool call id");
+          if (f.which < 0) return;
+          start(take(f.pos, kArgs.size()));
           break;
         }
         case St::args: {
-          Scan sc = stream_args(final);
-          if (sc == Scan::more) {
-            if (final) end_or_cut_call();
-            return;
-          }
-          if (sc == Scan::done)
-            end_call();
-          else if (trim(call_arguments()).empty())
-            end_call();  // [ARGS] then nothing: {}
-          else
-            fail_call("the arguments are not JSON");
+          // No end marker: [ARGS] then nothing is {}.
+          Args a = stream_args_until({}, final);
+          if (a == Args::wait) return;
           st_ = St::text;
           break;
         }
@@ -102,13 +77,11 @@ class MistralV11 final : public ParserBase {
           size_t len = 0;
           Scan sc = scan_buffered(len);
           if (sc == Scan::more) {
-            if (!final) return;
-            error("the output ended inside the tool call list");
-            consume(rest().size());
+            if (final) cut_off("the output ended inside the tool call list");
             return;
           }
           if (sc == Scan::done)
-            list(rest().substr(0, len));
+            json_list_calls(rest().substr(0, len));
           else
             error("the text after [TOOL_CALLS] is not a JSON list");
           if (sc == Scan::done) consume(len);
@@ -126,26 +99,7 @@ class MistralV11 final : public ParserBase {
       return;
     }
     begin_call(name_, id);
-    reset_scan();
     st_ = St::args;
-  }
-
-  void list(std::string_view json) {
-    simdjson::dom::element doc;
-    if (json_.parse(json.data(), json.size()).get(doc)) {
-      error("the tool call list is not valid JSON");
-      return;
-    }
-    auto one = [&](simdjson::dom::element e, size_t i) {
-      auto c = json_call(e, scratch_);
-      if (!c)
-        error("tool call " + std::to_string(i) + ": " + c.error().message);
-      else
-        whole_call(*c);
-    };
-    if (doc.is_object()) return one(doc, 0);
-    size_t i = 0;
-    for (simdjson::dom::element e : doc.get_array()) one(e, i++);
   }
 
   St st_ = St::text;

@@ -54,13 +54,12 @@ void ParserBase::finish(ParseOutput& out) {
 void ParserBase::run(bool final) {
   while (true) {
     if (phase_ == Phase::start) {
-      std::string_view s = rest();
-      size_t i = skip_space(s);
-      std::string_view t = s.substr(i);
+      size_t i = 0;
+      std::string_view t = after_blanks(i);
       if (t.starts_with(think_.open)) {
         consume(i + think_.open.size());
         phase_ = Phase::reasoning;
-      } else if (!final && (t.empty() || is_prefix_of(t, think_.open))) {
+      } else if (undecided(t, final, {think_.open})) {
         return;
       } else {
         phase_ = think_.at_start ? Phase::reasoning : Phase::body;
@@ -79,8 +78,12 @@ void ParserBase::run(bool final) {
       phase_ = Phase::body;
       continue;
     }
-    body(final);
-    return;
+    while (true) {
+      if (skip_ && !skip_past(*skip_, final, skip_marker_)) return;
+      skip_ = nullptr;
+      body(final);
+      if (!skip_) return;
+    }
   }
 }
 
@@ -110,15 +113,10 @@ int ParserBase::scan_text(const MarkerSet& ms, bool final, bool consume_marker) 
 }
 
 int ParserBase::expect(std::initializer_list<std::string_view> words, bool final) {
-  std::string_view s = rest();
-  size_t i = skip_space(s);
-  std::string_view t = s.substr(i);
+  size_t i = 0;
+  std::string_view t = after_blanks(i);
   consume(i);
-  if (!final) {  // a longer word may still match ("```" vs "```json")
-    if (t.empty()) return -1;
-    for (std::string_view w : words)
-      if (is_prefix_of(t, w)) return -1;
-  }
+  if (undecided(t, final, words)) return -1;  // a longer word may match ("```" vs "```json")
   int k = 0;
   for (std::string_view w : words) {
     if (t.starts_with(w)) {
@@ -141,12 +139,43 @@ ParserBase::Found ParserBase::find_buffered(const MarkerSet& ms, bool final) {
   return {mark_ + hit.pos, hit.which};
 }
 
+ParserBase::Found ParserBase::find_or_cut(const MarkerSet& ms, bool final, std::string_view cut) {
+  Found f = find_buffered(ms, final);
+  if (f.which < 0 && final) cut_off(cut);
+  return f;
+}
+
+void ParserBase::cut_off(std::string_view message) {
+  if (call_open_)
+    fail_call(std::string(message));
+  else if (!message.empty())
+    error(std::string(message));
+  consume(rest().size());
+}
+
+bool ParserBase::skip_past(const MarkerSet& ms, bool final, bool consume_marker) {
+  Found f = find_buffered(ms, final);
+  if (f.which < 0) {
+    if (final) consume(rest().size());
+    return false;
+  }
+  consume(f.pos + (consume_marker ? ms.marker(f.which).size() : 0));
+  return true;
+}
+
+std::string ParserBase::take(size_t length, size_t skip) {
+  std::string out(trim(rest().substr(0, length)));
+  consume(length + skip);
+  return out;
+}
+
 int ParserBase::begin_call(std::string_view name, std::string_view id) {
   assert(!call_open_);
   boundary();
   call_open_ = true;
   call_name_.assign(name);
   args_.clear();
+  scan_.reset();
   int index = next_call_++;
   out_->events.push_back(ir::ToolCallStart{index, std::string(id), std::string(name)});
   return index;
@@ -211,12 +240,37 @@ void ParserBase::whole_call(const JsonCall& call) {
   close_call();
 }
 
-ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
-  std::string_view s = rest();
-  if (mark_ > s.size()) mark_ = s.size();
-  size_t n = scan_.scan(s.substr(mark_));
-  mark_ += n;
-  length = mark_;
+void ParserBase::json_object_call(simdjson::dom::element obj, std::string_view where,
+                                  const CallKeys& keys) {
+  auto c = json_call(obj, scratch_, keys);
+  if (c)
+    whole_call(*c);
+  else if (where.empty())
+    error(c.error().message);
+  else
+    error(std::string(where) + ": " + c.error().message);
+}
+
+void ParserBase::json_list_calls(std::string_view json, const CallKeys& keys) {
+  simdjson::dom::element doc;
+  if (json_.parse(json.data(), json.size()).get(doc)) {
+    error("the tool call list is not valid JSON");
+    return;
+  }
+  if (doc.is_object()) return json_object_call(doc, "tool call 0", keys);
+  size_t i = 0;
+  for (simdjson::dom::element e : doc.get_array())
+    json_object_call(e, "tool call " + std::to_string(i++), keys);
+}
+
+void ParserBase::code_call(std::string_view tool, std::string_view code) {
+  std::string args = "{\"code\":";
+  JsonWriter::append_escaped(args, code);
+  args += '}';
+  whole_call(tool, "", args);
+}
+
+ParserBase::Scan ParserBase::scan_state() const {
   switch (scan_.state()) {
     case JsonScanner::State::done:
       return Scan::done;
@@ -225,6 +279,16 @@ ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
     default:
       return Scan::more;
   }
+}
+
+ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
+  if (scan_state() != Scan::more) scan_.reset();
+  std::string_view s = rest();
+  if (mark_ > s.size()) mark_ = s.size();
+  size_t n = scan_.scan(s.substr(mark_));
+  mark_ += n;
+  length = mark_;
+  return scan_state();
 }
 
 ParserBase::Scan ParserBase::stream_args(bool final) {
@@ -238,14 +302,36 @@ ParserBase::Scan ParserBase::stream_args(bool final) {
   size_t n = scan_.scan(s);
   call_args(s.substr(0, n));
   consume(n);
-  switch (scan_.state()) {
-    case JsonScanner::State::done:
-      return Scan::done;
-    case JsonScanner::State::invalid:
-      return Scan::invalid;
-    default:
-      return Scan::more;
+  return scan_state();
+}
+
+ParserBase::Args ParserBase::stream_args_until(std::string_view end, bool final) {
+  Scan sc = stream_args(final);
+  if (sc == Scan::more) {
+    if (final) end_or_cut_call();
+    return Args::wait;
   }
+  if (sc == Scan::done && end.empty()) {
+    end_call();
+    return Args::closed;
+  }
+  if (sc == Scan::done) return Args::done;
+  if (trim(args_).empty()) {
+    if (!final && is_prefix_of(rest(), end)) return Args::wait;  // maybe the end marker
+    if (rest().starts_with(end)) {
+      consume(end.size());
+      end_call();
+      return Args::closed;
+    }
+  }
+  fail_call("the arguments are not JSON");
+  return Args::failed;
+}
+
+int ParserBase::end_call_at(std::string_view end, bool final) {
+  int m = expect({end}, final);
+  if (m != -1) end_call();
+  return m;
 }
 
 void ParserBase::end_or_cut_call() {
@@ -298,6 +384,19 @@ std::string ParserBase::typed_value(std::string_view property, std::string_view 
   }
   if (!done) JsonWriter::append_escaped(out, raw);
   return out;
+}
+
+void ParserBase::call_param(std::string_view key, std::string_view raw, bool guess) {
+  std::string piece(args_.empty() ? "{" : ",");
+  JsonWriter::append_escaped(piece, key);
+  piece += ':';
+  piece += typed_value(key, raw, guess);
+  call_args(piece);
+}
+
+void ParserBase::end_param_call() {
+  if (!args_.empty()) call_args("}");
+  end_call();
 }
 
 }  // namespace toolwire::textformats

@@ -47,17 +47,23 @@ class Trimmer {
 
 class ParserBase : public TextFormatParser {
  public:
+  // Public so that a family can inherit it (`using ParserBase::ParserBase`).
+  explicit ParserBase(const ToolSet* tools, ReasoningMarkers r = {});
   void feed(std::string_view delta, ParseOutput& out) final;
   void finish(ParseOutput& out) final;
 
  protected:
-  explicit ParserBase(const ToolSet* tools, ReasoningMarkers r = {});
-
   // Consumes what it can of rest(). `final`: no more input; consume all and
   // report what is unfinished.
   virtual void body(bool final) = 0;
 
   std::string_view rest() const { return std::string_view(buf_).substr(pos_); }
+  // rest() past its leading blanks, counted in `blanks` (not consumed).
+  std::string_view after_blanks(size_t& blanks) const {
+    std::string_view s = rest();
+    blanks = skip_space(s);
+    return s.substr(blanks);
+  }
   void consume(size_t n) {
     pos_ += n;
     mark_ = mark_ > n ? mark_ - n : 0;
@@ -81,19 +87,47 @@ class ParserBase : public TextFormatParser {
     int which = -1;
   };
   Found find_buffered(const MarkerSet& ms, bool final);
+  // The output ended inside unfinished markup: `message` fails the open
+  // call, or is reported (unless empty) when none is open; the rest is dropped.
+  void cut_off(std::string_view message);
+  // find_buffered; at the end of output with no marker, cut_off(`cut`).
+  Found find_or_cut(const MarkerSet& ms, bool final, std::string_view cut);
+  // Drops rest() up to the next of `ms` (and the marker, when
+  // `consume_marker`): true once there, false to wait for more input (at the
+  // end of output everything is dropped).
+  bool skip_past(const MarkerSet& ms, bool final, bool consume_marker = true);
+  // After a broken call: input up to the next of `ms` (and the marker, when
+  // `consume_marker`) is dropped before body() runs again, in the state it
+  // set. body() returns right after asking.
+  void skip_until(const MarkerSet& ms, bool consume_marker = true) {
+    skip_ = &ms;
+    skip_marker_ = consume_marker;
+  }
+  // The first `length` bytes of rest(), trimmed, consumed with `skip` more.
+  std::string take(size_t length, size_t skip);
 
   // A JSON object or array at the start of rest(), kept buffered until it
   // ends: done (its length in `length`), more, or invalid (`length`: the
-  // bytes before the offending one). Each byte is scanned once.
+  // bytes before the offending one). Each byte is scanned once; after done
+  // or invalid, the next call scans a new value.
   enum class Scan { more, done, invalid };
   Scan scan_buffered(size_t& length);
   // The current call's arguments streamed from rest() as they arrive (leading
   // blanks skipped): done once the object closed, invalid at a byte JSON
   // cannot have there (nothing consumed from it), more otherwise.
   Scan stream_args(bool final);
-  void reset_scan() { scan_.reset(); }
+  // stream_args for a call closed by `end`, which may also come alone (no
+  // arguments: {}). wait: for more input (at the end of output the call was
+  // ended or cut off); done: the object closed, `end` is still to come;
+  // closed: the call ended (`end` came first, or, when `end` is empty, the
+  // object closed or nothing came); failed: not JSON, the call failed.
+  enum class Args { wait, done, closed, failed };
+  Args stream_args_until(std::string_view end, bool final);
+  // After Args::done: blanks, then `end` ends the call (also when it is
+  // missing). expect()'s answer: -1 to wait, 0 for `end`, -2 without it.
+  int end_call_at(std::string_view end, bool final);
 
-  // Calls.
+  // Calls. begin_call also restarts the JSON scan, for stream_args.
   int begin_call(std::string_view name, std::string_view id = {});
   void call_args(std::string_view fragment);
   void end_call();                      // checks the arguments; ToolCallEnd, or an error and none
@@ -106,6 +140,15 @@ class ParserBase : public TextFormatParser {
   // A call whose arguments json_call() took from a parsed object: the
   // arguments are known to be a JSON object, so they are not parsed again.
   void whole_call(const JsonCall& call);
+  // A call object (json_call), or an error `where: why` (`why` alone when
+  // `where` is empty).
+  void json_object_call(simdjson::dom::element obj, std::string_view where,
+                        const CallKeys& keys = {});
+  // A JSON list of call objects, or one object; a bad element is reported
+  // alone and the others still count.
+  void json_list_calls(std::string_view json, const CallKeys& keys = {});
+  // A call of `tool` with {"code": code} (Python written after a tag).
+  void code_call(std::string_view tool, std::string_view code);
   bool in_call() const { return call_open_; }
   const std::string& call_name() const { return call_name_; }
   const std::string& call_arguments() const { return args_; }
@@ -115,6 +158,10 @@ class ParserBase : public TextFormatParser {
   // string properties stay strings; numbers, booleans, objects and arrays are
   // parsed when they are valid; with no schema, `guess` parses any valid JSON.
   std::string typed_value(std::string_view property, std::string_view raw, bool guess);
+  // One XML parameter of the open call, typed (typed_value), added to its
+  // arguments object; end_param_call closes the object and the call.
+  void call_param(std::string_view key, std::string_view raw, bool guess);
+  void end_param_call();
 
   const ToolSet* tools_;
   simdjson::dom::parser json_;
@@ -122,8 +169,11 @@ class ParserBase : public TextFormatParser {
 
  private:
   void run(bool final);
+  Scan scan_state() const;
   void close_call();  // the arguments are an object: schema check, ToolCallEnd
 
+  const MarkerSet* skip_ = nullptr;
+  bool skip_marker_ = true;
   simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
   JsonScanner scan_;
   std::string buf_;

@@ -19,7 +19,7 @@ constexpr std::string_view kEnd = "<|python_end|>";
 
 class Pythonic final : public ParserBase {
  public:
-  explicit Pythonic(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
   enum class St { start, text, list, after };
@@ -42,10 +42,9 @@ class Pythonic final : public ParserBase {
     while (true) {
       switch (st_) {
         case St::start: {
-          std::string_view s = rest();
-          size_t i = skip_space(s);
-          std::string_view t = s.substr(i);
-          if (t.empty() && !final) return;
+          size_t i = 0;
+          std::string_view t = after_blanks(i);
+          if (undecided(t, final, {kStart})) return;
           if (t.starts_with('[')) {
             consume(i);
             st_ = St::list;
@@ -54,8 +53,6 @@ class Pythonic final : public ParserBase {
             scanned_ = 0;
           } else if (t.starts_with(kStart)) {
             consume(i + kStart.size());
-          } else if (!final && is_prefix_of(t, kStart)) {
-            return;
           } else {
             st_ = St::text;
           }
@@ -79,9 +76,7 @@ class Pythonic final : public ParserBase {
           }
           scanned_ += py_.scan(rest().substr(scanned_));
           if (py_.state() == PyScanner::State::inside) {
-            if (!final) return;
-            error("the output ended inside the call list");
-            consume(rest().size());
+            if (final) cut_off("the output ended inside the call list");
             return;
           }
           std::string_view list = rest().substr(0, scanned_);

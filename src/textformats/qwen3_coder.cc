@@ -13,9 +13,7 @@
 // A parameter whose </parameter> is missing ends at the next <parameter= or
 // </function>.
 #include "textformats/families.h"
-#include "textformats/json_calls.h"
 #include "textformats/parser_base.h"
-#include "toolwire/core/json_writer.h"
 
 namespace toolwire::textformats {
 
@@ -28,13 +26,11 @@ constexpr std::string_view kEndToolCall = "</tool_call>";
 
 class Qwen3Coder final : public ParserBase {
  public:
-  explicit Qwen3Coder(const ToolSet* tools) : ParserBase(tools) {}
+  using ParserBase::ParserBase;
 
  private:
-  enum class St { text, wrapper, json, name, params, key, value, after, skip };
+  enum class St { text, wrapper, json, name, params, key, value, after };
 
-  // Blanks, then one of `words`: its index (consumed), -1 to wait, -2 for
-  // anything else (nothing consumed but the blanks).
   void body(bool final) override {
     static const MarkerSet open{"<tool_call>", kFunction};
     static const MarkerSet gt{">"};
@@ -58,7 +54,8 @@ class Qwen3Coder final : public ParserBase {
           } else {
             error(final ? "the output ended inside a <tool_call> block"
                         : "<tool_call> without <function=...>");
-            st_ = St::skip;
+            st_ = St::text;
+            return skip_until(end_tool_call);
           }
           break;
         }
@@ -68,32 +65,20 @@ class Qwen3Coder final : public ParserBase {
           size_t len = f.which < 0 ? rest().size() : f.pos;
           std::string body = "{" + std::string(rest().substr(0, len));
           simdjson::dom::element doc;
-          if (json_.parse(body).get(doc)) {
+          if (json_.parse(body).get(doc))
             error(f.which < 0 ? "the output ended inside a <tool_call> block"
                               : "a <tool_call> block is neither <function=...> nor JSON");
-          } else if (auto c = json_call(doc, scratch_); !c) {
-            error("<tool_call>: " + c.error().message);
-          } else {
-            whole_call(*c);
-          }
+          else
+            json_object_call(doc, "<tool_call>");
           consume(f.which < 0 ? len : len + kEndToolCall.size());
           st_ = St::text;
           if (f.which < 0) return;
           break;
         }
         case St::name: {
-          Found f = find_buffered(gt, final);
-          if (f.which < 0) {
-            if (final) {
-              error("the output ended inside a <function=...> tag");
-              consume(rest().size());
-            }
-            return;
-          }
-          std::string name(trim(rest().substr(0, f.pos)));
-          consume(f.pos + 1);
-          begin_call(name);
-          params_ = 0;
+          Found f = find_or_cut(gt, final, "the output ended inside a <function=...> tag");
+          if (f.which < 0) return;
+          begin_call(take(f.pos, 1));
           st_ = St::params;
           break;
         }
@@ -103,48 +88,30 @@ class Qwen3Coder final : public ParserBase {
           if (m == 0) {
             st_ = St::key;
           } else if (m == 1 || m == 2) {
-            if (params_ > 0) call_args("}");
-            end_call();
+            end_param_call();
             st_ = m == 1 ? St::after : St::text;
           } else {
             fail_call(final ? "the output ended inside this call"
                             : "unexpected text inside <function=...>");
-            st_ = St::skip;
+            st_ = St::text;
+            return skip_until(end_tool_call);
           }
           break;
         }
         case St::key: {
-          Found f = find_buffered(gt, final);
-          if (f.which < 0) {
-            if (final) {
-              fail_call("the output ended inside this call");
-              consume(rest().size());
-            }
-            return;
-          }
-          key_.assign(trim(rest().substr(0, f.pos)));
-          consume(f.pos + 1);
+          Found f = find_or_cut(gt, final, "the output ended inside this call");
+          if (f.which < 0) return;
+          key_ = take(f.pos, 1);
           st_ = St::value;
           break;
         }
         case St::value: {
-          Found f = find_buffered(end_value, final);
-          if (f.which < 0) {
-            if (final) {
-              fail_call("the output ended inside this call");
-              consume(rest().size());
-            }
-            return;
-          }
+          Found f = find_or_cut(end_value, final, "the output ended inside this call");
+          if (f.which < 0) return;
           std::string_view v = rest().substr(0, f.pos);
           if (v.starts_with('\n')) v.remove_prefix(1);
           if (v.ends_with('\n')) v.remove_suffix(1);
-          std::string piece(params_ == 0 ? "{" : ",");
-          JsonWriter::append_escaped(piece, key_);
-          piece += ':';
-          piece += typed_value(key_, v, false);
-          call_args(piece);
-          ++params_;
+          call_param(key_, v, false);
           consume(f.which == 0 ? f.pos + 12 : f.pos);
           st_ = St::params;
           break;
@@ -155,22 +122,11 @@ class Qwen3Coder final : public ParserBase {
           st_ = St::text;
           break;
         }
-        case St::skip: {
-          Found f = find_buffered(end_tool_call, final);
-          if (f.which < 0) {
-            if (final) consume(rest().size());
-            return;
-          }
-          consume(f.pos + kEndToolCall.size());
-          st_ = St::text;
-          break;
-        }
       }
     }
   }
 
   St st_ = St::text;
-  int params_ = 0;
   std::string key_;
 };
 

@@ -11,9 +11,20 @@
 
 namespace toolwire::textformats::render {
 
+// A turn written `open ROLE middle CONTENT close`; the generation prompt is
+// the assistant's turn, opened.
+struct TurnLayout {
+  std::string_view open;
+  std::string_view middle;
+  std::string_view close;
+};
+inline constexpr TurnLayout kChatml{"<|im_start|>", "\n", "<|im_end|>\n"};
+inline constexpr TurnLayout kLlama3{"<|start_header_id|>", "<|end_header_id|>\n\n", "<|eot_id|>"};
+
 class Base : public PromptRenderer {
  public:
-  explicit Base(std::string_view family) : family_(family) {}
+  explicit Base(std::string_view family, TurnLayout layout = kChatml)
+      : family_(family), layout_(layout) {}
   std::string_view family() const override { return family_; }
 
   std::string assistant(std::string_view text,
@@ -37,11 +48,17 @@ class Base : public PromptRenderer {
   }
 
   std::string_view prompt_start() const override { return {}; }
-  std::string turn(const TextMessage& m) const override { return chatml_turn(m); }
-  std::string generation_prompt() const override { return "<|im_start|>assistant\n"; }
+  std::string turn(const TextMessage& m) const override {
+    return std::string(layout_.open) + m.role + std::string(layout_.middle) + m.content +
+           std::string(layout_.close);
+  }
+  std::string generation_prompt() const override {
+    return std::string(layout_.open) + "assistant" + std::string(layout_.middle);
+  }
 
  private:
   std::string_view family_;
+  TurnLayout layout_;
 };
 
 using RendererPtr = std::unique_ptr<PromptRenderer>;

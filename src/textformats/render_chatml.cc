@@ -7,25 +7,30 @@ namespace toolwire::textformats::render {
 
 namespace {
 
+constexpr std::string_view kMayCall =
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n";
+
+// The tools, then the rule of the families whose whole answer is JSON; the
+// shape of that JSON follows.
+std::string json_answer_tools(std::span<const ir::ToolDefinition> tools) {
+  return "# Tools\n\nYou can call these tools:\n" + tools_json_array(tools, 2) +
+         "\n\nAnswer with one JSON object and nothing else:";
+}
+
 class Hermes final : public Base {
  public:
   using Base::Base;
   std::string tools_block(std::span<const ir::ToolDefinition> tools) const override {
-    return "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
-           "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n" +
-           tools_json_lines(tools) +
-           "\n</tools>\n\nFor each function call, return a json object with function name and "
+    return xml_tools_block(tools, kMayCall) +
+           "For each function call, return a json object with function name and "
            "arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": "
            "<function-name>, \"arguments\": <args-json-object>}\n</tool_call>";
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) {
-      if (!out.empty()) out += '\n';
-      out += "<tool_call>\n{\"name\": " + json_quoted(c.name) +
+    return join_calls(calls, "\n", [](const ir::ToolCallPart& c) {
+      return "<tool_call>\n{\"name\": " + json_quoted(c.name) +
              ", \"arguments\": " + arguments_text(c) + "}\n</tool_call>";
-    }
-    return out;
+    });
   }
 };
 
@@ -67,16 +72,13 @@ class Qwen3Coder final : public Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) {
-      if (!out.empty()) out += '\n';
-      out += "<tool_call>\n<function=" + c.name + ">\n";
-      const nlohmann::ordered_json args = arguments_of(c);
+    return join_calls(calls, "\n", [](const ir::ToolCallPart& c) {
+      std::string out = "<tool_call>\n<function=" + c.name + ">\n";
+      const nlohmann::ordered_json args = arguments_of(c);  // outlives the loop
       for (const auto& [k, v] : args.items())
         out += "<parameter=" + k + ">\n" + xml_value(v) + "\n</parameter>\n";
-      out += "</function>\n</tool_call>";
-    }
-    return out;
+      return out + "</function>\n</tool_call>";
+    });
   }
 };
 
@@ -84,25 +86,20 @@ class Glm45 final : public Base {
  public:
   using Base::Base;
   std::string tools_block(std::span<const ir::ToolDefinition> tools) const override {
-    return "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
-           "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n" +
-           tools_json_lines(tools) +
-           "\n</tools>\n\nFor each function call, output the function name and arguments within "
+    return xml_tools_block(tools, kMayCall) +
+           "For each function call, output the function name and arguments within "
            "the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n"
            "<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n"
            "<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>";
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) {
-      if (!out.empty()) out += '\n';
-      out += "<tool_call>" + c.name + "\n";
-      const nlohmann::ordered_json args = arguments_of(c);
+    return join_calls(calls, "\n", [](const ir::ToolCallPart& c) {
+      std::string out = "<tool_call>" + c.name + "\n";
+      const nlohmann::ordered_json args = arguments_of(c);  // outlives the loop
       for (const auto& [k, v] : args.items())
         out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + xml_value(v) + "</arg_value>\n";
-      out += "</tool_call>";
-    }
-    return out;
+      return out + "</tool_call>";
+    });
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
     std::vector<TextMessage> out = Base::results(rs);
@@ -110,10 +107,6 @@ class Glm45 final : public Base {
     return out;
   }
   std::string_view prompt_start() const override { return "[gMASK]<sop>"; }
-  std::string turn(const TextMessage& m) const override {
-    return "<|" + m.role + "|>\n" + m.content;
-  }
-  std::string generation_prompt() const override { return "<|assistant|>\n"; }
 };
 
 class KimiK2 final : public Base {
@@ -135,10 +128,9 @@ class KimiK2 final : public Base {
     return out + "<|tool_calls_section_end|>";
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs)
-      out.push_back({"tool", "## Return of " + r.call_id + "\n" + r.content});
-    return out;
+    return message_per_result(rs, [](const ToolResultText& r) {
+      return TextMessage{"tool", "## Return of " + r.call_id + "\n" + r.content};
+    });
   }
   std::string turn(const TextMessage& m) const override {
     std::string_view token = m.role == "user"        ? "user"
@@ -163,8 +155,8 @@ class GenericJson final : public Base {
  public:
   using Base::Base;
   std::string tools_block(std::span<const ir::ToolDefinition> tools) const override {
-    return "# Tools\n\nYou can call these tools:\n" + tools_json_array(tools, 2) +
-           "\n\nAnswer with one JSON object and nothing else: {\"tool_calls\": [{\"name\": "
+    return json_answer_tools(tools) +
+           " {\"tool_calls\": [{\"name\": "
            "<tool name>, \"arguments\": {<arguments>}}]} to call tools, or {\"response\": "
            "\"<your answer>\"} to answer the user.";
   }
@@ -174,16 +166,15 @@ class GenericJson final : public Base {
     return this->calls(calls);
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "{\"tool_calls\": [";
-    bool first = true;
-    for (const auto& c : calls) {
-      out += first ? "" : ", ";
-      first = false;
-      out += "{\"name\": " + json_quoted(c.name) + ", \"arguments\": " + arguments_text(c);
-      if (!c.id.empty()) out += ", \"id\": " + json_quoted(c.id);
-      out += "}";
-    }
-    return out + "]}";
+    return "{\"tool_calls\": [" +
+           join_calls(calls, ", ",
+                      [](const ir::ToolCallPart& c) {
+                        std::string out = "{\"name\": " + json_quoted(c.name) +
+                                          ", \"arguments\": " + arguments_text(c);
+                        if (!c.id.empty()) out += ", \"id\": " + json_quoted(c.id);
+                        return out + "}";
+                      }) +
+           "]}";
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
@@ -201,8 +192,8 @@ class Envelope final : public Base {
  public:
   using Base::Base;
   std::string tools_block(std::span<const ir::ToolDefinition> tools) const override {
-    return "# Tools\n\nYou can call these tools:\n" + tools_json_array(tools, 2) +
-           "\n\nAnswer with one JSON object and nothing else:\n{\"toolCalls\": [{\"type\": "
+    return json_answer_tools(tools) +
+           "\n{\"toolCalls\": [{\"type\": "
            "<tool name>, \"id\": <a short unique id>, \"operation\": <what the call does, for a "
            "human>, \"parameters\": {<arguments>}, \"priority\": 0}]}";
   }
@@ -212,16 +203,14 @@ class Envelope final : public Base {
     return calls.empty() ? std::string(text) : this->calls(calls);
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "{\"toolCalls\": [";
-    bool first = true;
-    for (const auto& c : calls) {
-      out += first ? "" : ", ";
-      first = false;
-      out += "{\"type\": " + json_quoted(c.name);
-      if (!c.id.empty()) out += ", \"id\": " + json_quoted(c.id);
-      out += ", \"parameters\": " + arguments_text(c) + "}";
-    }
-    return out + "]}";
+    return "{\"toolCalls\": [" +
+           join_calls(calls, ", ",
+                      [](const ir::ToolCallPart& c) {
+                        std::string out = "{\"type\": " + json_quoted(c.name);
+                        if (!c.id.empty()) out += ", \"id\": " + json_quoted(c.id);
+                        return out + ", \"parameters\": " + arguments_text(c) + "}";
+                      }) +
+           "]}";
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
@@ -237,7 +226,7 @@ class Envelope final : public Base {
 RendererPtr make_chatml_renderer(std::string_view f) {
   if (f == "hermes") return std::make_unique<Hermes>("hermes");
   if (f == "qwen3_coder") return std::make_unique<Qwen3Coder>("qwen3_coder");
-  if (f == "glm45") return std::make_unique<Glm45>("glm45");
+  if (f == "glm45") return std::make_unique<Glm45>("glm45", TurnLayout{"<|", "|>\n", ""});
   if (f == "kimi_k2") return std::make_unique<KimiK2>("kimi_k2");
   if (f == "generic_json") return std::make_unique<GenericJson>("generic_json");
   if (f == "envelope") return std::make_unique<Envelope>("envelope");

@@ -10,17 +10,14 @@ namespace {
 
 class Llama3Base : public Base {
  public:
-  using Base::Base;
+  explicit Llama3Base(std::string_view family, TurnLayout layout = kLlama3)
+      : Base(family, layout) {}
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs) out.push_back({result_role(), r.content});
-    return out;
+    return message_per_result(rs, [&](const ToolResultText& r) {
+      return TextMessage{result_role(), r.content};
+    });
   }
   std::string_view prompt_start() const override { return "<|begin_of_text|>"; }
-  std::string turn(const TextMessage& m) const override { return llama3_turn(m); }
-  std::string generation_prompt() const override {
-    return "<|start_header_id|>assistant<|end_header_id|>\n\n";
-  }
 
  protected:
   virtual std::string result_role() const { return "ipython"; }
@@ -45,13 +42,7 @@ class Llama3Json final : public Llama3Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "<|python_tag|>";
-    bool first = true;
-    for (const auto& c : calls) {
-      out += (first ? "" : "; ") + json_call(c);
-      first = false;
-    }
-    return out;
+    return "<|python_tag|>" + join_calls(calls, "; ", json_call);
   }
 };
 
@@ -82,20 +73,17 @@ class Llama3Builtin final : public Llama3Base {
   }
   // Each call after its own <|python_tag|>, ended by <|eom_id|>.
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) {
-      out += "<|python_tag|>";
+    return join_calls(calls, "", [](const ir::ToolCallPart& c) {
       nlohmann::ordered_json args = arguments_of(c);
-      if (c.name == "code_interpreter" && args.size() == 1 && args.contains("code") &&
-          args["code"].is_string())
-        out += args["code"].get<std::string>();
+      std::string out = "<|python_tag|>";
+      if (const std::string* code = code_argument(args); code && c.name == "code_interpreter")
+        out += *code;
       else if (is_builtin(c.name))
         out += c.name + ".call(" + python_kwargs(args) + ")";
       else
         out += json_call(c);
-      out += "<|eom_id|>";
-    }
-    return out;
+      return out + "<|eom_id|>";
+    });
   }
 };
 
@@ -119,17 +107,12 @@ class Pythonic final : public Llama3Base {
     return std::string(text) + "<|python_start|>" + this->calls(calls) + "<|python_end|>";
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "[";
-    for (const auto& c : calls)
-      out += (out.size() > 1 ? ", " : "") + c.name + "(" + python_kwargs(arguments_of(c)) + ")";
-    return out + "]";
-  }
-  // Llama 4's template.
-  std::string turn(const TextMessage& m) const override {
-    return "<|header_start|>" + m.role + "<|header_end|>\n\n" + m.content + "<|eot|>";
-  }
-  std::string generation_prompt() const override {
-    return "<|header_start|>assistant<|header_end|>\n\n";
+    return "[" +
+           join_calls(calls, ", ",
+                      [](const ir::ToolCallPart& c) {
+                        return c.name + "(" + python_kwargs(arguments_of(c)) + ")";
+                      }) +
+           "]";
   }
 };
 
@@ -151,16 +134,12 @@ class FunctionaryV31 final : public Llama3Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) {
+    return join_calls(calls, "", [](const ir::ToolCallPart& c) {
       nlohmann::ordered_json args = arguments_of(c);
-      if (c.name == "python" && args.size() == 1 && args.contains("code") &&
-          args["code"].is_string())
-        out += "<|python_tag|>" + args["code"].get<std::string>() + "<|eom_id|>";
-      else
-        out += "<function=" + c.name + ">" + arguments_text(c) + "</function>";
-    }
-    return out;
+      if (const std::string* code = code_argument(args); code && c.name == "python")
+        return "<|python_tag|>" + *code + "<|eom_id|>";
+      return "<function=" + c.name + ">" + arguments_text(c) + "</function>";
+    });
   }
 };
 
@@ -184,13 +163,11 @@ class FunctionaryV32 final : public Llama3Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) out += ">>>" + c.name + "\n" + arguments_text(c);
-    return out;
+    return join_calls(calls, "", [](const ir::ToolCallPart& c) {
+      return ">>>" + c.name + "\n" + arguments_text(c);
+    });
   }
-  std::string generation_prompt() const override {
-    return "<|start_header_id|>assistant<|end_header_id|>\n\n>>>";
-  }
+  std::string generation_prompt() const override { return Llama3Base::generation_prompt() + ">>>"; }
 
  protected:
   std::string result_role() const override { return "tool"; }
@@ -201,7 +178,9 @@ class FunctionaryV32 final : public Llama3Base {
 RendererPtr make_llama_renderer(std::string_view f) {
   if (f == "llama3_json") return std::make_unique<Llama3Json>("llama3_json");
   if (f == "llama3_builtin") return std::make_unique<Llama3Builtin>("llama3_builtin");
-  if (f == "pythonic") return std::make_unique<Pythonic>("pythonic");
+  if (f == "pythonic")  // Llama 4's template
+    return std::make_unique<Pythonic>(
+        "pythonic", TurnLayout{"<|header_start|>", "<|header_end|>\n\n", "<|eot|>"});
   if (f == "functionary_v31") return std::make_unique<FunctionaryV31>("functionary_v31");
   if (f == "functionary_v32") return std::make_unique<FunctionaryV32>("functionary_v32");
   return nullptr;

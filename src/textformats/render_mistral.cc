@@ -38,23 +38,21 @@ class MistralNemo final : public MistralBase {
  public:
   using MistralBase::MistralBase;
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "[TOOL_CALLS][";
-    bool first = true;
-    for (const auto& c : calls) {
-      out += first ? "" : ", ";
-      first = false;
-      out += "{\"name\": " + json_quoted(c.name) + ", \"arguments\": " + arguments_text(c) +
-             ", \"id\": " + json_quoted(nemo_id(c.id)) + "}";
-    }
-    return out + "]";
+    return "[TOOL_CALLS][" +
+           join_calls(calls, ", ",
+                      [](const ir::ToolCallPart& c) {
+                        return "{\"name\": " + json_quoted(c.name) +
+                               ", \"arguments\": " + arguments_text(c) +
+                               ", \"id\": " + json_quoted(nemo_id(c.id)) + "}";
+                      }) +
+           "]";
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs)
-      out.push_back({"tool", "[TOOL_RESULTS]{\"content\": " + json_quoted(r.content) +
-                                 ", \"call_id\": " + json_quoted(nemo_id(r.call_id)) +
-                                 "}[/TOOL_RESULTS]"});
-    return out;
+    return message_per_result(rs, [](const ToolResultText& r) {
+      return TextMessage{"tool", "[TOOL_RESULTS]{\"content\": " + json_quoted(r.content) +
+                                     ", \"call_id\": " + json_quoted(nemo_id(r.call_id)) +
+                                     "}[/TOOL_RESULTS]"};
+    });
   }
 };
 
@@ -62,15 +60,14 @@ class MistralV11 final : public MistralBase {
  public:
   using MistralBase::MistralBase;
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls) out += "[TOOL_CALLS]" + c.name + "[ARGS]" + arguments_text(c);
-    return out;
+    return join_calls(calls, "", [](const ir::ToolCallPart& c) {
+      return "[TOOL_CALLS]" + c.name + "[ARGS]" + arguments_text(c);
+    });
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs)
-      out.push_back({"tool", "[TOOL_RESULTS]" + r.content + "[/TOOL_RESULTS]"});
-    return out;
+    return message_per_result(rs, [](const ToolResultText& r) {
+      return TextMessage{"tool", "[TOOL_RESULTS]" + r.content + "[/TOOL_RESULTS]"};
+    });
   }
 };
 

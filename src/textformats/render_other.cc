@@ -2,17 +2,14 @@
 // (<｜User｜>/<｜Assistant｜>, full-width markers), granite
 // (<|start_of_role|>), command_r7b (<|START_OF_TURN_TOKEN|>, actions as a
 // JSON list) and harmony (GPT-OSS channels; tools as a TypeScript namespace).
+#include "textformats/deepseek_tokens.h"
 #include "textformats/render_base.h"
 
 namespace toolwire::textformats::render {
 
 namespace {
 
-constexpr std::string_view kCallsBegin = "<｜tool▁calls▁begin｜>";
-constexpr std::string_view kCallsEnd = "<｜tool▁calls▁end｜>";
-constexpr std::string_view kCallBegin = "<｜tool▁call▁begin｜>";
-constexpr std::string_view kCallEnd = "<｜tool▁call▁end｜>";
-constexpr std::string_view kSep = "<｜tool▁sep｜>";
+using namespace deepseek;
 
 class DeepSeek : public Base {
  public:
@@ -32,17 +29,18 @@ class DeepSeek : public Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out(kCallsBegin);
-    for (const auto& c : calls) {
-      out += kCallBegin;
-      if (r1_)
-        out +=
-            "function" + std::string(kSep) + c.name + "\n```json\n" + arguments_text(c) + "\n```";
-      else
-        out += c.name + std::string(kSep) + arguments_text(c);
-      out += kCallEnd;
-    }
-    return out + std::string(kCallsEnd);
+    return std::string(kCallsBegin) +
+           join_calls(calls, "",
+                      [&](const ir::ToolCallPart& c) {
+                        std::string out(kCallBegin);
+                        if (r1_)
+                          out += "function" + std::string(kSep) + c.name + "\n```json\n" +
+                                 arguments_text(c) + "\n```";
+                        else
+                          out += c.name + std::string(kSep) + arguments_text(c);
+                        return out + std::string(kCallEnd);
+                      }) +
+           std::string(kCallsEnd);
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
     std::string out = r1_ ? "<｜tool▁outputs▁begin｜>" : "";
@@ -78,25 +76,18 @@ class Granite final : public Base {
            "\n\nTo call functions, answer <|tool_call|>[{\"name\": ..., \"arguments\": {...}}]";
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out = "<|tool_call|>[";
-    bool first = true;
-    for (const auto& c : calls) {
-      out += first ? "" : ", ";
-      first = false;
-      out += "{\"name\": " + json_quoted(c.name) + ", \"arguments\": " + arguments_text(c) + "}";
-    }
-    return out + "]";
+    return "<|tool_call|>[" +
+           join_calls(calls, ", ",
+                      [](const ir::ToolCallPart& c) {
+                        return "{\"name\": " + json_quoted(c.name) +
+                               ", \"arguments\": " + arguments_text(c) + "}";
+                      }) +
+           "]";
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs) out.push_back({"tool_response", r.content});
-    return out;
-  }
-  std::string turn(const TextMessage& m) const override {
-    return "<|start_of_role|>" + m.role + "<|end_of_role|>" + m.content + "<|end_of_text|>\n";
-  }
-  std::string generation_prompt() const override {
-    return "<|start_of_role|>assistant<|end_of_role|>";
+    return message_per_result(rs, [](const ToolResultText& r) {
+      return TextMessage{"tool_response", r.content};
+    });
   }
 };
 
@@ -169,17 +160,15 @@ class Harmony final : public Base {
     return out;
   }
   std::string calls(std::span<const ir::ToolCallPart> calls) const override {
-    std::string out;
-    for (const auto& c : calls)
-      out += "<|start|>assistant<|channel|>commentary to=functions." + c.name +
+    return join_calls(calls, "", [](const ir::ToolCallPart& c) {
+      return "<|start|>assistant<|channel|>commentary to=functions." + c.name +
              " <|constrain|>json<|message|>" + arguments_text(c) + "<|call|>";
-    return out;
+    });
   }
   std::vector<TextMessage> results(std::span<const ToolResultText> rs) const override {
-    std::vector<TextMessage> out;
-    for (const auto& r : rs)
-      out.push_back({"functions." + r.name + " to=assistant<|channel|>commentary", r.content});
-    return out;
+    return message_per_result(rs, [](const ToolResultText& r) {
+      return TextMessage{"functions." + r.name + " to=assistant<|channel|>commentary", r.content};
+    });
   }
   std::string turn(const TextMessage& m) const override {
     if (m.role == "assistant") return m.content;  // already written as messages
@@ -193,7 +182,9 @@ class Harmony final : public Base {
 RendererPtr make_other_renderer(std::string_view f) {
   if (f == "deepseek_r1") return std::make_unique<DeepSeek>("deepseek_r1", true);
   if (f == "deepseek_v31") return std::make_unique<DeepSeek>("deepseek_v31", false);
-  if (f == "granite") return std::make_unique<Granite>("granite");
+  if (f == "granite")
+    return std::make_unique<Granite>(
+        "granite", TurnLayout{"<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>\n"});
   if (f == "command_r7b") return std::make_unique<CommandR7b>("command_r7b");
   if (f == "harmony") return std::make_unique<Harmony>("harmony");
   return nullptr;

@@ -145,12 +145,16 @@ std::string xml_value(const nlohmann::ordered_json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-std::string chatml_turn(const TextMessage& m) {
-  return "<|im_start|>" + m.role + "\n" + m.content + "<|im_end|>\n";
+const std::string* code_argument(const nlohmann::ordered_json& args) {
+  if (args.size() != 1) return nullptr;
+  auto code = args.find("code");
+  return code != args.end() && code->is_string() ? code->get_ptr<const std::string*>() : nullptr;
 }
 
-std::string llama3_turn(const TextMessage& m) {
-  return "<|start_header_id|>" + m.role + "<|end_header_id|>\n\n" + m.content + "<|eot_id|>";
+std::string xml_tools_block(std::span<const ir::ToolDefinition> tools, std::string_view prelude) {
+  return std::string(prelude) +
+         "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n" +
+         tools_json_lines(tools) + "\n</tools>\n\n";
 }
 
 }  // namespace toolwire::textformats::render

@@ -1,11 +1,12 @@
 // Pieces the renderers share: tool definitions as JSON, as a TypeScript
 // namespace (functionary_v32, harmony), arguments as Python keyword arguments
-// (pythonic, llama3_builtin), and the template layouts several families use.
+// (pythonic, llama3_builtin), and the loops every renderer writes.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -40,10 +41,29 @@ std::string xml_value(const nlohmann::ordered_json& v);
 // A JSON string literal.
 std::string json_quoted(std::string_view s);
 
-// The common template layouts.
-// <|im_start|>ROLE\nCONTENT<|im_end|>\n
-std::string chatml_turn(const TextMessage& m);
-// <|start_header_id|>ROLE<|end_header_id|>\n\nCONTENT<|eot_id|>
-std::string llama3_turn(const TextMessage& m);
+// `each(call)` for every call, joined by `separator`.
+template <class F>
+std::string join_calls(std::span<const ir::ToolCallPart> calls, std::string_view separator,
+                       F each) {
+  std::string out;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (i) out += separator;
+    out += each(calls[i]);
+  }
+  return out;
+}
+// One message per result: `each(result)`.
+template <class F>
+std::vector<TextMessage> message_per_result(std::span<const ToolResultText> results, F each) {
+  std::vector<TextMessage> out;
+  for (const auto& r : results) out.push_back(each(r));
+  return out;
+}
+// The code of a call whose only argument is a string `code` (Python written
+// raw after a tag), else null.
+const std::string* code_argument(const nlohmann::ordered_json& args);
+// `prelude` and the tools, one JSON object per line inside <tools></tools>
+// (Hermes' layout, which GLM and Qwen follow).
+std::string xml_tools_block(std::span<const ir::ToolDefinition> tools, std::string_view prelude);
 
 }  // namespace toolwire::textformats::render

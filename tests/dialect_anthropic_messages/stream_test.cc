@@ -14,13 +14,6 @@ using ir::StreamEvent;
 using nlohmann::json;
 using Kind = ir::FinishReason::Kind;
 
-ir::UsageEvent usage(std::optional<int64_t> in, std::optional<int64_t> out) {
-  ir::UsageEvent e;
-  e.usage.input_tokens = in;
-  e.usage.output_tokens = out;
-  return e;
-}
-
 std::vector<StreamEvent> expected_tool_use() {
   std::vector<StreamEvent> ev = {
       ir::MessageStart{"msg_014p7gG3wDgGV9EUtLvnow3U", "claude-3-haiku-20240307", 0},
@@ -60,7 +53,7 @@ class StreamFixture : public ::testing::TestWithParam<Fixture> {};
 
 TEST_P(StreamFixture, DecodesToExactEvents) {
   const std::string sse = read_fixture(GetParam().file);
-  auto events = decode_stream(sse);
+  auto events = testing::decode_stream_events(codec(), sse);
   EXPECT_EQ(events, GetParam().expected()) << describe(events);
 }
 
@@ -68,10 +61,10 @@ TEST_P(StreamFixture, SameEventsAtEverySplitPoint) {
   const std::string sse = read_fixture(GetParam().file);
   const auto expected = GetParam().expected();
   for (size_t i = 0; i <= sse.size(); ++i)
-    ASSERT_EQ(decode_stream(sse, {i}), expected) << "split at " << i;
+    ASSERT_EQ(testing::decode_stream_events(codec(), sse, {i}), expected) << "split at " << i;
   std::vector<size_t> every;
   for (size_t i = 1; i < sse.size(); ++i) every.push_back(i);
-  EXPECT_EQ(decode_stream(sse, every), expected);
+  EXPECT_EQ(testing::decode_stream_events(codec(), sse, every), expected);
 }
 
 TEST_P(StreamFixture, SameEventsInRandomChunkings) {
@@ -86,16 +79,16 @@ TEST_P(StreamFixture, SameEventsInRandomChunkings) {
       if (pos >= sse.size()) break;
       cuts.push_back(pos);
     }
-    ASSERT_EQ(decode_stream(sse, cuts), expected) << "round " << round;
+    ASSERT_EQ(testing::decode_stream_events(codec(), sse, cuts), expected) << "round " << round;
   }
 }
 
 TEST_P(StreamFixture, EncoderOutputDecodesToTheSameEvents) {
   const auto expected = GetParam().expected();
   Warnings warnings;
-  const std::string sse = encode_stream(expected, &warnings);
+  const std::string sse = testing::encode_stream(codec(), expected, &warnings);
   EXPECT_TRUE(warnings.empty());
-  EXPECT_EQ(decode_stream(sse), expected) << sse;
+  EXPECT_EQ(testing::decode_stream_events(codec(), sse), expected) << sse;
 }
 
 TEST_P(StreamFixture, TruncatedStreamFailsAtFinish) {
@@ -104,7 +97,7 @@ TEST_P(StreamFixture, TruncatedStreamFailsAtFinish) {
   const size_t terminal_end = sse.rfind("}\n\n") + 3;
   for (size_t n = 0; n < terminal_end; ++n) {
     Status st;
-    decode_stream(std::string_view(sse).substr(0, n), {}, &st);
+    testing::decode_stream_events(codec(), std::string_view(sse).substr(0, n), {}, &st);
     ASSERT_FALSE(st.ok()) << "prefix " << n;
     EXPECT_EQ(st.error().code, ErrorCode::parse_error);
     EXPECT_NE(st.error().message.find("before message_stop"), std::string::npos);
@@ -149,15 +142,16 @@ TEST(AnthropicStreamEncoder, WritesTheRecordedApiStream) {
        {"anthropic-messages-stream-tool-use.sse", "anthropic-messages-stream-text.sse",
         "anthropic-messages-stream-error.sse"}) {
     const std::string recorded = read_fixture(file);
-    const std::string ours = encode_stream(decode_stream(recorded));
+    const std::string ours =
+        testing::encode_stream(codec(), testing::decode_stream_events(codec(), recorded));
     EXPECT_EQ(wire_events(ours), wire_events(recorded)) << file << "\n" << ours;
   }
 }
 
 TEST(AnthropicStreamEncoder, FramesEventsExactly) {
   const std::string sse =
-      encode_stream({ir::MessageStart{"msg_1", "claude", 0}, ir::TextDelta{"Hi"},
-                     ir::Finish{{Kind::stop, "end_turn"}}});
+      testing::encode_stream(codec(), {ir::MessageStart{"msg_1", "claude", 0}, ir::TextDelta{"Hi"},
+                                       ir::Finish{{Kind::stop, "end_turn"}}});
   EXPECT_EQ(
       sse,
       "event: message_start\ndata: "
@@ -186,7 +180,7 @@ TEST(AnthropicStreamEncoder, InterleavedParallelCallsKeepTheirBlockIndexes) {
                                            ir::ToolCallEnd{0},
                                            ir::ToolCallEnd{1},
                                            ir::Finish{{Kind::tool_calls, "tool_calls"}}};
-  const std::string sse = encode_stream(events);
+  const std::string sse = testing::encode_stream(codec(), events);
   auto wire = wire_events(sse);
   // The late fragment of call 0 goes to block 0, not to the open block 1.
   bool found = false;
@@ -199,7 +193,7 @@ TEST(AnthropicStreamEncoder, InterleavedParallelCallsKeepTheirBlockIndexes) {
   EXPECT_EQ(wire.back().first, "message_stop");
   EXPECT_EQ(wire[wire.size() - 2].second["delta"]["stop_reason"], "tool_use");
   ir::StreamAccumulator acc;
-  for (const auto& e : decode_stream(sse)) acc.add(e);
+  for (const auto& e : testing::decode_stream_events(codec(), sse)) acc.add(e);
   ir::Response r = std::move(acc).take();
   ASSERT_EQ(r.parts.size(), 2u);
   EXPECT_EQ(std::get<ir::ToolCallPart>(r.parts[0]).arguments, "{\"x\":1}");
@@ -217,12 +211,12 @@ TEST(AnthropicStreamEncoder, ThinkingWithSignatureRoundTrips) {
                                            ir::TextDelta{"Answer"},
                                            usage(std::nullopt, 30),
                                            ir::Finish{{Kind::stop, "end_turn"}}};
-  const std::string sse = encode_stream(events);
+  const std::string sse = testing::encode_stream(codec(), events);
   EXPECT_NE(sse.find("\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAh\""),
             std::string::npos);
   EXPECT_NE(sse.find("\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgB\"}"),
             std::string::npos);
-  EXPECT_EQ(decode_stream(sse), events) << sse;
+  EXPECT_EQ(testing::decode_stream_events(codec(), sse), events) << sse;
 }
 
 TEST(AnthropicStreamEncoder, MapsIdsAndLateUsageAndSynthesizesStart) {
@@ -230,9 +224,10 @@ TEST(AnthropicStreamEncoder, MapsIdsAndLateUsageAndSynthesizesStart) {
   ir::UsageEvent late;
   late.usage = {100, 20, 30, std::nullopt};
   const std::string sse =
-      encode_stream({ir::ToolCallStart{0, "call:1", "f"}, ir::ToolCallDelta{0, "{}"}, late,
-                     ir::Finish{{Kind::stop, "stop"}}},
-                    &warnings);
+      testing::encode_stream(codec(),
+                             {ir::ToolCallStart{0, "call:1", "f"}, ir::ToolCallDelta{0, "{}"}, late,
+                              ir::Finish{{Kind::stop, "stop"}}},
+                             &warnings);
   EXPECT_TRUE(has_warning(warnings, "synthesized_message_start"));
   auto wire = wire_events(sse);
   EXPECT_EQ(wire[0].second["message"]["id"].get<std::string>().rfind("msg_toolwire_", 0), 0u);
@@ -241,12 +236,12 @@ TEST(AnthropicStreamEncoder, MapsIdsAndLateUsageAndSynthesizesStart) {
   EXPECT_EQ(delta["delta"]["stop_reason"], "tool_use");  // a tool call turn whatever the raw reason
   EXPECT_EQ(delta["usage"],
             json({{"input_tokens", 70}, {"cache_read_input_tokens", 30}, {"output_tokens", 20}}));
-  auto events = decode_stream(sse);
+  auto events = testing::decode_stream_events(codec(), sse);
   EXPECT_EQ(std::get<ir::ToolCallStart>(events.at(2)).id, "call:1");
 }
 
 TEST(AnthropicStreamEncoder, ErrorEventFraming) {
-  EXPECT_EQ(encode_stream({ir::ErrorEvent{"overloaded_error", "Overloaded"}}),
+  EXPECT_EQ(testing::encode_stream(codec(), {ir::ErrorEvent{"overloaded_error", "Overloaded"}}),
             "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
             "\"message\":\"Overloaded\"}}\n\n");
 }
@@ -266,7 +261,7 @@ TEST(AnthropicStreamDecoder, CacheUsageAndToolInputInStart) {
       "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
       "\"usage\":{\"output_tokens\":9}}\n\n"
       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
-  auto events = decode_stream(sse);
+  auto events = testing::decode_stream_events(codec(), sse);
   ir::UsageEvent start_usage;
   start_usage.usage = {112, 1, 100, 7};
   std::vector<StreamEvent> expected = {ir::MessageStart{"m", "c", 0},
@@ -298,7 +293,7 @@ const std::string kStart =
 TEST_P(BadStreamTest, FailsWithPath) {
   const BadStream& c = GetParam();
   Status st;
-  decode_stream(c.sse, {}, &st);
+  testing::decode_stream_events(codec(), c.sse, {}, &st);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, c.code) << st.error().to_string();
   EXPECT_EQ(st.error().path, c.path) << st.error().to_string();

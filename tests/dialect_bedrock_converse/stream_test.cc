@@ -14,13 +14,6 @@ using ir::StreamEvent;
 using nlohmann::json;
 using Kind = ir::FinishReason::Kind;
 
-ir::UsageEvent usage(std::optional<int64_t> in, std::optional<int64_t> out) {
-  ir::UsageEvent e;
-  e.usage.input_tokens = in;
-  e.usage.output_tokens = out;
-  return e;
-}
-
 std::vector<StreamEvent> expected_tool_use() {
   return {ir::MessageStart{},
           ir::TextDelta{"I'll look up the"},
@@ -47,7 +40,7 @@ struct Fixture {
 class StreamFixture : public ::testing::TestWithParam<Fixture> {};
 
 TEST_P(StreamFixture, DecodesToExactEvents) {
-  auto events = decode_stream(read_fixture(GetParam().file));
+  auto events = testing::decode_stream_events(codec(), read_fixture(GetParam().file));
   EXPECT_EQ(events, GetParam().expected()) << describe(events);
 }
 
@@ -55,25 +48,25 @@ TEST_P(StreamFixture, SameEventsAtEverySplitPoint) {
   const std::string bytes = read_fixture(GetParam().file);
   const auto expected = GetParam().expected();
   for (size_t i = 0; i <= bytes.size(); ++i)
-    ASSERT_EQ(decode_stream(bytes, {i}), expected) << "split at " << i;
+    ASSERT_EQ(testing::decode_stream_events(codec(), bytes, {i}), expected) << "split at " << i;
   std::vector<size_t> every;
   for (size_t i = 1; i < bytes.size(); ++i) every.push_back(i);
-  EXPECT_EQ(decode_stream(bytes, every), expected);
+  EXPECT_EQ(testing::decode_stream_events(codec(), bytes, every), expected);
   std::mt19937 rng(7);
   for (int round = 0; round < 50; ++round) {
     std::vector<size_t> cuts;
     for (size_t i = 1; i < bytes.size(); ++i)
       if (rng() % 23 == 0) cuts.push_back(i);
-    ASSERT_EQ(decode_stream(bytes, cuts), expected) << "round " << round;
+    ASSERT_EQ(testing::decode_stream_events(codec(), bytes, cuts), expected) << "round " << round;
   }
 }
 
 TEST_P(StreamFixture, EncoderRoundTripGivesTheSameEvents) {
   const auto expected = GetParam().expected();
   Warnings w;
-  std::string bytes = encode_stream(expected, &w);
+  std::string bytes = testing::encode_stream(codec(), expected, &w);
   EXPECT_TRUE(w.empty()) << warnings_text(w);
-  EXPECT_EQ(decode_stream(bytes), expected);
+  EXPECT_EQ(testing::decode_stream_events(codec(), bytes), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, StreamFixture,
@@ -92,7 +85,7 @@ std::vector<EventStreamMessage> frames(const std::string& bytes) {
 }
 
 TEST(BedrockStream, EncoderWritesTheApisEventsAndHeaders) {
-  std::string bytes = encode_stream(expected_tool_use());
+  std::string bytes = testing::encode_stream(codec(), expected_tool_use());
   auto msgs = frames(bytes);
   std::vector<std::string> types;
   for (const auto& m : msgs) {
@@ -139,8 +132,8 @@ TEST(BedrockStream, ReasoningAndInterleavedCallsRoundTrip) {
       usage(10, 5),
       ir::Finish{{Kind::tool_calls, ""}}};
   Warnings w;
-  std::string bytes = encode_stream(events, &w);
-  auto back = decode_stream(bytes);
+  std::string bytes = testing::encode_stream(codec(), events, &w);
+  auto back = testing::decode_stream_events(codec(), bytes);
   std::vector<StreamEvent> expected = events;
   expected.back() = ir::Finish{{Kind::tool_calls, "tool_use"}};
   EXPECT_EQ(back, expected) << describe(back);
@@ -149,21 +142,23 @@ TEST(BedrockStream, ReasoningAndInterleavedCallsRoundTrip) {
                                        ir::Finish{{Kind::stop, "end_turn"}}};
   // The metadata event always carries usage (the API requires it): zeros here.
   redacted.insert(redacted.end() - 1, usage(0, 0));
-  EXPECT_EQ(decode_stream(encode_stream(redacted)), redacted);
+  EXPECT_EQ(testing::decode_stream_events(codec(), testing::encode_stream(codec(), redacted)),
+            redacted);
 }
 
 TEST(BedrockStream, AnotherDialectsErrorTypeSurvivesBehindABedrockException) {
   std::vector<StreamEvent> events = {ir::MessageStart{}, ir::TextDelta{"hi"},
                                      ir::ErrorEvent{"overloaded_error", "Overloaded"}};
-  std::string bytes = encode_stream(events);
+  std::string bytes = testing::encode_stream(codec(), events);
   auto msgs = frames(bytes);
   ASSERT_EQ(msgs.size(), 3u);
   EXPECT_EQ(msgs[2].header(":message-type"), "exception");
   EXPECT_EQ(msgs[2].header(":exception-type"), "serviceUnavailableException");
   EXPECT_EQ(json::parse(msgs[2].payload)["message"], "Overloaded");
-  EXPECT_EQ(decode_stream(bytes), events);
+  EXPECT_EQ(testing::decode_stream_events(codec(), bytes), events);
   // A Bedrock type is written as is, nothing added.
-  std::string own = encode_stream({ir::ErrorEvent{"throttlingException", "slow"}});
+  std::string own =
+      testing::encode_stream(codec(), {ir::ErrorEvent{"throttlingException", "slow"}});
   EXPECT_EQ(json::parse(frames(own)[0].payload), json::parse(R"({"message":"slow"})"));
 }
 
@@ -194,14 +189,14 @@ TEST(BedrockStream, TruncatedAndCorruptStreamsFail) {
   const size_t stop_at = bytes.size() - 150;
   for (size_t cut : {size_t{0}, size_t{5}, size_t{40}, stop_at}) {
     Status st;
-    decode_stream(bytes.substr(0, cut), {}, &st);
+    testing::decode_stream_events(codec(), bytes.substr(0, cut), {}, &st);
     EXPECT_FALSE(st.ok()) << "cut at " << cut;
   }
   // A flipped payload byte: the message CRC catches it.
   std::string bad = bytes;
   bad[bad.size() - 20] ^= 0x20;
   Status st;
-  decode_stream(bad, {}, &st);
+  testing::decode_stream_events(codec(), bad, {}, &st);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("CRC"), std::string::npos) << st.error().to_string();
 }
@@ -214,7 +209,7 @@ TEST(BedrockStream, BadEventsNameTheirPath) {
     append_event_stream_message(bytes, {{":event-type", type}, {":message-type", "event"}},
                                 payload);
     Status st;
-    decode_stream(bytes, {}, &st);
+    testing::decode_stream_events(codec(), bytes, {}, &st);
     EXPECT_FALSE(st.ok()) << type << " " << payload;
     return st ? std::string() : st.error().to_string();
   };
@@ -242,13 +237,13 @@ TEST(BedrockStream, BadEventsNameTheirPath) {
      R"({"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"a","name":"f"}}})");
   ev("contentBlockDelta", R"({"contentBlockIndex":0,"delta":{"text":"x"}})");
   Status st;
-  decode_stream(bytes, {}, &st);
+  testing::decode_stream_events(codec(), bytes, {}, &st);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().to_string().find("does not fit"), std::string::npos);
   // An unknown message type.
   bytes.clear();
   append_event_stream_message(bytes, {{":message-type", "gossip"}}, "{}");
-  decode_stream(bytes, {}, &st);
+  testing::decode_stream_events(codec(), bytes, {}, &st);
   EXPECT_FALSE(st.ok());
 }
 
@@ -289,7 +284,7 @@ TEST(BedrockStream, FastPathAndFullPathAgree) {
     ev("contentBlockDelta", R"({"contentBlockIndex":2,"delta":{"reasoningContent":{"text":"r"}}})");
     for (const char* d : deltas) ev("contentBlockDelta", d);
     Status st;
-    auto events = decode_stream(bytes, {}, &st);
+    auto events = testing::decode_stream_events(codec(), bytes, {}, &st);
     return std::make_pair(events, st ? std::string() : st.error().message);
   };
   auto fast = run(false);
@@ -305,7 +300,7 @@ TEST(BedrockStream, EventsAfterTheEndAndUnknownEventsAreIgnored) {
   append_event_stream_message(bytes,
                               {{":event-type", "contentBlockDelta"}, {":message-type", "event"}},
                               R"({"contentBlockIndex":0,"delta":{"text":"late"}})");
-  EXPECT_EQ(decode_stream(bytes), expected_tool_use());
+  EXPECT_EQ(testing::decode_stream_events(codec(), bytes), expected_tool_use());
   std::string mid;
   append_event_stream_message(mid, {{":event-type", "messageStart"}, {":message-type", "event"}},
                               R"({"role":"assistant"})");
@@ -313,7 +308,7 @@ TEST(BedrockStream, EventsAfterTheEndAndUnknownEventsAreIgnored) {
                               R"({"x":1})");
   append_event_stream_message(mid, {{":event-type", "messageStop"}, {":message-type", "event"}},
                               R"({"stopReason":"end_turn"})");
-  EXPECT_EQ(decode_stream(mid),
+  EXPECT_EQ(testing::decode_stream_events(codec(), mid),
             (std::vector<StreamEvent>{ir::MessageStart{}, ir::Finish{{Kind::stop, "end_turn"}}}));
 }
 

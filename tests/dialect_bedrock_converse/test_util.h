@@ -10,44 +10,22 @@
 
 #include "codec_kit.h"
 #include "toolwire/dialects/codec.h"
-#include "toolwire/ir/stream.h"
 
 namespace toolwire::dialects::bedrock_test {
 
 using testing::describe;
 using testing::has_warning;
 using testing::read_fixture;
+using testing::usage;
 using testing::warnings_text;
 
 inline const Codec& codec() { return *find_codec("bedrock_converse"); }
 
 inline nlohmann::json parse(const std::string& s) { return nlohmann::json::parse(s); }
 
-// Decodes `bytes` fed in pieces cut at `cuts` (increasing offsets); the final
-// status goes to `final_status`, or must be ok.
-inline std::vector<ir::StreamEvent> decode_stream(std::string_view bytes,
-                                                  const std::vector<size_t>& cuts = {},
-                                                  Status* final_status = nullptr) {
-  testing::StreamResult r = testing::decode_stream(codec(), bytes, cuts);
-  if (final_status)
-    *final_status = r.status;
-  else
-    EXPECT_TRUE(r.status.ok()) << r.status.error().to_string();
-  return std::move(r.events);
-}
-
-inline std::string encode_stream(const std::vector<ir::StreamEvent>& events,
-                                 Warnings* warnings = nullptr) {
-  if (warnings) warnings->clear();
-  return testing::encode_stream(codec(), events, warnings);
-}
-
 // A request body's error (decode must fail): its path and message.
 inline Error decode_request_error(const std::string& body) {
-  Warnings w;
-  auto r = codec().decode_request(body, w);
-  EXPECT_FALSE(r.ok()) << body;
-  return r ? Error{} : r.error();
+  return testing::decode_request_error(codec(), body);
 }
 
 }  // namespace toolwire::dialects::bedrock_test

@@ -31,15 +31,8 @@ const std::string kStream =
     "{\"promptTokenCount\": 30,\"candidatesTokenCount\": 25,\"totalTokenCount\": 55},"
     "\"modelVersion\": \"gemini-2.5-flash\",\"responseId\": \"r1\"}\r\n\r\n";
 
-ir::UsageEvent usage(std::optional<int64_t> in, std::optional<int64_t> out) {
-  ir::UsageEvent e;
-  e.usage.input_tokens = in;
-  e.usage.output_tokens = out;
-  return e;
-}
-
 std::vector<StreamEvent> expected() {
-  const std::vector<StreamEvent> events = decode_stream(kStream);
+  const std::vector<StreamEvent> events = testing::decode_stream_events(codec(), kStream);
   // The ids the model did not give: synthesized, and the same every time.
   std::string id0, id1;
   for (const auto& e : events)
@@ -61,23 +54,23 @@ std::vector<StreamEvent> expected() {
 }
 
 TEST(GeminiStream, DecodesToExactEvents) {
-  auto events = decode_stream(kStream);
+  auto events = testing::decode_stream_events(codec(), kStream);
   EXPECT_EQ(events, expected()) << describe(events);
 }
 
 TEST(GeminiStream, SameEventsAtEveryCut) {
   const auto want = expected();
   for (size_t i = 0; i <= kStream.size(); ++i)
-    ASSERT_EQ(decode_stream(kStream, {i}), want) << "split at " << i;
+    ASSERT_EQ(testing::decode_stream_events(codec(), kStream, {i}), want) << "split at " << i;
   std::vector<size_t> every;
   for (size_t i = 1; i < kStream.size(); ++i) every.push_back(i);
-  EXPECT_EQ(decode_stream(kStream, every), want);
+  EXPECT_EQ(testing::decode_stream_events(codec(), kStream, every), want);
   std::mt19937 rng(7);
   for (int round = 0; round < 50; ++round) {
     std::vector<size_t> cuts;
     for (size_t i = 1; i < kStream.size(); ++i)
       if (rng() % 9 == 0) cuts.push_back(i);
-    ASSERT_EQ(decode_stream(kStream, cuts), want) << "round " << round;
+    ASSERT_EQ(testing::decode_stream_events(codec(), kStream, cuts), want) << "round " << round;
   }
 }
 
@@ -92,7 +85,7 @@ TEST(GeminiStream, SameIdsAsTheWholeResponse) {
   auto r = codec().decode_response(body, w);
   ASSERT_TRUE(r);
   ir::StreamAccumulator acc;
-  for (const auto& e : decode_stream(kStream)) acc.add(e);
+  for (const auto& e : testing::decode_stream_events(codec(), kStream)) acc.add(e);
   ir::Response streamed = std::move(acc).take();
   EXPECT_EQ(std::get<ir::ToolCallPart>(r->parts.at(1)).id,
             std::get<ir::ToolCallPart>(streamed.parts.at(1)).id);
@@ -103,7 +96,7 @@ TEST(GeminiStream, SameIdsAsTheWholeResponse) {
 TEST(GeminiStream, EncoderWritesTheApisChunksAndRoundTrips) {
   const auto events = expected();
   Warnings w;
-  const std::string sse = encode_stream(events, &w);
+  const std::string sse = testing::encode_stream(codec(), events, &w);
   EXPECT_TRUE(w.empty()) << warnings_text(w);
   // Every event: "data: <one JSON object>\r\n\r\n".
   size_t at = 0, chunks = 0;
@@ -125,7 +118,7 @@ TEST(GeminiStream, EncoderWritesTheApisChunksAndRoundTrips) {
     for (const auto& e : ev) acc.add(e);
     return std::move(acc).take();
   };
-  const auto back = decode_stream(sse);
+  const auto back = testing::decode_stream_events(codec(), sse);
   EXPECT_EQ(accumulate(back), accumulate(events)) << sse;
 }
 
@@ -146,17 +139,19 @@ TEST(GeminiStream, CallArgumentsAreBufferedUntilTheCallIsWhole) {
   for (size_t i = 0; i + 1 < events.size(); ++i) enc->encode(events[i], out);
   EXPECT_EQ(out, "");  // nothing whole yet: Gemini sends calls whole
   enc->encode(events.back(), out);
-  auto back = decode_stream(out);
+  auto back = testing::decode_stream_events(codec(), out);
   ASSERT_EQ(back.size(), 8u) << describe(back);
   EXPECT_EQ(back[1], (StreamEvent{ir::ToolCallStart{0, "call_a", "f", ""}}));
   EXPECT_EQ(back[2], (StreamEvent{ir::ToolCallDelta{0, R"({"a":1})"}}));
   EXPECT_EQ(back[5], (StreamEvent{ir::ToolCallDelta{1, R"({"b":2})"}}));
   EXPECT_EQ(std::get<ir::Finish>(back.back()).reason.kind, Kind::tool_calls);
   // Pretty-printed arguments still make one data line.
-  std::string pretty =
-      encode_stream({ir::MessageStart{}, ir::ToolCallStart{0, "i", "f", ""},
-                     ir::ToolCallDelta{0, "{\n  \"a\": 1\n}"}, ir::ToolCallEnd{0}, ir::Finish{}});
-  EXPECT_EQ(std::get<ir::ToolCallDelta>(decode_stream(pretty).at(2)).fragment, R"({"a":1})");
+  std::string pretty = testing::encode_stream(
+      codec(), {ir::MessageStart{}, ir::ToolCallStart{0, "i", "f", ""},
+                ir::ToolCallDelta{0, "{\n  \"a\": 1\n}"}, ir::ToolCallEnd{0}, ir::Finish{}});
+  EXPECT_EQ(
+      std::get<ir::ToolCallDelta>(testing::decode_stream_events(codec(), pretty).at(2)).fragment,
+      R"({"a":1})");
 }
 
 TEST(GeminiStream, ThoughtsAndSignatures) {
@@ -167,30 +162,34 @@ TEST(GeminiStream, ThoughtsAndSignatures) {
       "\r\n\r\n"
       "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\",\"thoughtSignature\":"
       "\"U0lH\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\r\n\r\n";
-  auto events = decode_stream(sse);
+  auto events = testing::decode_stream_events(codec(), sse);
   ASSERT_EQ(events.size(), 5u) << describe(events);
   EXPECT_EQ(std::get<ir::ThinkingDelta>(events[1]).text, "hmm");
   EXPECT_EQ(std::get<ir::TextDelta>(events[2]).text, "Hi");
   EXPECT_EQ(std::get<ir::ThinkingDelta>(events[3]).signature, "U0lH");
-  EXPECT_EQ(decode_stream(encode_stream(events)), events);
+  EXPECT_EQ(testing::decode_stream_events(codec(), testing::encode_stream(codec(), events)),
+            events);
 }
 
 TEST(GeminiStream, ErrorsAndBlocks) {
-  auto events = decode_stream(
+  auto events = testing::decode_stream_events(
+      codec(),
       "data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded.\",\"status\":"
       "\"UNAVAILABLE\"}}\r\n\r\n");
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0], (StreamEvent{ir::ErrorEvent{"UNAVAILABLE", "The model is overloaded."}}));
-  json err = parse(encode_stream(events).substr(6));
+  json err = parse(testing::encode_stream(codec(), events).substr(6));
   EXPECT_EQ(err["error"]["code"], 503);
   EXPECT_EQ(err["error"]["status"], "UNAVAILABLE");
-  auto blocked = decode_stream(
+  auto blocked = testing::decode_stream_events(
+      codec(),
       "data: {\"promptFeedback\":{\"blockReason\":\"PROHIBITED_CONTENT\"},\"usageMetadata\":"
       "{\"promptTokenCount\":5}}\r\n\r\n");
   ASSERT_EQ(blocked.size(), 3u) << describe(blocked);
   EXPECT_EQ(std::get<ir::Finish>(blocked[2]).reason.kind, Kind::content_filter);
   EXPECT_EQ(std::get<ir::Finish>(blocked[2]).reason.raw, "PROHIBITED_CONTENT");
-  auto length = decode_stream(
+  auto length = testing::decode_stream_events(
+      codec(),
       "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"cut\"}]},\"finishReason\":"
       "\"MAX_TOKENS\"}]}\n\n");
   EXPECT_EQ(std::get<ir::Finish>(length.back()).reason.kind, Kind::length);
@@ -236,7 +235,7 @@ TEST(GeminiStream, FastPathDecodesLikeTheFullPath) {
     for (auto& e : content(ev)) reference.push_back(std::move(e));
   }
   for (size_t cut : {size_t{0}, size_t{1}, sse.size() / 3, sse.size() - 1}) {
-    auto events = decode_stream(sse, {cut});
+    auto events = testing::decode_stream_events(codec(), sse, {cut});
     EXPECT_EQ(content(events), reference) << describe(events);
     size_t usages = 0;
     for (const auto& e : events) usages += std::holds_alternative<ir::UsageEvent>(e);
@@ -246,17 +245,19 @@ TEST(GeminiStream, FastPathDecodesLikeTheFullPath) {
 
 TEST(GeminiStream, TruncatedAndBadStreamsFail) {
   Status st;
-  decode_stream(kStream.substr(0, kStream.size() / 2), {}, &st);
+  testing::decode_stream_events(codec(), kStream.substr(0, kStream.size() / 2), {}, &st);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, ErrorCode::parse_error);
   const size_t second = kStream.find("data: ", 1);
-  decode_stream(kStream.substr(0, second), {}, &st);  // whole chunks, but no finishReason
+  testing::decode_stream_events(codec(), kStream.substr(0, second), {},
+                                &st);  // whole chunks, but no finishReason
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("finishReason"), std::string::npos) << st.error().to_string();
-  decode_stream("data: {\"candidates\": [\r\n\r\n", {}, &st);
+  testing::decode_stream_events(codec(), "data: {\"candidates\": [\r\n\r\n", {}, &st);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("in chunk 0"), std::string::npos) << st.error().to_string();
-  decode_stream(
+  testing::decode_stream_events(
+      codec(),
       "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\","
       "\"args\":[]}}]}}]}\r\n\r\n",
       {}, &st);

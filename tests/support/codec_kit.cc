@@ -86,6 +86,25 @@ StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_vie
   return r;
 }
 
+std::vector<ir::StreamEvent> decode_stream_events(const dialects::Codec& codec,
+                                                  std::string_view bytes,
+                                                  const std::vector<size_t>& cuts,
+                                                  Status* final_status) {
+  StreamResult r = decode_stream(codec, bytes, cuts);
+  if (final_status)
+    *final_status = r.status;
+  else
+    EXPECT_TRUE(r.status.ok()) << r.status.error().to_string();
+  return std::move(r.events);
+}
+
+Error decode_request_error(const dialects::Codec& codec, const std::string& body) {
+  Warnings w;
+  auto r = codec.decode_request(body, w);
+  EXPECT_FALSE(r) << "decoded: " << body;
+  return r ? Error{} : r.error();
+}
+
 std::string encode_stream(const dialects::Codec& codec, const std::vector<ir::StreamEvent>& events,
                           Warnings* warnings) {
   auto encoder = codec.make_stream_encoder();
@@ -94,6 +113,13 @@ std::string encode_stream(const dialects::Codec& codec, const std::vector<ir::St
   if (warnings)
     warnings->insert(warnings->end(), encoder->warnings().begin(), encoder->warnings().end());
   return out;
+}
+
+ir::UsageEvent usage(std::optional<int64_t> input_tokens, std::optional<int64_t> output_tokens) {
+  ir::UsageEvent e;
+  e.usage.input_tokens = input_tokens;
+  e.usage.output_tokens = output_tokens;
+  return e;
 }
 
 std::string describe(const ir::StreamEvent& event) {

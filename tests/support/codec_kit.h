@@ -9,6 +9,7 @@
 //   7); ASSERT_TRUE(r.status.ok()) << describe(r.events);
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,11 +39,23 @@ struct StreamResult {
 // Feeds `bytes` cut at `cuts` (ascending offsets), then finish().
 StreamResult decode_stream(const dialects::Codec& codec, std::string_view bytes,
                            const std::vector<size_t>& cuts);
+// decode_stream's events; its status goes to `final_status`, or must be ok.
+std::vector<ir::StreamEvent> decode_stream_events(const dialects::Codec& codec,
+                                                  std::string_view bytes,
+                                                  const std::vector<size_t>& cuts = {},
+                                                  Status* final_status = nullptr);
 // Feeds `bytes` in pieces of `chunk` bytes (0: all at once), then finish().
-StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_view bytes, size_t chunk);
+StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_view bytes,
+                                   size_t chunk);
 // Encodes `events`; the encoder's warnings are appended to `warnings`.
 std::string encode_stream(const dialects::Codec& codec, const std::vector<ir::StreamEvent>& events,
                           Warnings* warnings = nullptr);
+
+// The error of decoding `body` as a request (a test failure when it decodes).
+Error decode_request_error(const dialects::Codec& codec, const std::string& body);
+
+// A usage event with these token counts.
+ir::UsageEvent usage(std::optional<int64_t> input_tokens, std::optional<int64_t> output_tokens);
 
 // A printable form of events, for readable failures.
 std::string describe(const ir::StreamEvent& event);

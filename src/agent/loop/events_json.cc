@@ -58,19 +58,21 @@ void fnum(JsonWriter& w, std::string_view k, double v) {
 
 struct Writer {
   JsonWriter& w;
+  // What every event of a round starts with.
+  void head(std::string_view type, int round) {
+    w.field("type", type);
+    w.field("round", round);
+  }
   void operator()(const TextDeltaEvent& e) {
-    w.field("type", "text_delta");
-    w.field("round", e.round);
+    head("text_delta", e.round);
     w.field("text", e.text);
   }
   void operator()(const ThinkingDeltaEvent& e) {
-    w.field("type", "thinking_delta");
-    w.field("round", e.round);
+    head("thinking_delta", e.round);
     w.field("text", e.text);
   }
   void operator()(const ToolCallEvent& e) {
-    w.field("type", "tool_call");
-    w.field("round", e.round);
+    head("tool_call", e.round);
     w.field("id", e.call.id);
     w.field("name", e.call.name);
     // Valid arguments are spliced as JSON; broken ones stay a string.
@@ -81,8 +83,7 @@ struct Writer {
     w.field("remote", e.remote);
   }
   void operator()(const ToolResultEvent& e) {
-    w.field("type", "tool_result");
-    w.field("round", e.round);
+    head("tool_result", e.round);
     w.field("id", e.result.call_id);
     w.field("name", e.tool_name);
     w.field("is_error", e.result.is_error);
@@ -90,8 +91,7 @@ struct Writer {
     fnum(w, "duration_ms", static_cast<double>(e.duration.count()) / 1000.0);
   }
   void operator()(const RoundFinishedEvent& e) {
-    w.field("type", "round_finished");
-    w.field("round", e.round);
+    head("round_finished", e.round);
     w.field("finish", to_string(e.finish.kind));
     if (!e.finish.raw.empty()) w.field("finish_raw", e.finish.raw);
     w.field("tool_calls", e.tool_calls);
@@ -117,14 +117,12 @@ struct Writer {
     w.field("text", e.text);
   }
   void operator()(const SpeechEvent& e) {
-    w.field("type", "speech");
-    w.field("round", e.round);
+    head("speech", e.round);
     w.field("text", e.text);
     if (!e.call_id.empty()) w.field("id", e.call_id);
   }
   void operator()(const ErrorEvent& e) {
-    w.field("type", "error");
-    w.field("round", e.round);
+    head("error", e.round);
     w.field("code", to_string(e.error.code));
     w.field("message", e.error.to_string());
   }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "tools/builtin/walk.h"
 #include "toolwire/tools/sandbox.h"
 
 namespace toolwire::tools::builtin {
@@ -80,18 +81,6 @@ bool match_component(std::string_view p, std::string_view s) {
   return pi == p.size();
 }
 
-std::vector<std::string_view> split(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find('/', i);
-    if (j == std::string_view::npos) j = s.size();
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
 // Pattern components against path components; `**` matches any number of
 // components, but at least one when it ends the pattern ("a/**" is what is
 // inside a, not a itself). Memoised: a few `**` never cost more than
@@ -145,7 +134,7 @@ IgnoreRules IgnoreRules::parse(std::string_view text, std::string base) {
     // otherwise it matches at any depth below it.
     bool anchored = line.find('/') != std::string_view::npos;
     if (!anchored) p.parts.emplace_back("**");
-    for (std::string_view part : split(line)) p.parts.emplace_back(part);
+    for (std::string_view part : path_components(line)) p.parts.emplace_back(part);
     if (p.parts.empty()) continue;
     rules.patterns_.push_back(std::move(p));
   }
@@ -158,7 +147,7 @@ IgnoreRules::Verdict IgnoreRules::match(std::string_view path, bool is_dir) cons
       return Verdict::none;
     path.remove_prefix(base_.size() + 1);
   }
-  auto components = split(path);
+  auto components = path_components(path);
   for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
     if (it->dir_only && !is_dir) continue;
     if (match_parts(it->parts, components)) return it->negate ? Verdict::include : Verdict::ignore;
@@ -178,7 +167,7 @@ IgnoreStack::IgnoreStack(const Workspace& ws, std::string_view start)
   // The directories above the start, from the root down; the walk reads the
   // start's own files when it enters it.
   std::string dir;  // "" for the root
-  auto parts = split(start_);
+  auto parts = path_components(start_);
   for (size_t i = 0; i < parts.size(); ++i) {
     auto fd = ws.open_dir(dir.empty() ? "." : dir);
     if (!fd) break;

@@ -132,21 +132,9 @@ bool match_component(std::string_view p, std::string_view s) {
   return pi == p.size();
 }
 
-std::vector<std::string_view> components(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find('/', i);
-    if (j == std::string_view::npos) j = s.size();
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
 bool match_expanded(std::string_view pattern, std::string_view path) {
-  auto pc = components(pattern);
-  auto sc = components(path);
+  auto pc = path_components(pattern);
+  auto sc = path_components(path);
   // memo[i][j]: pattern components from i match path components from j (0 unknown, 1 no, 2 yes)
   std::vector<unsigned char> memo((pc.size() + 1) * (sc.size() + 1), 0);
   std::function<bool(size_t, size_t)> go = [&](size_t i, size_t j) -> bool {
@@ -202,6 +190,18 @@ void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const Wa
                bool* truncated, int max_depth, IgnoreStack* ignore) {
   Walker w{max_entries, std::min(max_depth, kMaxDepth), visit, truncated, ignore};
   w.dir(dir_fd, "", 0);
+}
+
+std::vector<std::string_view> path_components(std::string_view path) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i <= path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.push_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
 }
 
 bool glob_match(std::string_view pattern, std::string_view path) {

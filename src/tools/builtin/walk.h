@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolwire::tools::builtin {
 
@@ -30,5 +31,8 @@ void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const Wa
 // components, `*` and `?` stay inside one component, `[a-z]` / `[!a]`
 // classes, `{a,b}` alternatives.
 bool glob_match(std::string_view pattern, std::string_view path);
+
+// The non-empty components of a '/'-separated path ("a//b/" → a, b).
+std::vector<std::string_view> path_components(std::string_view path);
 
 }  // namespace toolwire::tools::builtin

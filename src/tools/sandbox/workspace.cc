@@ -61,6 +61,27 @@ Error sandbox_error(ErrorCode code, std::string_view model_path, std::string_vie
   return make_error(code, quote(model_path) + ": " + std::string(what));
 }
 
+namespace {
+
+// A file the model may read or write (`use`): a regular file, with one link
+// unless hard links are allowed.
+Status check_regular_file(const struct stat& st, std::string_view model_path, std::string_view use,
+                          bool allow_hard_links) {
+  if (S_ISDIR(st.st_mode))
+    return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
+  if (!S_ISREG(st.st_mode))
+    return sandbox_error(ErrorCode::permission_denied, model_path,
+                         std::string("is ") + file_kind(st.st_mode) +
+                             "; only regular files can be " + std::string(use));
+  if (st.st_nlink > 1 && !allow_hard_links)
+    return sandbox_error(ErrorCode::permission_denied, model_path,
+                         "has " + std::to_string(st.st_nlink) +
+                             " hard links (one may be outside the workspace); refused");
+  return Status::Ok();
+}
+
+}  // namespace
+
 Error errno_error(int err, std::string_view model_path, std::string_view action) {
   switch (err) {
     case EXDEV:
@@ -198,16 +219,7 @@ Result<OpenedFile> Workspace::open_read(std::string_view model_path) const {
   struct stat pst {};
   if (fstat(probe->get(), &pst) != 0) return errno_error(errno, model_path, "stat");
   auto check = [&](const struct stat& st) -> Status {
-    if (S_ISDIR(st.st_mode))
-      return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
-    if (!S_ISREG(st.st_mode))
-      return sandbox_error(
-          ErrorCode::permission_denied, model_path,
-          std::string("is ") + file_kind(st.st_mode) + "; only regular files can be read");
-    if (st.st_nlink > 1 && !options_.allow_hard_links)
-      return sandbox_error(ErrorCode::permission_denied, model_path,
-                           "has " + std::to_string(st.st_nlink) +
-                               " hard links (one may be outside the workspace); refused");
+    TW_TRY(check_regular_file(st, model_path, "read", options_.allow_hard_links));
     if (static_cast<std::uint64_t>(st.st_size) > options_.max_read_bytes)
       return sandbox_error(ErrorCode::resource_exhausted, model_path,
                            "is " + std::to_string(st.st_size) + " bytes, over the " +
@@ -288,16 +300,7 @@ Status Workspace::write_file(std::string_view model_path, std::string_view data,
   if (*rel == ".") return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
 
   auto check = [&](const struct stat& st) -> Status {
-    if (S_ISDIR(st.st_mode))
-      return sandbox_error(ErrorCode::invalid_argument, model_path, "is a directory");
-    if (!S_ISREG(st.st_mode))
-      return sandbox_error(
-          ErrorCode::permission_denied, model_path,
-          std::string("is ") + file_kind(st.st_mode) + "; only regular files can be written");
-    if (st.st_nlink > 1 && !options_.allow_hard_links)
-      return sandbox_error(ErrorCode::permission_denied, model_path,
-                           "has " + std::to_string(st.st_nlink) +
-                               " hard links (one may be outside the workspace); refused");
+    TW_TRY(check_regular_file(st, model_path, "written", options_.allow_hard_links));
     return Status::Ok();
   };
 

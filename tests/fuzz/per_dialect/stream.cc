@@ -1,21 +1,18 @@
-// libFuzzer: Anthropic Messages SSE decode, fed in two pieces split at a byte
-// the input picks; a stream that decodes completely must re-encode, and the
-// encoder's output must decode completely again.
+// libFuzzer, one target per dialect (fuzz_<dialect>_stream): stream decode,
+// fed in two pieces split at a byte the input picks, then finish(). The
+// encoder takes whatever was decoded, even from a broken stream; a stream
+// that decodes completely must re-encode into bytes that decode completely.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "toolwire/dialects/codec.h"
-
-namespace toolwire::dialects {
-const Codec& anthropic_messages_codec();
-}
+#include "checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
-  const dialects::Codec& c = dialects::anthropic_messages_codec();
+  const dialects::Codec& c = fuzz::codec();
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t split = size ? (static_cast<size_t>(data[0]) * 7919u) % (size + 1) : 0;
   auto decoder = c.make_stream_decoder();
@@ -24,16 +21,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (st) st = decoder->feed(input.substr(split), events);
   if (st) st = decoder->finish(events);
   auto encoder = c.make_stream_encoder();
-  std::string sse;
-  for (const auto& e : events) encoder->encode(e, sse);  // never crashes, even on partial streams
+  std::string bytes;
+  for (const auto& e : events) encoder->encode(e, bytes);
   if (!st) return 0;
   auto again = c.make_stream_decoder();
   std::vector<ir::StreamEvent> events2;
-  Status st2 = again->feed(sse, events2);
+  Status st2 = again->feed(bytes, events2);
   if (st2) st2 = again->finish(events2);
   if (!st2) {
-    std::fprintf(stderr, "re-decode failed: %s\n%s\n", st2.error().to_string().c_str(),
-                 sse.c_str());
+    // Event-stream bytes are binary: the input libFuzzer saves reproduces it.
+    std::fprintf(stderr, "re-decode failed: %s (%zu bytes)\n", st2.error().to_string().c_str(),
+                 bytes.size());
     std::abort();
   }
   return 0;
