@@ -46,7 +46,7 @@ struct Gateway::Impl {
       };
     ctx->tool_pool = std::make_unique<asio::thread_pool>(std::max(1, opt.tool_threads));
     ctx->options = std::move(opt);
-    ctx->responses.set_limits(ctx->options.response_store.max_responses,
+    ctx->response_store.set_limits(ctx->options.response_store.max_responses,
                               ctx->options.response_store.max_bytes);
     ctx->router = std::move(router);
     ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);

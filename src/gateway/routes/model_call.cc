@@ -104,29 +104,8 @@ Error gateway_error(Error e) {
   return e;
 }
 
-// The stream error type a caller's SDK understands for `e`.
-std::string stream_error_type(const Error& e) {
-  if (e.upstream) {
-    if (e.http_status == 504) return "timeout_error";
-    if (e.http_status == 503) return "overloaded_error";
-    if (e.http_status >= 500) return "api_error";
-  }
-  switch (e.code) {
-    case ErrorCode::deadline_exceeded:
-      return "timeout_error";
-    case ErrorCode::resource_exhausted:
-      return "rate_limit_error";
-    case ErrorCode::invalid_argument:
-      return "invalid_request_error";
-    case ErrorCode::unavailable:
-      return "overloaded_error";
-    default:
-      return "api_error";
-  }
-}
-
-// How long the caller waits for its answer, when it says so: the OpenAI and
-// Anthropic SDKs send their request timeout as `x-stainless-timeout`
+// How long the caller waits for its answer, when it says so: SDKs generated
+// by Stainless send their request timeout as `x-stainless-timeout`
 // (seconds). The upstream call — its retries and their retry-after waits
 // included — never runs past it (nor past the upstream's own timeout).
 std::optional<int64_t> client_deadline_ms(const http::Request& req) {
@@ -166,7 +145,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       : key_(key),
         ctx_(std::move(ctx)),
         dialect_(ingress.dialect),
-        codec_(codec_for(ingress.dialect)),
+        codec_(codec_for(*ingress.dialect)),
         shape_(stream_shape(codec_)),
         route_(ingress.route),
         ingress_(std::move(ingress)),
@@ -179,11 +158,11 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     auto decoded = codec_.decode_request(req.body, warnings_);
     if (!decoded) return reject(decoded.error());
     request_ = std::move(*decoded);
-    // Gemini and Bedrock: the model and the stream flag are the path's.
+    // A dialect whose path names the model and the stream flag: the path's.
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
-    if (dialect_ == Dialect::openai_responses) {
-      if (auto w = recorder_.begin(ctx_->responses, request_, key_scope(key_)))
+    if (auto store_error = dialect_->ingress.response_store) {
+      if (auto w = recorder_.begin(ctx_->response_store, request_, key_scope(key_), store_error))
         return reject_wire(std::move(*w));
     }
     const Limits& limits = ctx_->options.limits;
@@ -199,7 +178,8 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
                                    " (this gateway accepts at most " +
                                    std::to_string(limits.max_tools) + ")",
                                "$.tools"));
-    if (dialect_ == Dialect::anthropic_messages && has_extra("thread")) return reject_thread();
+    if (dialect_->ingress.refuse)
+      if (auto w = dialect_->ingress.refuse(request_)) return reject_wire(std::move(*w));
     // What the caller's API would refuse, caught before any upstream round
     // trip: non-object tool schemas (the decoder refused them above) and
     // tool names outside the dialect's rule (the encoders' check; a target
@@ -254,23 +234,6 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   }
 
  private:
-  bool has_extra(std::string_view key) const {
-    for (const auto& x : request_.extra)
-      if (x.key == key) return true;
-    return false;
-  }
-
-  // Anthropic's SDK tool runner may send `thread` (server-side history); this
-  // error code tells it to resend the whole history instead.
-  void reject_thread() {
-    std::string body =
-        R"({"type":"error","error":{"type":"invalid_request_error","message":"this gateway keeps )"
-        R"(no server-side threads: send the full history instead of `thread`","details":)"
-        R"({"error_code":"thread_unsupported_request","unsupported":["thread"]}}})";
-    ex_->respond(400, "application/json", body);
-    finish_metrics(400);
-  }
-
   void reject(const Error& e) {
     dialects::WireError w = codec_.encode_error(e);
     // The upstream's own wait, passed on when the gateway gives up.
@@ -436,7 +399,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
-    recorder_.done(ctx_->responses, resp);
+    recorder_.done(ctx_->response_store, resp);
     finish_metrics(200);
   }
 
@@ -452,13 +415,13 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
       return reject(e);
     }
     buf_.clear();
-    encoder_->encode(ir::ErrorEvent{stream_error_type(e), e.to_string()}, buf_);
+    encoder_->encode(ir::ErrorEvent{dialects::stream_error_type(e), e.to_string()}, buf_);
     write(buf_);
     end(e.http_status > 0 ? e.http_status : codec_.encode_error(e).http_status);
   }
 
   void end(int status) {
-    if (status == 200) recorder_.stream_done(ctx_->responses);
+    if (status == 200) recorder_.stream_done(ctx_->response_store);
     done_ = true;
     timer_.cancel();
     ex_->end_stream();
@@ -543,12 +506,12 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
   GatewayKey* key_;  // owned by the gateway's KeyRing, which outlives every call
   bool holds_stream_slot_ = false;
   std::shared_ptr<RouteContext> ctx_;
-  Dialect dialect_;
+  const dialects::Dialect* dialect_;
   const dialects::Codec& codec_;
   StreamShape shape_;
   std::string_view route_;
   Ingress ingress_;
-  ResponseRecorder recorder_;  // /v1/responses: previous_response_id and the store
+  ResponseRecorder recorder_;  // previous_response_id and the store
   std::shared_ptr<http::Exchange> ex_;
   asio::steady_timer timer_;
   Clock::time_point start_{}, upstream_start_{}, last_write_{}, last_content_{};
@@ -825,7 +788,7 @@ class ModelCall : public std::enable_shared_from_this<ModelCall> {
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
-    recorder_.done(ctx_->responses, resp);
+    recorder_.done(ctx_->response_store, resp);
     finish_metrics(200);
   }
 
