@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
+#include "toolwire/core/result.h"
 #include "toolwire/dialects/codec.h"
 #include "toolwire/dialects/ingress.h"
-#include "toolwire/core/result.h"
 #include "toolwire/ir/tool.h"
 #include "toolwire/schema/tool_export.h"
 

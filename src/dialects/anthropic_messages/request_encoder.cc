@@ -4,8 +4,8 @@
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
 #include "dialects/common/tool_schema.h"
-#include "toolwire/dialects/tool_rules.h"
 #include "toolwire/core/json_valid.h"
+#include "toolwire/dialects/tool_rules.h"
 
 namespace toolwire::dialects::anthropic_messages {
 namespace {

@@ -6,8 +6,8 @@
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
 #include "dialects/common/tool_schema.h"
-#include "toolwire/dialects/tool_rules.h"
 #include "toolwire/core/json_valid.h"
+#include "toolwire/dialects/tool_rules.h"
 
 namespace toolwire::dialects::bedrock_converse {
 namespace {

@@ -19,9 +19,9 @@
 #include "dialects/common/json_in.h"
 #include "dialects/common/seen_ids.h"
 #include "dialects/common/style.h"
+#include "toolwire/core/json_writer.h"
 #include "toolwire/dialects/codec.h"
 #include "toolwire/dialects/dialect.h"
-#include "toolwire/core/json_writer.h"
 
 namespace toolwire::dialects::bedrock_converse {
 

@@ -3,8 +3,8 @@
 #include "dialects/common/request_tail.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/openai_chat/wire.h"
-#include "toolwire/dialects/tool_rules.h"
 #include "toolwire/core/json_valid.h"
+#include "toolwire/dialects/tool_rules.h"
 
 namespace toolwire::dialects::openai_chat {
 namespace {

@@ -14,8 +14,8 @@
 #include "dialects/common/fields.h"
 #include "dialects/common/json_in.h"
 #include "dialects/common/style.h"
-#include "toolwire/dialects/codec.h"
 #include "toolwire/core/json_writer.h"
+#include "toolwire/dialects/codec.h"
 
 namespace toolwire::dialects::openai_chat {
 

@@ -17,8 +17,8 @@
 #include "dialects/common/json_in.h"
 #include "dialects/common/seen_ids.h"
 #include "dialects/common/style.h"
-#include "toolwire/dialects/codec.h"
 #include "toolwire/core/json_writer.h"
+#include "toolwire/dialects/codec.h"
 
 namespace toolwire::dialects::openai_responses {
 

@@ -35,16 +35,16 @@ std::string scoped_response_id(std::string_view scope, std::string_view id) {
   return out;
 }
 
-std::optional<dialects::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
-                                                        ResponseRecord& record,
-                                                        std::string_view scope,
-                                                        dialects::StoreErrorWriter error) {
+std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
+                                                           ir::Request& request,
+                                                           ResponseRecord& record,
+                                                           std::string_view scope,
+                                                           dialects::StoreErrorWriter error) {
   if (auto s = extra(request, "store", false)) record.store = *s != "false";
   auto raw = extra(request, "previous_response_id", true);
   if (raw && *raw != "null") {
     auto id = plain_string(*raw);
-    if (!id)
-      return error("previous_response_id: expected a response id string", "invalid_type");
+    if (!id) return error("previous_response_id: expected a response id string", "invalid_type");
     if (!store.enabled())
       return error(
           "previous_response_id needs the gateway's response store, which is off "
@@ -53,18 +53,18 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
     auto conversation = store.find(scoped_response_id(scope, *id));
     if (!conversation)
       return error("Previous response with id '" + *id +
-                              "' not found (this gateway keeps stored answers in memory, bounded: "
-                              "it may have been evicted or the gateway restarted)",
-                          "previous_response_not_found");
+                       "' not found (this gateway keeps stored answers in memory, bounded: "
+                       "it may have been evicted or the gateway restarted)",
+                   "previous_response_not_found");
     request.messages.insert(request.messages.begin(), conversation->begin(), conversation->end());
   }
   if (record.store && store.enabled()) record.input = request.messages;
   return std::nullopt;
 }
 
-std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store, ir::Request& request,
-                                                        std::string scope,
-                                                        dialects::StoreErrorWriter error) {
+std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store,
+                                                           ir::Request& request, std::string scope,
+                                                           dialects::StoreErrorWriter error) {
   scope_ = std::move(scope);
   if (auto w = apply_previous_response(store, request, record_, scope_, error)) return w;
   if (record_.store && store.enabled()) id_ = new_response_id();
