@@ -8,10 +8,7 @@
 #include "gateway/http/exchange.h"
 #include "toolwire/core/result.h"
 #include "toolwire/dialects/codec.h"
-<<<<<<< HEAD
 #include "toolwire/dialects/dialect.h"
-=======
->>>>>>> main
 
 namespace toolwire::gateway::routes {
 

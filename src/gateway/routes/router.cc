@@ -8,9 +8,9 @@
 #include "gateway/routes/errors.h"
 #include "gateway/routes/info.h"
 #include "gateway/routes/ingress.h"
-#include "toolwire/dialects/ingress.h"
 #include "gateway/routes/mcp_endpoint.h"
 #include "gateway/routes/model_call.h"
+#include "toolwire/dialects/ingress.h"
 
 namespace toolwire::gateway::routes {
 namespace {
@@ -68,21 +68,24 @@ std::optional<Unserved> find_unserved(std::string_view path) {
 // The caller's gateway key, when the gateway has keys: 401 when missing or
 // unknown, 429 (with retry-after) when its per-minute budget is spent.
 // Returns false when it answered.
-bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, GatewayKey*& key) {
+// `route`: the endpoint's label in metrics (a fixed string, never the raw
+// path: a caller without a key must not grow the series).
+bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req,
+               std::string_view route, GatewayKey*& key) {
   key = nullptr;
   if (!ctx.keys || ctx.keys->empty()) return true;
   const Dialect& d = dialect_of(req);
   std::string_view target = req.target;
   std::string_view query =
       target.find('?') == target.npos ? std::string_view() : target.substr(target.find('?') + 1);
-  std::string_view presented = dialects::presented_key(
-      [&](std::string_view name) { return req.header(name); }, &d, query);
+  std::string_view presented =
+      dialects::presented_key([&](std::string_view name) { return req.header(name); }, &d, query);
   key = ctx.keys->authenticate(presented);
   if (!key) {
     send_error(ex, d, 401, ErrorCode::unauthenticated,
                presented.empty() ? "a gateway key is required (" + key_forms() + ")"
                                  : std::string("invalid gateway key"));
-    ctx.metrics.request(req.path(), "unknown", 401, 0);
+    ctx.metrics.request(route, "unknown", 401, 0);
     return false;
   }
   if (auto wait = key->take_request(http::Clock::now())) {
@@ -90,7 +93,7 @@ bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, 
                "rate limit of key '" + key->config().name + "': " +
                    std::to_string(key->config().requests_per_minute) + " requests per minute",
                {}, {{"retry-after", std::to_string(*wait)}});
-    ctx.metrics.request(req.path(), "unknown", 429, 0);
+    ctx.metrics.request(route, "unknown", 429, 0);
     return false;
   }
   return true;
@@ -111,7 +114,9 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     if (auto call = dialects::match_model_call(path, query)) {
       GatewayKey* key = nullptr;
       // The key first: a caller without one learns nothing of the route.
-      if (!authorize(*ctx, *ex, req, key) || !only(verb::post, "POST")) return;
+      std::string_view route =
+          call->match ? call->match->route : call->dialect->ingress.route_family;
+      if (!authorize(*ctx, *ex, req, route, key) || !only(verb::post, "POST")) return;
       if (!call->match) {
         send_error(*ex, *call->dialect, call->match.error());
         ctx->metrics.request(call->dialect->ingress.route_family, "unknown",
@@ -119,25 +124,29 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
         return;
       }
       dialects::RouteMatch& m = *call->match;
-      handle_model_call(ctx, Ingress{call->dialect, m.route, std::move(m.model), m.stream}, key,
-                        ex, std::move(req));
+      handle_model_call(ctx, Ingress{call->dialect, m.route, std::move(m.model), m.stream}, key, ex,
+                        std::move(req));
       return;
     }
     if (auto unserved = find_unserved(path)) {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key) && only(verb::post, unserved->route->method))
+      if (authorize(*ctx, *ex, req, unserved->route->path, key) &&
+          only(boost::beast::http::string_to_verb(
+                   {unserved->route->method.data(), unserved->route->method.size()}),
+               unserved->route->method))
         send_error(*ex, *unserved->dialect, 501, ErrorCode::unimplemented,
                    std::string(unserved->route->reason));
       return;
     }
     if (path == "/v1/models" || path == "/models") {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key) && only(verb::get, "GET")) handle_models(*ctx, *ex, req);
+      if (authorize(*ctx, *ex, req, "/v1/models", key) && only(verb::get, "GET"))
+        handle_models(*ctx, *ex, req);
       return;
     }
     if (path == "/mcp") {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key)) ctx->mcp->handle(ex, std::move(req), key);
+      if (authorize(*ctx, *ex, req, "/mcp", key)) ctx->mcp->handle(ex, std::move(req), key);
       return;
     }
     if (path == "/v1/conductor") {
