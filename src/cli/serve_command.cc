@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/offline_demo.h"
 #include "cli/serve_args.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
@@ -116,8 +117,8 @@ void add_serve_command(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
   auto* cmd =
       app.add_subcommand("serve",
-                         "Run the gateway: OpenAI (Chat, Responses), Anthropic, Gemini and Bedrock "
-                         "Converse endpoints over any upstream");
+                         "Run the gateway: the endpoints of every dialect (" +
+                             dialects::dialect_names(nullptr, ", ") + ") over any upstream");
   cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)")
       ->each([a](const std::string&) { a->listen_given = true; });
   cmd->add_option("--config", a->config, "gateway configuration (YAML; see examples/gateway.yaml)");
@@ -125,11 +126,12 @@ void add_serve_command(CLI::App& app) {
                   "validate a configuration file and exit (0: valid)");
   cmd->add_flag("--hash-key", a->hash_key,
                 "read a gateway key on standard input, print its sha256: line");
-  cmd->add_option("--upstream", a->upstream,
-                  "openai | anthropic | gemini | responses | bedrock (each [=BASE_URL]) | "
-                  "openai_compatible=BASE_URL | scripted: route every "
-                  "model there (default: the offline scripted model, plus openai / anthropic for "
-                  "gpt-* / claude-* when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
+  cmd->add_option(
+      "--upstream", a->upstream,
+      dialects::dialect_names([](const dialects::Dialect& d) { return d.has_codec(); }) +
+          " (each [=BASE_URL]) | openai_compatible=BASE_URL | scripted: route every model there "
+          "(default: the offline scripted model, plus openai / anthropic for gpt-* / claude-* "
+          "when OPENAI_API_KEY / ANTHROPIC_API_KEY are set)");
   cmd->add_option("--upstream-key-env", a->key_env,
                   "environment variable holding the upstream's API key");
   cmd->add_option("--upstream-model", a->upstream_model,

@@ -90,6 +90,7 @@ Result<Profile> parse_profile(std::string_view text) {
   TW_TRY(get_string(j, "name", "$", p.name));
   TW_TRY(get_string(j, "dialect", "$", p.dialect));
   TW_TRY(get_string(j, "base_url", "$", p.base_url));
+  TW_TRY(get_string(j, "base_url_suffix", "$", p.base_url_suffix));
   TW_TRY(get_string(j, "path", "$", p.path));
   TW_TRY(get_string(j, "api_key_env", "$", p.api_key_env));
   TW_TRY(get_string(j, "default_model", "$", p.default_model));

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <future>
 
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/transport/http_types.h"
 
 namespace toolwire::provider {
@@ -25,13 +26,25 @@ std::optional<int64_t> RateLimits::number(std::initializer_list<std::string_view
   return std::nullopt;
 }
 
+namespace {
+// x-ratelimit-remaining-<what>, else a dialect's own
+// <rate_limit_prefix><what>-remaining.
+std::optional<int64_t> remaining(const RateLimits& limits, std::string_view what) {
+  if (auto n = limits.number({"x-ratelimit-remaining-" + std::string(what)})) return n;
+  for (const dialects::Dialect& d : dialects::all_dialects()) {
+    if (d.rate_limit_prefix.empty()) continue;
+    std::string name = std::string(d.rate_limit_prefix) + std::string(what) + "-remaining";
+    if (auto n = limits.number({name})) return n;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<int64_t> RateLimits::requests_remaining() const {
-  return number({"x-ratelimit-remaining-requests", "anthropic-ratelimit-requests-remaining"});
+  return remaining(*this, "requests");
 }
 
-std::optional<int64_t> RateLimits::tokens_remaining() const {
-  return number({"x-ratelimit-remaining-tokens", "anthropic-ratelimit-tokens-remaining"});
-}
+std::optional<int64_t> RateLimits::tokens_remaining() const { return remaining(*this, "tokens"); }
 
 namespace {
 // `done` may run inline or on another thread; a promise covers both.

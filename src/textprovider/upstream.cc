@@ -35,7 +35,54 @@ Result<std::unique_ptr<provider::Provider>> make_scripted(const UpstreamSpec& s)
       std::make_unique<provider::ScriptedProvider>(std::move(*script)));
 }
 
+// tool_format needs a text endpoint: an OpenAI-style chat one (sent no tools)
+// or a raw completion one.
+bool takes_tool_format(const provider::Profile& p) {
+  const dialects::Dialect* d = dialects::find_dialect(p.dialect);
+  return (d && d->name == "openai_chat") || p.dialect == kCompletionsDialect;
+}
+
 }  // namespace
+
+std::optional<UpstreamProblem> check_upstream(std::string_view profile, std::string_view base_url,
+                                              std::string_view tool_format) {
+  if (profile == kScriptedProfile) {
+    if (!tool_format.empty())
+      return UpstreamProblem{"tool_format",
+                             "only for OpenAI-style chat or completion upstreams (openai, "
+                             "openai_compatible, openai_completions, or a profile of theirs)"};
+    return std::nullopt;
+  }
+  auto p = provider::builtin_profile(profile);
+  if (!p) return std::nullopt;
+  if (!base_url.empty()) {
+    std::string b(base_url);
+    while (!b.empty() && b.back() == '/') b.pop_back();
+    const std::string& suffix = p->base_url_suffix;
+    if (!suffix.empty() && !b.ends_with(suffix) && b.find(suffix + "/") == std::string::npos)
+      return UpstreamProblem{"base_url", "an OpenAI-style base URL ends in " + suffix +
+                                             ", as the OpenAI SDK takes it (e.g. " + b + suffix +
+                                             ")"};
+  } else if (p->base_url.empty()) {
+    return UpstreamProblem{"base_url", "required for " + std::string(profile)};
+  }
+  if (!tool_format.empty() && !takes_tool_format(*p))
+    return UpstreamProblem{"tool_format",
+                           "only for OpenAI-style chat or completion upstreams (openai, "
+                           "openai_compatible, openai_completions, or a profile of theirs)"};
+  if (tool_format.empty() && p->dialect == kCompletionsDialect)
+    return UpstreamProblem{"tool_format",
+                           "required for " + std::string(profile) +
+                               " (the family whose chat template writes the prompt and whose "
+                               "calls are parsed: hermes, llama3_json, ...)"};
+  return std::nullopt;
+}
+
+std::string upstream_profile_names() {
+  std::string out;
+  for (const std::string& n : provider::builtin_profile_names()) out += n + ", ";
+  return out + std::string(kScriptedProfile);
+}
 
 Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamSpec& spec,
                                                           transport::HttpTransport* client) {
@@ -45,9 +92,7 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamSpec& sp
   auto profile = provider::resolve_profile(cfg);
   if (!profile) return std::move(profile).error();
   if (!cfg.base_url.empty() && cfg.api_key_env.empty()) profile->api_key_required = false;
-  const dialects::Dialect* d = dialects::find_dialect(profile->dialect);
-  bool chat = d && d->name == "openai_chat";
-  if (!spec.tool_format.empty() && !chat && profile->dialect != kCompletionsDialect)
+  if (!spec.tool_format.empty() && !takes_tool_format(*profile))
     return make_error(ErrorCode::invalid_argument,
                       "tool_format is only for OpenAI-style chat or completion upstreams "
                       "(profile '" +

@@ -24,13 +24,6 @@ TEST(GatewayKeys, HashIsSha256Hex) {
             "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b");
 }
 
-TEST(GatewayKeys, PresentedKeyFromEitherHeader) {
-  EXPECT_EQ(presented_key("Bearer abc", ""), "abc");
-  EXPECT_EQ(presented_key("", "xyz"), "xyz");
-  EXPECT_EQ(presented_key("Basic abc", ""), "");
-  EXPECT_EQ(presented_key("", ""), "");
-}
-
 TEST(GatewayKeys, AuthenticatesOnlyTheConfiguredKey) {
   KeyRing ring;
   ASSERT_TRUE(ring.add(key("a", "sha256:" + sha256_hex("one"))));

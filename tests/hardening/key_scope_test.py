@@ -100,6 +100,25 @@ conductor:
         self.assertEqual(st, 200, body)
         self.assertIn("A's private question", json.dumps(take(self.up.bodies)))
 
+    # ---- refusals do not grow the metrics -----------------------------------
+
+    def test_refused_callers_add_no_metric_series(self):
+        """A caller without a valid key names whatever paths it likes; the
+        401s are counted under the endpoint's fixed label, never its path."""
+        def series():
+            return {line.rpartition(" ")[0] for line in self.gw.metrics().splitlines()
+                    if line.startswith("toolwire_requests_total{")}
+        before = series()
+        for i in range(40):
+            for path in (f"/v1beta/models/m{i}:generateContent", f"/model/m{i}/converse",
+                         f"/v1/chat/completions?x={i}"):
+                st, _, _ = self.gw.request("POST", path, {"model": "m"},
+                                           headers={"authorization": f"Bearer wrong-{i}"})
+                self.assertEqual(st, 401, path)
+        added = series() - before
+        self.assertLessEqual(len(added), 6, sorted(added))
+        self.assertFalse([s for s in added if "m1" in s or "x=" in s], sorted(added))
+
     # ---- /mcp: Mcp-Session-Id ------------------------------------------------
 
     def mcp(self, key, message, sid=None, method="POST"):

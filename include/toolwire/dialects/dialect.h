@@ -1,12 +1,13 @@
 // toolwire/dialects/dialect.h — one wire dialect, registered once.
 //
 // Everything toolwire knows about a dialect beyond its codec is data in its
-// entry of all_dialects() (src/dialects/dialects.cc): the names the CLI and
-// profiles accept, where its endpoint lives, how a request is authenticated,
-// how its stream errors map to ErrorCodes, what a stream request must ask for,
-// and how a tool definition is exported. The CLI lists, the HTTP provider and
-// the cross-dialect tests read this list; adding a dialect is its folder plus
-// one entry here.
+// entry (src/dialects/<name>/entry.h), listed once in all_dialects()
+// (src/dialects/dialects.cc): the names the CLI and profiles accept, where
+// its endpoint lives, how a request is authenticated, how its stream errors
+// map to ErrorCodes, what a stream request must ask for, how a tool
+// definition is exported, and how a gateway serves it (Ingress). The CLI, the
+// HTTP provider, the gateway and the cross-dialect tests read this list;
+// adding a dialect is its folder plus one line there.
 //
 //   const dialects::Dialect* d = dialects::find_dialect("anthropic");  // name or alias
 //   const dialects::Codec& c = *d->codec();
@@ -21,6 +22,7 @@
 
 #include "toolwire/core/result.h"
 #include "toolwire/dialects/codec.h"
+#include "toolwire/dialects/ingress.h"
 #include "toolwire/ir/tool.h"
 #include "toolwire/schema/tool_export.h"
 
@@ -86,6 +88,8 @@ struct Dialect {
   // no known rule. And where a name sits in a tools[] entry, for error paths.
   size_t max_tool_name_length = 0;
   std::string_view tool_name_path = ".name";
+  // How a gateway serves the dialect to its callers (ingress.h).
+  Ingress ingress;
 
   bool has_codec() const { return codec != nullptr; }
 };

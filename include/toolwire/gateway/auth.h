@@ -2,8 +2,8 @@
 //
 // Keys are configured as SHA-256 hashes (`sha256:<64 hex>`; make one with
 // `toolwire serve --hash-key`), never in clear. A request presents its key as
-// `Authorization: Bearer KEY` or `x-api-key: KEY` (what the OpenAI and
-// Anthropic SDKs send); it is hashed and compared in constant time.
+// its dialect's SDKs send it (dialects::presented_key); it is hashed and
+// compared in constant time.
 //
 //   gateway::KeyRing ring;
 //   ring.add({.name = "ci", .sha256_hex = "…", .models = {"gpt-*"}, .requests_per_minute = 600});
@@ -66,13 +66,5 @@ class KeyRing {
 
 // SHA-256 of `text` as 64 lower-case hex digits.
 std::string sha256_hex(std::string_view text);
-
-// The key a request presents, in each client dialect's way: `x-api-key: K`,
-// `x-goog-api-key: K` (Gemini's SDKs), `Authorization: Bearer K`, or an AWS
-// SigV4 `Authorization: AWS4-HMAC-SHA256 Credential=K/<date>/...` (Bedrock
-// clients: the access key id is the gateway key). The SigV4 signature is not
-// checked: it needs the secret, and gateway keys are stored only as hashes.
-std::string_view presented_key(std::string_view authorization, std::string_view x_api_key,
-                               std::string_view x_goog_api_key = {});
 
 }  // namespace toolwire::gateway

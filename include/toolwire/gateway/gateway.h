@@ -1,7 +1,7 @@
 // toolwire/gateway/gateway.h — the gateway server behind `toolwire serve`.
 //
 // An HTTP/1.1 server on Boost.Beast/Asio with endpoints of every dialect
-// (OpenAI Chat and Responses, Anthropic, Gemini, Bedrock Converse) in front of
+// in the dialect list (toolwire/dialects/dialect.h) in front of
 // any provider. A request is decoded once from the
 // caller's dialect into the IR, routed by model to a provider (which encodes
 // the upstream's dialect), and the answer — whole or as a stream, event by
@@ -123,7 +123,7 @@ struct RouteTools {
 struct RouteTarget {
   provider::Provider* provider = nullptr;   // owned by the router
   std::string upstream_model;               // empty: the caller's model name
-  std::string name;                         // for logs and metrics ("openai", "mock")
+  std::string name;                         // for logs and metrics ("upstream-a", "mock")
   std::shared_ptr<const RouteTools> tools;  // null: passthrough
   // The agent loop's turn protocol for this route (the conductor's sessions).
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
@@ -191,8 +191,8 @@ struct McpEndpointOptions {
   std::chrono::milliseconds tool_timeout{std::chrono::seconds(60)};
 };
 
-// OpenAI Responses' `previous_response_id`: the gateway keeps each completed
-// /v1/responses answer (unless the request said `store: false`), least
+// `previous_response_id` (a dialect whose Ingress::response_store is set):
+// the gateway keeps each completed answer at that endpoint (unless the request said `store: false`), least
 // recently used evicted first. max_responses 0: off, and a request naming a
 // previous response is refused.
 struct ResponseStoreOptions {
@@ -208,8 +208,8 @@ struct GatewayOptions {
   // Threads that run server tools' handlers (blocking code never runs on the
   // server's own threads).
   int tool_threads = 4;
-  // While a stream has nothing to send, a keep-alive (Anthropic `ping`
-  // event, SSE comment line for OpenAI clients) goes out this often.
+  // While a stream has nothing to send, the dialect's keep-alive
+  // (Ingress::stream_keepalive) goes out this often.
   std::chrono::milliseconds stream_keepalive{std::chrono::seconds(15)};
   // An upstream stream that carries no content (text, thinking, tool call)
   // for this long — heartbeats do not count — is cut, and the caller gets an

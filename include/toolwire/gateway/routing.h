@@ -5,9 +5,9 @@
 // ordered list of upstream targets (primary first, then fallbacks).
 //
 //   gateway::PatternRouter r;
-//   auto* p = r.own(std::move(openai_provider), "openai");
-//   r.add_route({.pattern = "gpt-*", .targets = {{p, "", "openai"}}});
-//   r.add_route({.pattern = "fast", .targets = {{p, "gpt-4o-mini", "openai"}}});
+//   auto* p = r.own(std::move(provider), "upstream-a");
+//   r.add_route({.pattern = "gpt-*", .targets = {{p, "", "upstream-a"}}});
+//   r.add_route({.pattern = "fast", .targets = {{p, "gpt-4o-mini", "upstream-a"}}});
 #pragma once
 
 #include <memory>

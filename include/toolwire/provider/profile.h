@@ -35,6 +35,9 @@ struct Profile {
   std::string name;
   std::string dialect;   // a dialect of the list (codec/dialect.h): "openai_chat", "anthropic"
   std::string base_url;  // without the trailing path; may be empty (then required from config)
+  // A base URL given in its place ends in this ("/v1": its SDKs take the
+  // version in the base URL); empty: any.
+  std::string base_url_suffix;
   // Appended to base_url; `{model}` stands for the model id (percent-encoded).
   // Empty: the dialect's own path template.
   std::string path;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,21 @@ struct UpstreamSpec {
   // scripted without a file: this script; empty: a script file is required.
   std::string_view default_script;
 };
+
+// What a configuration can check before anything is built, for an upstream
+// of `profile` with this `base_url` and `tool_format` (either may be empty):
+// the field at fault ("base_url", "tool_format") and why. nullopt: fine, or a
+// profile this cannot know (its build then says what is wrong).
+struct UpstreamProblem {
+  std::string_view field;
+  std::string message;
+};
+std::optional<UpstreamProblem> check_upstream(std::string_view profile, std::string_view base_url,
+                                              std::string_view tool_format);
+
+// "openai, anthropic, ..., scripted": the profile names a configuration may
+// use without a profile file.
+std::string upstream_profile_names();
 
 // `client` carries the HTTP providers' calls and must outlive them; the
 // scripted model needs none (null).

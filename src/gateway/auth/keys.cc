@@ -46,27 +46,6 @@ std::string sha256_hex(std::string_view text) {
   return out;
 }
 
-std::string_view presented_key(std::string_view authorization, std::string_view x_api_key,
-                               std::string_view x_goog_api_key) {
-  if (!x_api_key.empty()) return x_api_key;
-  if (!x_goog_api_key.empty()) return x_goog_api_key;
-  if (authorization.size() > 7 &&
-      (authorization.substr(0, 7) == "Bearer " || authorization.substr(0, 7) == "bearer "))
-    return authorization.substr(7);
-  // AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/bedrock/aws4_request, ...
-  constexpr std::string_view kSigV4 = "AWS4-HMAC-SHA256 ";
-  if (authorization.starts_with(kSigV4)) {
-    constexpr std::string_view kCredential = "Credential=";
-    auto at = authorization.find(kCredential);
-    if (at == std::string_view::npos) return {};
-    std::string_view id = authorization.substr(at + kCredential.size());
-    auto end = id.find_first_of("/, ");
-    if (end == std::string_view::npos || id[end] != '/') return {};
-    return id.substr(0, end);
-  }
-  return {};
-}
-
 GatewayKey::GatewayKey(KeyConfig c) : c_(std::move(c)), tokens_(c_.requests_per_minute) {}
 
 bool GatewayKey::allows_model(std::string_view model) const {

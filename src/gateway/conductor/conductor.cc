@@ -2,6 +2,8 @@
 // sessions), and the maps of sessions and connections.
 #include "gateway/conductor/conductor.h"
 
+#include "toolwire/dialects/ingress.h"
+
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
@@ -104,7 +106,7 @@ void Conductor::handle(std::shared_ptr<http::Exchange> ex, http::Request&& req) 
   GatewayKey* key = nullptr;
   if (ctx_.keys && !ctx_.keys->empty()) {
     std::string_view presented =
-        presented_key(req.header("authorization"), req.header("x-api-key"));
+        dialects::presented_key([&](std::string_view name) { return req.header(name); });
     if (!presented.empty()) {  // else it must come in session.start
       key = ctx_.keys->authenticate(presented);
       if (!key) return refuse(*ex, 401, "unauthenticated", "invalid gateway key");

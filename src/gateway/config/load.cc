@@ -13,6 +13,7 @@
 #include "gateway/config/reader.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/textprovider/text_provider.h"
+#include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::gateway {
@@ -258,8 +259,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
       return r.error(n, p + ".profile",
-                     "required (openai, anthropic, gemini, responses, bedrock, "
-                     "openai_compatible, scripted, or another profile)");
+                     "required (" + textprovider::upstream_profile_names() +
+                         ", or another profile)");
     TW_TRY(r.str(n, p, "base_url", u.base_url));
     if (!u.base_url.empty()) {
       if (!u.base_url.starts_with("http://") && !u.base_url.starts_with("https://"))
@@ -267,31 +268,15 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
       if (u.base_url.find('@') != std::string::npos)
         return r.error(n["base_url"], p + ".base_url",
                        "credentials in a URL are not accepted (use api_key_env)");
-      std::string b = u.base_url;
-      while (!b.empty() && b.back() == '/') b.pop_back();
-      if ((u.profile == "openai" || u.profile == "openai_compatible" ||
-           u.profile == "openai_completions" || u.profile == "responses" ||
-           u.profile == "openai_responses") &&
-          !b.ends_with("/v1") && b.find("/v1/") == std::string::npos)
-        return r.error(
-            n["base_url"], p + ".base_url",
-            "an OpenAI-style base URL ends in /v1, as the OpenAI SDK takes it (e.g. " + b + "/v1)");
-    } else if (u.profile == "openai_compatible" || u.profile == "openai_completions") {
-      return r.error(n, p + ".base_url", "required for " + u.profile);
     }
     TW_TRY(r.str(n, p, "tool_format", u.tool_format));
-    if (!u.tool_format.empty()) {
-      if (u.profile == "scripted" || u.profile == "anthropic")
-        return r.error(n["tool_format"], p + ".tool_format",
-                       "only for OpenAI-style chat or completion upstreams (openai, "
-                       "openai_compatible, openai_completions, or a profile of theirs)");
+    if (auto bad = textprovider::check_upstream(u.profile, u.base_url, u.tool_format)) {
+      const YAML::Node& at = n[std::string(bad->field)] ? n[std::string(bad->field)] : n;
+      return r.error(at, p + "." + std::string(bad->field), bad->message);
+    }
+    if (!u.tool_format.empty())
       if (Status s = textprovider::check_family(u.tool_format); !s)
         return r.error(n["tool_format"], p + ".tool_format", s.error().message);
-    } else if (u.profile == "openai_completions") {
-      return r.error(n, p + ".tool_format",
-                     "required for openai_completions (the family whose chat template writes "
-                     "the prompt and whose calls are parsed: hermes, llama3_json, ...)");
-    }
     TW_TRY(r.str(n, p, "script", u.script));
     if (!u.script.empty() && u.profile != "scripted")
       return r.error(n["script"], p + ".script", "only a scripted upstream takes a script");

@@ -31,6 +31,8 @@ constexpr std::string_view status_text(int status) {
       return "Unsupported Media Type";
     case 422:
       return "Unprocessable Entity";
+    case 426:
+      return "Upgrade Required";
     case 429:
       return "Too Many Requests";
     case 431:

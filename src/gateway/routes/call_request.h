@@ -15,8 +15,8 @@ namespace toolwire::gateway::routes {
 // invalid_argument for too many messages or tools.
 std::optional<Error> check_limits(const ir::Request& request, const Limits& limits);
 
-// How long the caller waits for its answer, when it says so: the OpenAI and
-// Anthropic SDKs send their request timeout as `x-stainless-timeout`
+// How long the caller waits for its answer, when it says so: SDKs generated
+// by Stainless send their request timeout as `x-stainless-timeout`
 // (seconds). The upstream call — its retries and their retry-after waits
 // included — never runs past it (nor past the upstream's own timeout).
 std::optional<int64_t> client_deadline_ms(const http::Request& req);

@@ -37,7 +37,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
       : key_(key),
         ctx_(std::move(ctx)),
         dialect_(ingress.dialect),
-        codec_(codec_for(ingress.dialect)),
+        codec_(codec_for(*ingress.dialect)),
         route_(ingress.route),
         ingress_(std::move(ingress)),
         ex_(std::move(ex)) {}
@@ -48,15 +48,16 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     auto decoded = codec_.decode_request(req.body, warnings_);
     if (!decoded) return reject(decoded.error());
     request_ = std::move(*decoded);
-    // Gemini and Bedrock: the model and the stream flag are the path's.
+    // A dialect whose path names the model and the stream flag: the path's.
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
-    if (dialect_ == Dialect::openai_responses) {
-      if (auto w = recorder_.begin(ctx_->responses, request_, key_scope(key_)))
+    if (auto store_error = dialect_->ingress.response_store) {
+      if (auto w = recorder_.begin(ctx_->response_store, request_, key_scope(key_), store_error))
         return reject_wire(std::move(*w));
     }
     if (auto err = check_limits(request_, ctx_->options.limits)) return reject(*err);
-    if (dialect_ == Dialect::anthropic_messages && has_extra("thread")) return reject_thread();
+    if (dialect_->ingress.refuse)
+      if (auto w = dialect_->ingress.refuse(request_)) return reject_wire(std::move(*w));
     // What the caller's API would refuse, caught before any upstream round
     // trip: non-object tool schemas (the decoder refused them above) and
     // tool names outside the dialect's rule (the encoders' check; a target
@@ -160,23 +161,6 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
  private:
   bool begun() const { return relay_ && relay_->begun(); }
 
-  bool has_extra(std::string_view key) const {
-    for (const auto& x : request_.extra)
-      if (x.key == key) return true;
-    return false;
-  }
-
-  // Anthropic's SDK tool runner may send `thread` (server-side history); this
-  // error code tells it to resend the whole history instead.
-  void reject_thread() {
-    std::string body =
-        R"({"type":"error","error":{"type":"invalid_request_error","message":"this gateway keeps )"
-        R"(no server-side threads: send the full history instead of `thread`","details":)"
-        R"({"error_code":"thread_unsupported_request","unsupported":["thread"]}}})";
-    ex_->respond(400, "application/json", body);
-    finish_metrics(400);
-  }
-
   void reject(const Error& e) {
     dialects::WireError w = codec_.encode_error(e);
     // The upstream's own wait, passed on when the gateway gives up.
@@ -279,12 +263,12 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
     ex_->respond(200, "application/json", *body, h);
     ctx_->metrics.bytes_out(body->size());
-    recorder_.done(ctx_->responses, resp);
+    recorder_.done(ctx_->response_store, resp);
     finish_metrics(200);
   }
 
   void end(int status) {
-    if (status == 200) recorder_.stream_done(ctx_->responses);
+    if (status == 200) recorder_.stream_done(ctx_->response_store);
     done_ = true;
     relay_->end();
     finish_metrics(status);
@@ -324,11 +308,11 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   GatewayKey* key_;  // owned by the gateway's KeyRing, which outlives every call
   bool holds_stream_slot_ = false;
   std::shared_ptr<RouteContext> ctx_;
-  Dialect dialect_;
+  const dialects::Dialect* dialect_;
   const dialects::Codec& codec_;
   std::string_view route_;
   Ingress ingress_;
-  ResponseRecorder recorder_;  // /v1/responses: previous_response_id and the store
+  ResponseRecorder recorder_;  // previous_response_id and the store
   std::shared_ptr<http::Exchange> ex_;
   Clock::time_point start_{};
   Warnings warnings_;

@@ -25,22 +25,6 @@ std::optional<std::string> plain_string(std::string_view raw) {
   return std::string(raw);
 }
 
-dialects::WireError openai_error(std::string_view message, std::string_view code) {
-  dialects::WireError out;
-  out.http_status = 400;
-  JsonWriter w(out.body);
-  w.begin_object();
-  w.key("error");
-  w.begin_object();
-  w.field("message", message);
-  w.field("type", "invalid_request_error");
-  w.field("param", "previous_response_id");
-  w.field("code", code);
-  w.end_object();
-  w.end_object();
-  return out;
-}
-
 }  // namespace
 
 std::string scoped_response_id(std::string_view scope, std::string_view id) {
@@ -54,24 +38,24 @@ std::string scoped_response_id(std::string_view scope, std::string_view id) {
 std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
                                                            ir::Request& request,
                                                            ResponseRecord& record,
-                                                           std::string_view scope) {
+                                                           std::string_view scope,
+                                                           dialects::StoreErrorWriter error) {
   if (auto s = extra(request, "store", false)) record.store = *s != "false";
   auto raw = extra(request, "previous_response_id", true);
   if (raw && *raw != "null") {
     auto id = plain_string(*raw);
-    if (!id)
-      return openai_error("previous_response_id: expected a response id string", "invalid_type");
+    if (!id) return error("previous_response_id: expected a response id string", "invalid_type");
     if (!store.enabled())
-      return openai_error(
+      return error(
           "previous_response_id needs the gateway's response store, which is off "
           "(response_store.max_responses is 0): send the whole conversation as input instead",
           "previous_response_unsupported");
     auto conversation = store.find(scoped_response_id(scope, *id));
     if (!conversation)
-      return openai_error("Previous response with id '" + *id +
-                              "' not found (this gateway keeps responses in memory, bounded: "
-                              "it may have been evicted or the gateway restarted)",
-                          "previous_response_not_found");
+      return error("Previous response with id '" + *id +
+                       "' not found (this gateway keeps stored answers in memory, bounded: "
+                       "it may have been evicted or the gateway restarted)",
+                   "previous_response_not_found");
     request.messages.insert(request.messages.begin(), conversation->begin(), conversation->end());
   }
   if (record.store && store.enabled()) record.input = request.messages;
@@ -79,10 +63,10 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
 }
 
 std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store,
-                                                           ir::Request& request,
-                                                           std::string scope) {
+                                                           ir::Request& request, std::string scope,
+                                                           dialects::StoreErrorWriter error) {
   scope_ = std::move(scope);
-  if (auto w = apply_previous_response(store, request, record_, scope_)) return w;
+  if (auto w = apply_previous_response(store, request, record_, scope_, error)) return w;
   if (record_.store && store.enabled()) id_ = new_response_id();
   return std::nullopt;
 }

@@ -1,9 +1,9 @@
-// /v1/responses and the gateway's response store: a request's
+// The gateway's response store at a dialect's endpoint (Ingress::response_store): a request's
 // `previous_response_id` becomes the stored conversation in front of its own
 // input, and a completed answer is stored unless the request said
 // `store: false` (docs/gateway.md, "Response store").
 //
-// The Responses decoder keeps both fields as top-level extras (raw JSON).
+// The dialect's decoder keeps both fields as top-level extras (raw JSON).
 // previous_response_id is taken out here: the upstream gets the whole
 // conversation instead, in whatever dialect it speaks.
 #pragma once
@@ -14,6 +14,7 @@
 
 #include "gateway/routes/response_store.h"
 #include "toolwire/dialects/codec.h"
+#include "toolwire/dialects/ingress.h"
 #include "toolwire/ir/accumulator.h"
 #include "toolwire/ir/request.h"
 
@@ -31,15 +32,16 @@ struct ResponseRecord {
 std::string scoped_response_id(std::string_view scope, std::string_view id);
 
 // Applies the request's previous_response_id, looked up in `scope` (see
-// scoped_response_id). An error body (OpenAI shape) when it names no stored
+// scoped_response_id). An error body (written by `error`) when it names no stored
 // response of this scope (400 previous_response_not_found: the same for
 // another key's id as for one never issued) or the store is off (400), or
 // the field is not a string.
 std::optional<dialects::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
                                                         ResponseRecord& record,
-                                                        std::string_view scope = {});
+                                                        std::string_view scope,
+                                                        dialects::StoreErrorWriter error);
 
-// One /v1/responses call's way into the store: the previous response applied
+// One call's way into the store: the previous response applied
 // to its request, the id the client gets (the gateway's own, so that it can
 // be found again), and what the client saw, kept once the answer completed.
 class ResponseRecorder {
@@ -47,7 +49,7 @@ class ResponseRecorder {
   // See apply_previous_response(); on success, an id when this answer will
   // be stored.
   std::optional<dialects::WireError> begin(ResponseStore& store, ir::Request& request,
-                                        std::string scope = {});
+                                           std::string scope, dialects::StoreErrorWriter error);
   // The id the client gets; empty: the answer is not stored (keep the
   // upstream's).
   const std::string& id() const { return id_; }

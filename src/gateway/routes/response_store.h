@@ -1,5 +1,5 @@
-// OpenAI Responses' `previous_response_id`, served by the gateway: each
-// completed /v1/responses answer's conversation (the input messages, the
+// `previous_response_id`, served by the gateway for the dialects whose
+// Ingress::response_store is set: each completed answer's conversation (the input messages, the
 // earlier ones it continued included, and the answer) under the id the client
 // got. Bounded by a count and by an estimate of the bytes held; the least
 // recently used response goes first. In process only: a restart forgets all.
@@ -22,7 +22,7 @@ class ResponseStore {
  public:
   using Conversation = std::vector<ir::Message>;
 
-  // 0 responses: disabled (previous_response_id is refused).
+  // max_responses 0: disabled (previous_response_id is refused).
   void set_limits(size_t max_responses, size_t max_bytes);
   bool enabled() const;
 

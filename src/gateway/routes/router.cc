@@ -1,5 +1,8 @@
 #include "gateway/routes/router.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "gateway/conductor/conductor.h"
 
 #include "gateway/routes/errors.h"
@@ -7,6 +10,7 @@
 #include "gateway/routes/ingress.h"
 #include "gateway/routes/mcp_endpoint.h"
 #include "gateway/routes/model_call.h"
+#include "toolwire/dialects/ingress.h"
 
 namespace toolwire::gateway::routes {
 namespace {
@@ -14,22 +18,49 @@ namespace {
 using boost::beast::http::verb;
 
 void not_found(http::Exchange& ex, const http::Request& req) {
-  Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
-  send_error(ex, d, 404, ErrorCode::not_found,
+  // Built once: the dialect list does not change while the process runs.
+  static const std::string served =
+      dialects::served_routes() +
+      ", GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, GET /ready, "
+      "GET /metrics";
+  send_error(ex, dialect_of(req), 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
-                 " (this gateway serves POST /v1/chat/completions, POST /v1/messages, "
-                 "POST /v1/responses, POST /v1beta/models/{model}:generateContent and "
-                 ":streamGenerateContent?alt=sse, POST /model/{modelId}/converse and "
-                 "/converse-stream, GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, "
-                 "GET /health, GET /ready, GET /metrics)");
+                 " (this gateway serves " + served + ")");
 }
 
 void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view allowed) {
-  Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
-  send_error(ex, d, 405, ErrorCode::invalid_argument,
+  send_error(ex, dialect_of(req), 405, ErrorCode::invalid_argument,
              req.method_text + " is not allowed on " + std::string(req.path()) + " (use " +
                  std::string(allowed) + ")",
              {}, {{"allow", std::string(allowed)}});
+}
+
+// "A, B, or C": every way a dialect presents a key, for the 401 that asks
+// for one.
+std::string key_forms() {
+  std::vector<std::string_view> forms;
+  for (const Dialect& d : dialects::all_dialects()) {
+    std::string_view f = d.ingress.key_help;
+    if (!f.empty() && std::find(forms.begin(), forms.end(), f) == forms.end()) forms.push_back(f);
+  }
+  std::string out;
+  for (size_t i = 0; i < forms.size(); ++i) {
+    if (i > 0) out += i + 1 == forms.size() ? ", or " : ", ";
+    out += forms[i];
+  }
+  return out;
+}
+
+struct Unserved {
+  const Dialect* dialect;
+  const dialects::UnservedRoute* route;
+};
+
+std::optional<Unserved> find_unserved(std::string_view path) {
+  for (const Dialect& d : dialects::all_dialects())
+    for (const auto& r : d.ingress.unserved)
+      if (r.path == path) return Unserved{&d, &r};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -37,24 +68,24 @@ void wrong_method(http::Exchange& ex, const http::Request& req, std::string_view
 // The caller's gateway key, when the gateway has keys: 401 when missing or
 // unknown, 429 (with retry-after) when its per-minute budget is spent.
 // Returns false when it answered.
-bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, GatewayKey*& key) {
+// `route`: the endpoint's label in metrics (a fixed string, never the raw
+// path: a caller without a key must not grow the series).
+bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req,
+               std::string_view route, GatewayKey*& key) {
   key = nullptr;
   if (!ctx.keys || ctx.keys->empty()) return true;
-  Dialect d = dialect_for(req.path(), req.header("anthropic-version"));
-  std::string_view presented = presented_key(req.header("authorization"), req.header("x-api-key"),
-                                             req.header("x-goog-api-key"));
-  // Gemini's REST API also takes the key as `?key=` (its older examples).
+  const Dialect& d = dialect_of(req);
   std::string_view target = req.target;
-  if (presented.empty() && d == Dialect::gemini && target.find('?') != target.npos)
-    presented = query_param(target.substr(target.find('?') + 1), "key").value_or("");
+  std::string_view query =
+      target.find('?') == target.npos ? std::string_view() : target.substr(target.find('?') + 1);
+  std::string_view presented =
+      dialects::presented_key([&](std::string_view name) { return req.header(name); }, &d, query);
   key = ctx.keys->authenticate(presented);
   if (!key) {
     send_error(ex, d, 401, ErrorCode::unauthenticated,
-               presented.empty()
-                   ? "a gateway key is required (Authorization: Bearer KEY, x-api-key: KEY, "
-                     "x-goog-api-key: KEY, or a SigV4 signature whose access key id is KEY)"
-                   : "invalid gateway key");
-    ctx.metrics.request(req.path(), "unknown", 401, 0);
+               presented.empty() ? "a gateway key is required (" + key_forms() + ")"
+                                 : std::string("invalid gateway key"));
+    ctx.metrics.request(route, "unknown", 401, 0);
     return false;
   }
   if (auto wait = key->take_request(http::Clock::now())) {
@@ -62,7 +93,7 @@ bool authorize(RouteContext& ctx, http::Exchange& ex, const http::Request& req, 
                "rate limit of key '" + key->config().name + "': " +
                    std::to_string(key->config().requests_per_minute) + " requests per minute",
                {}, {{"retry-after", std::to_string(*wait)}});
-    ctx.metrics.request(req.path(), "unknown", 429, 0);
+    ctx.metrics.request(route, "unknown", 429, 0);
     return false;
   }
   return true;
@@ -80,34 +111,42 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
     std::string_view target = req.target;
     std::string_view query =
         target.find('?') == target.npos ? std::string_view() : target.substr(target.find('?') + 1);
-    if (auto call = match_model_call(path, query)) {
+    if (auto call = dialects::match_model_call(path, query)) {
       GatewayKey* key = nullptr;
       // The key first: a caller without one learns nothing of the route.
-      if (!authorize(*ctx, *ex, req, key) || !only(verb::post, "POST")) return;
-      if (!*call) {
-        send_error(*ex, dialect_for(path), call->error());
-        ctx->metrics.request(path.starts_with("/model/") ? "/model/{modelId}" : "/v1beta/models",
-                             "unknown", call->error().http_status, 0);
+      std::string_view route =
+          call->match ? call->match->route : call->dialect->ingress.route_family;
+      if (!authorize(*ctx, *ex, req, route, key) || !only(verb::post, "POST")) return;
+      if (!call->match) {
+        send_error(*ex, *call->dialect, call->match.error());
+        ctx->metrics.request(call->dialect->ingress.route_family, "unknown",
+                             call->match.error().http_status, 0);
         return;
       }
-      handle_model_call(ctx, std::move(**call), key, ex, std::move(req));
+      dialects::RouteMatch& m = *call->match;
+      handle_model_call(ctx, Ingress{call->dialect, m.route, std::move(m.model), m.stream}, key, ex,
+                        std::move(req));
       return;
     }
-    if (path == "/v1/messages/count_tokens") {
+    if (auto unserved = find_unserved(path)) {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key) && only(verb::post, "POST"))
-        send_error(*ex, Dialect::anthropic_messages, 501, ErrorCode::unimplemented,
-                   "count_tokens is not supported by this gateway's upstreams");
+      if (authorize(*ctx, *ex, req, unserved->route->path, key) &&
+          only(boost::beast::http::string_to_verb(
+                   {unserved->route->method.data(), unserved->route->method.size()}),
+               unserved->route->method))
+        send_error(*ex, *unserved->dialect, 501, ErrorCode::unimplemented,
+                   std::string(unserved->route->reason));
       return;
     }
     if (path == "/v1/models" || path == "/models") {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key) && only(verb::get, "GET")) handle_models(*ctx, *ex, req);
+      if (authorize(*ctx, *ex, req, "/v1/models", key) && only(verb::get, "GET"))
+        handle_models(*ctx, *ex, req);
       return;
     }
     if (path == "/mcp") {
       GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, key)) ctx->mcp->handle(ex, std::move(req), key);
+      if (authorize(*ctx, *ex, req, "/mcp", key)) ctx->mcp->handle(ex, std::move(req), key);
       return;
     }
     if (path == "/v1/conductor") {
@@ -141,7 +180,7 @@ http::ProtocolErrorWriter make_protocol_error_writer() {
     ErrorCode code = status == 413 || status == 431 ? ErrorCode::resource_exhausted
                      : status == 408                ? ErrorCode::deadline_exceeded
                                                     : ErrorCode::invalid_argument;
-    send_error(ex, dialect_for(path), status, code, std::string(message));
+    send_error(ex, dialect_of_path(path), status, code, std::string(message));
   };
 }
 

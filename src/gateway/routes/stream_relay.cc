@@ -1,5 +1,7 @@
 #include "gateway/routes/stream_relay.h"
 
+#include "toolwire/dialects/ingress.h"
+
 #include "gateway/routes/upstream_failure.h"
 
 namespace toolwire::gateway::routes {
@@ -42,7 +44,7 @@ void StreamRelay::write(std::string_view bytes) {
 }
 
 void StreamRelay::send_error(const Error& e) {
-  send(ir::ErrorEvent{stream_error_type(e), e.to_string()});
+  send(ir::ErrorEvent{dialects::stream_error_type(e), e.to_string()});
 }
 
 void StreamRelay::end() {

@@ -30,7 +30,7 @@ class StreamRelay : public std::enable_shared_from_this<StreamRelay> {
   void begin(http::Headers headers);
   // One event, encoded and written (the head first if not sent yet).
   void send(const ir::StreamEvent& e);
-  // The same, the Responses store seeing the event as the client gets it.
+  // The same, the response store seeing the event as the client gets it.
   void send(ir::StreamEvent e, ResponseRecorder& recorder);
   // Bytes as they are (tool-activity comments).
   void write(std::string_view bytes);

@@ -6,12 +6,11 @@ namespace toolwire::gateway::routes {
 
 StreamShape stream_shape(const dialects::Codec& codec) {
   StreamShape s;
-  if (const dialects::Dialect* d = dialects::dialect_of(codec)) s.media_type = d->stream_media_type;
+  if (const dialects::Dialect* d = dialects::dialect_of(codec)) {
+    s.media_type = d->stream_media_type;
+    s.keepalive = d->ingress.stream_keepalive;
+  }
   s.sse_comments = s.media_type == "text/event-stream";
-  if (codec.name() == "anthropic_messages")
-    s.keepalive = "event: ping\ndata: {\"type\": \"ping\"}\n\n";
-  else if (s.sse_comments)
-    s.keepalive = ": keep-alive\n\n";
   return s;
 }
 

@@ -1,8 +1,7 @@
 // What a caller's stream looks like besides its events: the media type, the
 // keep-alive written while nothing else is (server tools running), and
 // whether SSE comment lines may carry the opt-in tool activity. Derived from
-// the codec that encodes the stream (a dialect without its own codec yet
-// streams as OpenAI Chat, and gets OpenAI's shape).
+// the entry of the dialect whose codec encodes the stream.
 #pragma once
 
 #include <string_view>
@@ -13,9 +12,7 @@ namespace toolwire::gateway::routes {
 
 struct StreamShape {
   std::string_view media_type = "text/event-stream";
-  // Anthropic: a `ping` event; other SSE dialects: a comment line, which
-  // every SSE parser skips; Bedrock's binary event stream: none (an unknown
-  // event would reach the AWS SDK's caller), so its stream stays silent.
+  // The dialect's own (Ingress::stream_keepalive); empty: silent.
   std::string_view keepalive;
   bool sse_comments = true;
 };

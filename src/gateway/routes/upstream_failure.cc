@@ -75,25 +75,4 @@ Error gateway_error(Error e) {
   return e;
 }
 
-// The stream error type a caller's SDK understands for `e`.
-std::string stream_error_type(const Error& e) {
-  if (e.upstream) {
-    if (e.http_status == 504) return "timeout_error";
-    if (e.http_status == 503) return "overloaded_error";
-    if (e.http_status >= 500) return "api_error";
-  }
-  switch (e.code) {
-    case ErrorCode::deadline_exceeded:
-      return "timeout_error";
-    case ErrorCode::resource_exhausted:
-      return "rate_limit_error";
-    case ErrorCode::invalid_argument:
-      return "invalid_request_error";
-    case ErrorCode::unavailable:
-      return "overloaded_error";
-    default:
-      return "api_error";
-  }
-}
-
 }  // namespace toolwire::gateway::routes

@@ -18,8 +18,5 @@ std::string_view error_kind(const Error& e);
 // The gateway's own answer for an upstream's error (502, 503, 504, or the
 // upstream's 4xx passed on); any other error unchanged.
 Error gateway_error(Error e);
-// The stream error type a caller's SDK understands for `e` (Anthropic's
-// names: `overloaded_error`, `timeout_error`, ...).
-std::string stream_error_type(const Error& e);
 
 }  // namespace toolwire::gateway::routes

@@ -1,120 +1,16 @@
-// The gateway's ingress pieces below HTTP: which model-call endpoint a path
-// names (with the model and stream flag Gemini and Bedrock put in the path),
-// percent-decoding, the key each client dialect presents, and the response
-// store behind /v1/responses' previous_response_id.
+// The gateway's response store behind previous_response_id, with the error
+// writer of the dialect that has one.
 #include <gtest/gtest.h>
 
-#include "gateway/routes/ingress.h"
 #include "gateway/routes/previous_response.h"
 #include "gateway/routes/response_store.h"
-#include "toolwire/gateway/auth.h"
+#include "toolwire/dialects/dialect.h"
 
 namespace toolwire::gateway::routes {
 namespace {
 
-Ingress match(std::string_view path, std::string_view query = "") {
-  auto m = match_model_call(path, query);
-  EXPECT_TRUE(m.has_value()) << path;
-  if (!m) return {};
-  EXPECT_TRUE(m->ok()) << path << ": " << m->error().to_string();
-  return m->ok() ? **m : Ingress{};
-}
-
-Error match_error(std::string_view path, std::string_view query = "") {
-  auto m = match_model_call(path, query);
-  EXPECT_TRUE(m.has_value()) << path;
-  if (!m || m->ok()) return {};
-  return m->error();
-}
-
-TEST(Ingress, BodyDialectsTakeModelAndStreamFromTheBody) {
-  Ingress chat = match("/v1/chat/completions");
-  EXPECT_EQ(chat.dialect, Dialect::openai_chat);
-  EXPECT_EQ(chat.route, "/v1/chat/completions");
-  EXPECT_EQ(chat.model, "");
-  EXPECT_FALSE(chat.stream.has_value());
-  EXPECT_EQ(match("/chat/completions/").dialect, Dialect::openai_chat);
-  EXPECT_EQ(match("/v1/messages").dialect, Dialect::anthropic_messages);
-  Ingress resp = match("/v1/responses");
-  EXPECT_EQ(resp.dialect, Dialect::openai_responses);
-  EXPECT_EQ(resp.route, "/v1/responses");
-  EXPECT_FALSE(resp.stream.has_value());
-}
-
-TEST(Ingress, GeminiModelAndStreamFromThePath) {
-  Ingress g = match("/v1beta/models/gemini-2.5-flash:generateContent");
-  EXPECT_EQ(g.dialect, Dialect::gemini);
-  EXPECT_EQ(g.model, "gemini-2.5-flash");
-  EXPECT_EQ(g.stream, false);
-  EXPECT_EQ(g.route, "/v1beta/models/{model}:generateContent");
-  Ingress s = match("/v1beta/models/gemini-2.5-flash:streamGenerateContent", "alt=sse");
-  EXPECT_EQ(s.stream, true);
-  EXPECT_EQ(s.model, "gemini-2.5-flash");
-  EXPECT_EQ(s.route, "/v1beta/models/{model}:streamGenerateContent");
-  EXPECT_EQ(match("/v1/models/gemini-pro:streamGenerateContent", "key=x&alt=sse").stream, true);
-  EXPECT_EQ(match("/v1beta/models/my%20model:generateContent").model, "my model");
-}
-
-TEST(Ingress, GeminiStreamWithoutAltSseIsRefused) {
-  Error e = match_error("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
-  EXPECT_EQ(e.http_status, 400);
-  EXPECT_NE(e.message.find("alt=sse"), std::string::npos) << e.message;
-  EXPECT_EQ(match_error("/v1beta/models/g:streamGenerateContent", "alt=json").http_status, 400);
-}
-
-TEST(Ingress, BedrockModelIdIsPercentDecoded) {
-  Ingress b = match("/model/amazon.nova-lite-v1%3A0/converse");
-  EXPECT_EQ(b.dialect, Dialect::bedrock_converse);
-  EXPECT_EQ(b.model, "amazon.nova-lite-v1:0");
-  EXPECT_EQ(b.stream, false);
-  EXPECT_EQ(b.route, "/model/{modelId}/converse");
-  Ingress s = match("/model/anthropic.claude-3-haiku-20240307-v1:0/converse-stream");
-  EXPECT_EQ(s.model, "anthropic.claude-3-haiku-20240307-v1:0");
-  EXPECT_EQ(s.stream, true);
-  EXPECT_EQ(s.route, "/model/{modelId}/converse-stream");
-  // An inference profile ARN, encoded whole by the SDK.
-  EXPECT_EQ(match("/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A1%3Aprofile%2Fx/converse").model,
-            "arn:aws:bedrock:us-east-1:1:profile/x");
-}
-
-TEST(Ingress, BadModelSegments) {
-  EXPECT_EQ(match_error("/model/%ZZ/converse").http_status, 400);
-  EXPECT_EQ(match_error("/model/abc%4/converse").http_status, 400);
-  EXPECT_EQ(match_error("/model//converse").http_status, 400);
-  EXPECT_EQ(match_error("/model/a/b/converse").http_status, 400);
-  EXPECT_EQ(match_error("/v1beta/models/:generateContent").http_status, 400);
-  EXPECT_EQ(match_error("/v1beta/models/a%00b:generateContent").http_status, 400);
-}
-
-TEST(Ingress, OtherPathsAreNotModelCalls) {
-  for (std::string_view p :
-       {"/v1/models", "/v1beta/models/gemini:countTokens", "/v1beta/models/gemini",
-        "/model/x/invoke", "/model/x", "/v1/responses/resp_1", "/health", "/v1/chat"})
-    EXPECT_FALSE(match_model_call(p, "").has_value()) << p;
-}
-
-TEST(Ingress, PercentDecodeAndQuery) {
-  EXPECT_EQ(*percent_decode("a%3Ab%3ac"), "a:b:c");
-  EXPECT_EQ(*percent_decode("plain"), "plain");
-  EXPECT_FALSE(percent_decode("x%").ok());
-  EXPECT_FALSE(percent_decode("x%4").ok());
-  EXPECT_EQ(query_param("alt=sse", "alt"), "sse");
-  EXPECT_EQ(query_param("a=1&alt=sse&b", "alt"), "sse");
-  EXPECT_EQ(query_param("a=1&b", "b"), "");
-  EXPECT_FALSE(query_param("salt=sse", "alt").has_value());
-  EXPECT_FALSE(query_param("", "alt").has_value());
-}
-
-TEST(Ingress, PresentedKeyPerDialect) {
-  EXPECT_EQ(presented_key("Bearer abc", "", ""), "abc");
-  EXPECT_EQ(presented_key("", "", "goog-key"), "goog-key");
-  EXPECT_EQ(presented_key("Bearer abc", "", "goog-key"), "goog-key");
-  EXPECT_EQ(presented_key("AWS4-HMAC-SHA256 Credential=AKIDTEST/20250101/us-east-1/bedrock/"
-                          "aws4_request, SignedHeaders=host;x-amz-date, Signature=00ff",
-                          "", ""),
-            "AKIDTEST");
-  EXPECT_EQ(presented_key("AWS4-HMAC-SHA256 SignedHeaders=host, Signature=00", "", ""), "");
-  EXPECT_EQ(presented_key("AWS4-HMAC-SHA256 Credential=AKID, Signature=00", "", ""), "");
+dialects::StoreErrorWriter store_error() {
+  return dialects::find_dialect("responses")->ingress.response_store;
 }
 
 ir::Message text_message(ir::Role role, std::string text) {
@@ -185,7 +81,7 @@ TEST(PreviousResponse, PrependsTheStoredConversation) {
             {text_message(ir::Role::user, "first"), text_message(ir::Role::assistant, "answer")});
   ir::Request r = request_with({{"previous_response_id", "\"resp_1\""}, {"top_k", "3"}});
   ResponseRecord rec;
-  EXPECT_FALSE(apply_previous_response(store, r, rec).has_value());
+  EXPECT_FALSE(apply_previous_response(store, r, rec, {}, store_error()).has_value());
   ASSERT_EQ(r.messages.size(), 3u);
   EXPECT_EQ(std::get<ir::TextPart>(r.messages[0].parts[0]).text, "first");
   EXPECT_EQ(std::get<ir::TextPart>(r.messages[1].parts[0]).text, "answer");
@@ -202,7 +98,7 @@ TEST(PreviousResponse, UnknownIdIsNotFound) {
   store.set_limits(10, 1 << 20);
   ir::Request r = request_with({{"previous_response_id", "\"resp_nope\""}});
   ResponseRecord rec;
-  auto w = apply_previous_response(store, r, rec);
+  auto w = apply_previous_response(store, r, rec, {}, store_error());
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->http_status, 400);
   EXPECT_NE(w->body.find(R"("code":"previous_response_not_found")"), std::string::npos) << w->body;
@@ -217,15 +113,15 @@ TEST(PreviousResponse, AnotherKeysResponseIsUnknown) {
   store.set_limits(10, 1 << 20);
   ResponseRecorder made;
   ir::Request first = request_with({});
-  ASSERT_FALSE(made.begin(store, first, "key-a").has_value());
+  ASSERT_FALSE(made.begin(store, first, "key-a", store_error()).has_value());
   std::string id = made.id();
   made.done(store, ir::Response{});
   ir::Request theirs = request_with({{"previous_response_id", "\"" + id + "\""}});
   ResponseRecord rec;
-  auto w = apply_previous_response(store, theirs, rec, "key-b");
+  auto w = apply_previous_response(store, theirs, rec, "key-b", store_error());
   ASSERT_TRUE(w.has_value());
   ir::Request nobody = request_with({{"previous_response_id", "\"resp_nope\""}});
-  auto unknown = apply_previous_response(store, nobody, rec, "key-b");
+  auto unknown = apply_previous_response(store, nobody, rec, "key-b", store_error());
   ASSERT_TRUE(unknown.has_value());
   EXPECT_EQ(w->http_status, unknown->http_status);
   std::string body = w->body;
@@ -233,7 +129,7 @@ TEST(PreviousResponse, AnotherKeysResponseIsUnknown) {
   EXPECT_EQ(body, unknown->body);
   EXPECT_EQ(theirs.messages.size(), 1u) << "nothing of key-a's conversation";
   ir::Request mine = request_with({{"previous_response_id", "\"" + id + "\""}});
-  EXPECT_FALSE(apply_previous_response(store, mine, rec, "key-a").has_value());
+  EXPECT_FALSE(apply_previous_response(store, mine, rec, "key-a", store_error()).has_value());
   EXPECT_EQ(mine.messages.size(), 3u);
 }
 
@@ -241,13 +137,13 @@ TEST(PreviousResponse, StoreOffIsAClearError) {
   ResponseStore store;  // no limits: off
   ir::Request r = request_with({{"previous_response_id", "\"resp_1\""}});
   ResponseRecord rec;
-  auto w = apply_previous_response(store, r, rec);
+  auto w = apply_previous_response(store, r, rec, {}, store_error());
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->http_status, 400);
   EXPECT_NE(w->body.find("response_store"), std::string::npos) << w->body;
   // Without the field the store is not needed.
   ir::Request plain = request_with({});
-  EXPECT_FALSE(apply_previous_response(store, plain, rec).has_value());
+  EXPECT_FALSE(apply_previous_response(store, plain, rec, {}, store_error()).has_value());
   EXPECT_TRUE(rec.input.empty()) << "nothing recorded while the store is off";
 }
 
@@ -256,13 +152,13 @@ TEST(PreviousResponse, StoreFalseIsNotRecordedAndStaysForUpstream) {
   store.set_limits(10, 1 << 20);
   ir::Request r = request_with({{"store", "false"}});
   ResponseRecord rec;
-  EXPECT_FALSE(apply_previous_response(store, r, rec).has_value());
+  EXPECT_FALSE(apply_previous_response(store, r, rec, {}, store_error()).has_value());
   EXPECT_FALSE(rec.store);
   EXPECT_TRUE(rec.input.empty());
   ASSERT_EQ(r.extra.size(), 1u);
   EXPECT_EQ(r.extra[0].key, "store");
   ir::Request bad = request_with({{"previous_response_id", "42"}});
-  auto w = apply_previous_response(store, bad, rec);
+  auto w = apply_previous_response(store, bad, rec, {}, store_error());
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->http_status, 400);
 }
@@ -272,7 +168,7 @@ TEST(ResponseRecorder, AStreamIsStoredUnderTheGatewaysIdOnceComplete) {
   store.set_limits(10, 1 << 20);
   ir::Request r = request_with({});
   ResponseRecorder rec;
-  ASSERT_FALSE(rec.begin(store, r).has_value());
+  ASSERT_FALSE(rec.begin(store, r, {}, store_error()).has_value());
   const std::string id = rec.id();
   ASSERT_TRUE(id.starts_with("resp_")) << id;
   std::vector<ir::StreamEvent> events = {ir::MessageStart{"chatcmpl-upstream", "m", 0},
@@ -302,7 +198,7 @@ TEST(ResponseRecorder, StoreFalseKeepsTheUpstreamsId) {
   store.set_limits(10, 1 << 20);
   ir::Request r = request_with({{"store", "false"}});
   ResponseRecorder rec;
-  ASSERT_FALSE(rec.begin(store, r).has_value());
+  ASSERT_FALSE(rec.begin(store, r, {}, store_error()).has_value());
   EXPECT_TRUE(rec.id().empty());
   ir::StreamEvent start = ir::MessageStart{"resp_upstream", "m", 0};
   rec.saw(start);

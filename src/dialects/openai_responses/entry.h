@@ -1,0 +1,45 @@
+// The OpenAI Responses entry of the dialect list (src/dialects/dialects.cc): its
+// codec, how toolwire calls it (egress) and how a gateway serves it (ingress).
+#pragma once
+
+#include "dialects/common/borrowed_codec.h"
+#include "dialects/openai_responses/wire.h"
+#include "toolwire/dialects/dialect.h"
+#include "toolwire/dialects/ingress.h"
+
+namespace toolwire::dialects {
+
+const Codec& openai_responses_codec();  // codec.cc
+
+namespace openai_responses {
+
+// ingress.cc
+std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
+bool owns_path(std::string_view path);
+WireError store_error(std::string_view message, std::string_view code);
+
+inline constexpr Dialect kEntry{
+    .name = kDialect,
+    .alias = "responses",
+    .codec = &openai_responses_codec,
+    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    .path = "/responses",
+    .auth = &header_auth,
+    .stream_error_code = &stream_error_code,
+    .export_tool = &schema::openai_responses_tool,
+    .max_tool_name_length = kMaxToolNameLength,
+    .ingress =
+        {
+            .match_model_call = &match_model_call,
+            .routes_help = "POST /v1/responses",
+            .owns_path = &owns_path,
+            .key_header = "authorization",
+            .read_key = &bearer_key,
+            .key_help = "Authorization: Bearer KEY",
+            .stream_keepalive = ": keep-alive\n\n",
+            .response_store = &store_error,
+        },
+};
+
+}  // namespace openai_responses
+}  // namespace toolwire::dialects
