@@ -122,7 +122,8 @@ std::string openai_stream() {
   return sse + "data: [DONE]\n\n";
 }
 
-std::string translate(const dialects::Codec& from, const dialects::Codec& to, const std::string& bytes) {
+std::string translate(const dialects::Codec& from, const dialects::Codec& to,
+                      const std::string& bytes) {
   auto dec = from.make_stream_decoder();
   auto enc = to.make_stream_encoder();
   std::vector<toolwire::ir::StreamEvent> events;
@@ -170,7 +171,8 @@ void BM_Bedrock_Request_Translate(benchmark::State& state) {
   if (bytes.empty()) return state.SkipWithError("no payload");
   for (auto _ : state) {
     Warnings w;
-    auto out = dialects::translate_request(from_of(state.range(0)), to_of(state.range(0)), bytes, w);
+    auto out =
+        dialects::translate_request(from_of(state.range(0)), to_of(state.range(0)), bytes, w);
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }
@@ -280,18 +282,18 @@ std::string framed_messages(size_t payload, size_t total) {
   const std::string body(payload, 'x');
   while (out.size() < total)
     dialects::append_event_stream_message(out,
-                                       {{":event-type", "contentBlockDelta"},
-                                        {":content-type", "application/json"},
-                                        {":message-type", "event"}},
-                                       body);
+                                          {{":event-type", "contentBlockDelta"},
+                                           {":content-type", "application/json"},
+                                           {":message-type", "event"}},
+                                          body);
   return out;
 }
 
 void BM_EventStream_Encode(benchmark::State& state) {
   const std::string body(static_cast<size_t>(state.range(0)), 'x');
   const dialects::EventStreamHeaderView headers[] = {{":event-type", "contentBlockDelta"},
-                                                  {":content-type", "application/json"},
-                                                  {":message-type", "event"}};
+                                                     {":content-type", "application/json"},
+                                                     {":message-type", "event"}};
   std::string out;
   size_t bytes = 0;
   for (auto _ : state) {

@@ -271,7 +271,7 @@ void BM_Request_Translate(benchmark::State& state) {
   for (auto _ : state) {
     Warnings w;
     auto out = dialects::translate_request(from, to, bytes,
-                                        w);  // decode, then encode (raw JSON already verified)
+                                           w);  // decode, then encode (raw JSON already verified)
     if (!out) state.SkipWithError(out.error().to_string().c_str());
     benchmark::DoNotOptimize(out);
   }

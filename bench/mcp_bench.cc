@@ -14,11 +14,11 @@
 #include <fstream>
 #include <mutex>
 
+#include "toolwire/gateway/gateway.h"
+#include "toolwire/gateway/routing.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
 #include "toolwire/provider/scripted.h"
-#include "toolwire/gateway/gateway.h"
-#include "toolwire/gateway/routing.h"
 #include "toolwire/tools/executor.h"
 #include "toolwire/tools/registry.h"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, builds and runs the whole test suite:
-#   1. Release build (-O3, warnings as errors), every CTest test;
+#   1. Release build (-O3, warnings as errors), every CTest test, then an
+#      install of it that examples/embed is built against and run;
 #   2. ASan+UBSan build, the same tests;
 #   3. libFuzzer targets (clang), each for a bounded time.
 # Set TOOLWIRE_SKIP_SANITIZE=1 / TOOLWIRE_SKIP_FUZZ=1 to skip stages locally,
@@ -27,6 +28,8 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOOLWIRE_WARNINGS_AS_E
 cmake --build build -j "$jobs"
 stage "test"
 ctest --test-dir build --output-on-failure -j "$jobs"
+stage "install (examples/embed against the installed package)"
+./scripts/check_install.sh build
 
 if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
   stage "build (ASan+UBSan)"

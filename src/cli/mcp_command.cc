@@ -15,9 +15,9 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "toolwire/gateway/config.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/server.h"
-#include "toolwire/gateway/config.h"
 #include "toolwire/tools/builtin.h"
 
 namespace toolwire::cli {

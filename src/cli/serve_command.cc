@@ -10,14 +10,14 @@
 #include <optional>
 
 #include "cli/commands.h"
-#include "toolwire/dialects/dialect.h"
 #include "toolwire/demo/demo.h"
-#include "toolwire/mcp/client.h"
-#include "toolwire/provider/factory.h"
-#include "toolwire/provider/scripted.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/mcp/client.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/provider/scripted.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/transport/asio_client.h"
 
@@ -102,7 +102,7 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const ServeArgs& a,
 }
 
 Result<std::shared_ptr<gateway::RouteTools>> server_tools(const ServeArgs& a,
-                                                         gateway::ToolMode mode) {
+                                                          gateway::ToolMode mode) {
   gateway::RouteToolsConfig c;
   c.mode = mode;
   c.workspace = a.workspace;
@@ -214,8 +214,8 @@ int run_serve(const ServeArgs& a) {
                           : a.upstream.empty() ? "server"
                                                : "passthrough";
   gateway::ToolMode mode = mode_name == "server"  ? gateway::ToolMode::server
-                          : mode_name == "mixed" ? gateway::ToolMode::mixed
-                                                 : gateway::ToolMode::passthrough;
+                           : mode_name == "mixed" ? gateway::ToolMode::mixed
+                                                  : gateway::ToolMode::passthrough;
   std::shared_ptr<const gateway::RouteTools> rt;
   if (!config) {
     auto route_tools = server_tools(a, mode);
@@ -229,7 +229,7 @@ int run_serve(const ServeArgs& a) {
   std::shared_ptr<gateway::KeyRing> keys;
   std::shared_ptr<const tools::Registry> mcp_tools;
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // closed when serve returns
-  std::shared_ptr<gateway::McpLiveTools> mcp_live;         // MCP servers' list_changed → tools
+  std::shared_ptr<gateway::McpLiveTools> mcp_live;        // MCP servers' list_changed → tools
   std::shared_ptr<gateway::LiveRegistry> mcp_tools_live;
   // Without a config, /mcp serves the routes' server tools, and only when the
   // routes run them (server or mixed mode, the offline default): a

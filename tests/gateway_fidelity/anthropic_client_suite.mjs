@@ -17,15 +17,16 @@ import {
   QUESTION, says, settle, SYSTEM, TIME, upstreamRequest, useGateway, userBlocks, WEATHER,
 } from './common.mjs';
 import {
-  Anthropic, anthropicClient, betaTool, recordingFetch, startGateway, warningsOf,
-} from './harness.mjs';
-import { startMockUpstream } from './mock_upstream.mjs';
+  Anthropic, anthropicClient, betaTool, recordingFetch,
+} from '../sdk_support/clients.mjs';
+import { startGateway, warningsOf } from '../sdk_support/harness.mjs';
+import { startMockUpstream } from '../sdk_support/mock_upstream.mjs';
 
 const MODEL = 'claude-haiku-4-5';
 
 export function anthropicClientSuite(upstream) {
   const ctx = useGateway(upstream);
-  const client = () => anthropicClient(ctx.gw.anthropicBase, ctx.rec.fetch);
+  const client = () => anthropicClient(ctx.gw.anthropicBase, { fetch: ctx.rec.fetch });
   const [ID1, ID2] = CALL_IDS[upstream];
   const lead = upstream === 'anthropic' ? 'Let me check.' : undefined;
 
@@ -386,14 +387,14 @@ export function anthropicClientSuite(upstream) {
 
   test('--upstream-model is the model the upstream gets', async () => {
     const mock = await startMockUpstream();
-    const gw = await startGateway(mock, {
-      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai',
-      upstreamModel: 'upstream-model-x',
+    const gw = await startGateway({
+      mock, upstream, profile: upstream === 'anthropic' ? 'anthropic' : 'openai', upstreamModel: 'upstream-model-x',
       keyEnv: 'TOOLWIRE_TEST_UPSTREAM_KEY', env: { TOOLWIRE_TEST_UPSTREAM_KEY: 'k-2' },
     });
     try {
       mock.enqueue({ text: 'ok', usage: { input: 1, output: 1 } });
-      const m = await anthropicClient(gw.anthropicBase, recordingFetch().fetch).messages.create({
+      const c = anthropicClient(gw.anthropicBase, { fetch: recordingFetch().fetch });
+      const m = await c.messages.create({
         model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }],
       });
       expectBlocks(m, 'ok', []);

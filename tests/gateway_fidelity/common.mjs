@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 
-import { recordingFetch, startGateway } from './harness.mjs';
-import { startMockUpstream } from './mock_upstream.mjs';
+import { recordingFetch } from '../sdk_support/clients.mjs';
+import { startGateway } from '../sdk_support/harness.mjs';
+import { startMockUpstream } from '../sdk_support/mock_upstream.mjs';
 
 export const SYSTEM = 'You are a terse assistant.';
 export const QUESTION = 'What is the weather in Paris, and what time is it there?';
@@ -49,14 +50,13 @@ export const ERROR_TEXT = 'ConnectionError: the weather service API is not avail
 // One mock upstream and one `toolwire serve` in front of it for the whole
 // file; the mock's records are cleared before each test. `upstream` is the
 // dialect ('openai' | 'anthropic'); the OpenAI one is started as
-// openai_compatible (a base URL of one's own).
+// openai_compatible (a base URL of one's own, harness.mjs).
 export function useGateway(upstream) {
   const ctx = { mock: null, gw: null, rec: recordingFetch() };
   before(async () => {
     ctx.mock = await startMockUpstream();
-    ctx.gw = await startGateway(ctx.mock, {
-      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai_compatible',
-      keyEnv: KEY_ENV, env: { [KEY_ENV]: UPSTREAM_KEY },
+    ctx.gw = await startGateway({
+      mock: ctx.mock, upstream, keyEnv: KEY_ENV, env: { [KEY_ENV]: UPSTREAM_KEY },
     });
   });
   beforeEach(() => {

@@ -15,14 +15,15 @@ import {
   anResult, asAnthropicTool, asOpenAITool, assertNoKeyIn, CALL_IDS, ERROR_TEXT, oaToolMsg, PNG_B64,
   QUESTION, says, settle, SYSTEM, TIME, upstreamRequest, useGateway, userBlocks, WEATHER,
 } from './common.mjs';
-import { openaiClient, OpenAI, recordingFetch, startGateway, warningsOf } from './harness.mjs';
-import { startMockUpstream } from './mock_upstream.mjs';
+import { openaiClient, OpenAI, recordingFetch } from '../sdk_support/clients.mjs';
+import { startGateway, warningsOf } from '../sdk_support/harness.mjs';
+import { startMockUpstream } from '../sdk_support/mock_upstream.mjs';
 
 const MODEL = 'gpt-4o';
 
 export function openaiClientSuite(upstream) {
   const ctx = useGateway(upstream);
-  const client = () => openaiClient(ctx.gw.openaiBase, ctx.rec.fetch);
+  const client = () => openaiClient(ctx.gw.openaiBase, { fetch: ctx.rec.fetch });
   const [ID1, ID2] = CALL_IDS[upstream];
   // Anthropic models usually say something before a call; OpenAI's do not.
   const lead = upstream === 'anthropic' ? 'Let me check.' : undefined;
@@ -410,15 +411,14 @@ export function openaiClientSuite(upstream) {
   // A gateway of its own: --upstream-model renames the model on the way up.
   test('--upstream-model is the model the upstream gets', async () => {
     const mock = await startMockUpstream();
-    const gw = await startGateway(mock, {
-      upstream: upstream === 'anthropic' ? 'anthropic' : 'openai',
-      upstreamModel: 'upstream-model-x',
+    const gw = await startGateway({
+      mock, upstream, profile: upstream === 'anthropic' ? 'anthropic' : 'openai', upstreamModel: 'upstream-model-x',
       keyEnv: 'TOOLWIRE_TEST_UPSTREAM_KEY', env: { TOOLWIRE_TEST_UPSTREAM_KEY: 'k-2' },
     });
     try {
       mock.enqueue({ text: 'ok', usage: { input: 1, output: 1 } });
       const rec = recordingFetch();
-      const r = await openaiClient(gw.openaiBase, rec.fetch).chat.completions.create({
+      const r = await openaiClient(gw.openaiBase, { fetch: rec.fetch }).chat.completions.create({
         model: MODEL, messages: [{ role: 'user', content: 'hi' }], max_completion_tokens: 16,
       });
       assert.equal(r.choices[0].message.content, 'ok');

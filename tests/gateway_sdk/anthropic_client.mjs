@@ -4,7 +4,8 @@
 // the SDK reports and the exact body the upstream received.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { betaTool, startGateway } from './harness.mjs';
+import { betaTool } from '../sdk_support/clients.mjs';
+import { startGateway } from '../sdk_support/harness.mjs';
 import {
   ANTHROPIC_TOOLS, anResult, anUse, OPENAI_TOOLS, oaCall, oaToolMsg, PNG_B64, scriptedCall,
   streamFields, upstreamBodies, WEATHER_SCHEMA,

@@ -1,5 +1,5 @@
 // `toolwire chat --provider gemini|responses|bedrock` against the scripted
-// upstream (mock_upstream.mjs): each dialect's profile reaches its endpoint
+// upstream (../sdk_support/mock_upstream.mjs): each dialect's profile reaches its endpoint
 // (the model in the path for Gemini and Bedrock, URL-encoded), with its key
 // (x-goog-api-key, Bearer) or a SigV4 signature the mock verifies, and the
 // answer is printed.
@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { TEST_AWS } from './mock_bedrock.mjs';
-import { startMockUpstream } from './mock_upstream.mjs';
+import { cleanEnv } from '../sdk_support/serve.mjs';
+import { startMockUpstream } from '../sdk_support/mock_upstream.mjs';
+import { TEST_AWS } from '../sdk_support/upstream/bedrock_converse.mjs';
 
 const bin = process.env.TOOLWIRE_BINARY;
 
@@ -31,13 +32,6 @@ before(async () => {
 });
 after(async () => { await mock?.close(); });
 
-const baseEnv = () => {
-  const env = { ...process.env };
-  for (const k of Object.keys(env))
-    if (k.startsWith('AWS_') || k.endsWith('_API_KEY')) delete env[k];
-  return env;
-};
-
 const cases = [
   { provider: 'gemini', base: () => mock.root, model: 'gemini-2.5-flash',
     env: { GEMINI_API_KEY: 'gemini-chat-key' },
@@ -57,7 +51,7 @@ for (const c of cases) {
   test(`toolwire chat --provider ${c.provider}`, async () => {
     mock.script({ text: `hello from the ${c.provider} mock`, usage: { input: 3, output: 4 } });
     const r = await chat(['--provider', c.provider, '--base-url', c.base(), '--model', c.model,
-      '--once', 'hi'], { ...baseEnv(), ...c.env });
+      '--once', 'hi'], { ...cleanEnv(), ...c.env });
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, new RegExp(`hello from the ${c.provider} mock`));
     assert.equal(mock.requests.length, 1);

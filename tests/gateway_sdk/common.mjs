@@ -1,5 +1,6 @@
 // Tools, scripted turns and helpers shared by the gateway SDK tests.
 import assert from 'node:assert/strict';
+import { GEMINI_UPSTREAM_KEY } from '../sdk_support/harness.mjs';
 
 export const WEATHER_SCHEMA = {
   type: 'object', properties: { city: { type: 'string' } }, required: ['city'],
@@ -46,10 +47,6 @@ export function upstreamBodies(mock, upstream, n) {
   assert.equal(mock.pending(), 0, 'scripted turns left unused');
   return bodies;
 }
-
-// The key the gateway sends a Gemini upstream (x-goog-api-key), from
-// --upstream-key-env (harness.mjs).
-export const GEMINI_UPSTREAM_KEY = 'gemini-upstream-test-key';
 
 // Any upstream dialect: the recorded requests (n of them, every script turn
 // used), each checked for its path (the model and stream flag in it for

@@ -4,7 +4,7 @@
 // and asserts what the SDK reports and the exact body the upstream received.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startGateway } from './harness.mjs';
+import { startGateway } from '../sdk_support/harness.mjs';
 import {
   ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_TOOLS, anResult, anUse, OPENAI_TOOLS, oaCall, oaToolMsg,
   scriptedCall, streamFields, upstreamBodies,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { upstreamBody } from './dialect_bodies.mjs';
 import { scriptedCall, upstreamRequests } from './common.mjs';
-import { startGateway } from './harness.mjs';
+import { startGateway } from '../sdk_support/harness.mjs';
 
 export const SYSTEM = 'You are terse.';
 export const TOOL_NAMES = ['get_weather', 'get_time'];

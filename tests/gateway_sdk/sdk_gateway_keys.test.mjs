@@ -4,12 +4,11 @@
 // A wrong key is refused in the client's dialect before any upstream call.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bedrockSdk, CLIENT_AWS, GoogleGenAI, startGateway } from './harness.mjs';
+import { bedrockClient, bedrockSdk, CLIENT_AWS, geminiClient } from '../sdk_support/clients.mjs';
+import { startGateway } from '../sdk_support/harness.mjs';
 import { upstreamRequests } from './common.mjs';
 
-const { BedrockRuntimeClient, ConverseCommand } = bedrockSdk;
-const { NodeHttpHandler } = await import('./sdk.mjs')
-  .then((m) => m.importSdk('@smithy/node-http-handler'));
+const { ConverseCommand } = bedrockSdk;
 
 describe('gateway keys from the Gemini and Bedrock SDKs', () => {
   let gw;
@@ -22,8 +21,7 @@ describe('gateway keys from the Gemini and Bedrock SDKs', () => {
     gw.mock.script({ text: 'Hi there.', usage: { input: 2, output: 3 } });
     const r = await gw.gemini().models.generateContent(ask);
     assert.equal(r.text, 'Hi there.');
-    const wrong = new GoogleGenAI(
-      { apiKey: 'not-a-gateway-key', httpOptions: { baseUrl: gw.url } });
+    const wrong = geminiClient(gw.url, undefined, 'not-a-gateway-key');
     await assert.rejects(wrong.models.generateContent(ask), (e) => {
       assert.equal(e.status, 401);
       assert.match(e.message, /UNAUTHENTICATED/);
@@ -42,12 +40,8 @@ describe('gateway keys from the Gemini and Bedrock SDKs', () => {
     const r = await gw.bedrock.send(new ConverseCommand(input));
     assert.equal(r.output.message.content[0].text, 'Hello from the mock.');
     assert.equal(r.stopReason, 'end_turn');
-    const wrong = new BedrockRuntimeClient({
-      region: CLIENT_AWS.region, endpoint: gw.url, maxAttempts: 1,
-      credentials:
-        { accessKeyId: 'AKIDNOTAGATEWAYKEY', secretAccessKey: CLIENT_AWS.secretAccessKey },
-      requestHandler: new NodeHttpHandler({ requestTimeout: 20000 }),
-    });
+    const wrong = bedrockClient(gw.url,
+      { accessKeyId: 'AKIDNOTAGATEWAYKEY', secretAccessKey: CLIENT_AWS.secretAccessKey });
     try {
       await assert.rejects(wrong.send(new ConverseCommand(input)), (e) => {
         assert.equal(e.$metadata?.httpStatusCode, 401);

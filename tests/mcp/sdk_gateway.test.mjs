@@ -3,12 +3,12 @@
 // read-only built-ins of --workspace and the demo's to-do tools).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { startServe } from "../sdk_support/serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(here, "..", "npm", "package.json"));
@@ -16,34 +16,22 @@ const { Client } = await import(require.resolve("@modelcontextprotocol/sdk/clien
 const { StreamableHTTPClientTransport } = await import(
   require.resolve("@modelcontextprotocol/sdk/client/streamableHttp.js"));
 
-const binary = process.env.TOOLWIRE_BINARY;
-assert.ok(binary, "TOOLWIRE_BINARY must name the toolwire executable");
-
 let gateway, base, dir;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "tw-mcp-gw-sdk-"));
   writeFileSync(join(dir, "notes.txt"), "alpha\nbeta\n");
-  gateway = spawn(binary, ["serve", "--listen", "127.0.0.1:0", "--workspace", dir,
-                           "--data-dir", dir, "--quiet"],
-                  { stdio: ["ignore", "pipe", "pipe"] });
-  let err = "";
-  gateway.stderr.on("data", (d) => { err += d; });
-  base = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no listening line; stderr: " + err)), 20000);
-    let out = "";
-    gateway.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    gateway.on("exit", (code) => reject(new Error(`toolwire serve exited ${code}: ${err}`)));
-  });
+  gateway = await startServe(["--listen", "127.0.0.1:0", "--workspace", dir, "--data-dir", dir,
+                              "--quiet"], { startTimeoutMs: 20000 });
+  base = gateway.url;
 });
 
-after(() => {
-  gateway?.kill("SIGTERM");
-  if (dir) rmSync(dir, { recursive: true, force: true });
+after(async () => {
+  try {
+    await gateway?.stop();
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 async function connect() {
@@ -118,22 +106,10 @@ test("through /mcp to an MCP server the gateway config names", async () => {
     "routes: [{model: m, upstreams: [local], tools: {mode: server, builtins: [], mcp: [ev]}}]",
     "",
   ].join("\n"));
-  const gw = spawn(binary, ["serve", "--config", join(cfgDir, "gw.yaml")],
-                   { stdio: ["ignore", "pipe", "pipe"] });
-  let err = "";
-  gw.stderr.on("data", (d) => { err += d; });
+  let gw;
   try {
-    const url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("no listening line; stderr: " + err)), 30000);
-      let out = "";
-      gw.stdout.on("data", (d) => {
-        out += d;
-        const m = out.match(/listening on (http:\/\/\S+)/);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
-      });
-      gw.on("exit", (code) => reject(new Error(`toolwire serve exited ${code}: ${err}`)));
-    });
-    const transport = new StreamableHTTPClientTransport(new URL(url + "/mcp"));
+    gw = await startServe(["--config", join(cfgDir, "gw.yaml")], { startTimeoutMs: 30000 });
+    const transport = new StreamableHTTPClientTransport(new URL(gw.url + "/mcp"));
     const client = new Client({ name: "sdk-http-peer", version: "1.0.0" });
     await client.connect(transport);
     try {
@@ -151,10 +127,10 @@ test("through /mcp to an MCP server the gateway config names", async () => {
       await client.close();
     }
   } finally {
-    const exited = new Promise((resolve) => gw.on("exit", (code, sig) => resolve([code, sig])));
-    gw.kill("SIGTERM");
-    const [code] = await exited;
-    assert.equal(code, 0, "clean exit on SIGTERM; stderr: " + err);
-    rmSync(cfgDir, { recursive: true, force: true });
+    try {
+      await gw?.stop();
+    } finally {
+      rmSync(cfgDir, { recursive: true, force: true });
+    }
   }
 });

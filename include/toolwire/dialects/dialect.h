@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "toolwire/dialects/codec.h"
 #include "toolwire/core/result.h"
+#include "toolwire/dialects/codec.h"
 #include "toolwire/ir/tool.h"
 #include "toolwire/schema/tool_export.h"
 

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/dialects/dialect.h"
 #include "toolwire/core/result.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/ir/tool.h"
 #include "toolwire/schema/json_schema.h"
 #include "toolwire/schema/tool_export.h"

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "toolwire/demo/demo.h"
-#include "toolwire/provider/factory.h"
-#include "toolwire/provider/scripted.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/provider/factory.h"
+#include "toolwire/provider/scripted.h"
 #include "toolwire/textprovider/text_provider.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/tools/names.h"

@@ -1,9 +1,9 @@
 // `mcp_servers:` → connected MCP clients and a registry of each one's tools.
 #include <cstdio>
 
+#include "toolwire/gateway/config.h"
 #include "toolwire/mcp/client.h"
 #include "toolwire/mcp/tool_bridge.h"
-#include "toolwire/gateway/config.h"
 
 namespace toolwire::gateway {
 

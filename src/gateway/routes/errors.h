@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "gateway/http/exchange.h"
-#include "toolwire/dialects/codec.h"
 #include "toolwire/core/result.h"
+#include "toolwire/dialects/codec.h"
 
 namespace toolwire::gateway::routes {
 

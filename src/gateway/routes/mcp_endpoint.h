@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "gateway/http/exchange.h"
-#include "toolwire/mcp/jsonrpc.h"
 #include "toolwire/gateway/gateway.h"
+#include "toolwire/mcp/jsonrpc.h"
 
 namespace toolwire::tools {
 class Executor;

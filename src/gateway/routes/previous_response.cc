@@ -51,9 +51,10 @@ std::string scoped_response_id(std::string_view scope, std::string_view id) {
   return out;
 }
 
-std::optional<dialects::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
-                                                        ResponseRecord& record,
-                                                        std::string_view scope) {
+std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
+                                                           ir::Request& request,
+                                                           ResponseRecord& record,
+                                                           std::string_view scope) {
   if (auto s = extra(request, "store", false)) record.store = *s != "false";
   auto raw = extra(request, "previous_response_id", true);
   if (raw && *raw != "null") {
@@ -77,8 +78,9 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
   return std::nullopt;
 }
 
-std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store, ir::Request& request,
-                                                        std::string scope) {
+std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store,
+                                                           ir::Request& request,
+                                                           std::string scope) {
   scope_ = std::move(scope);
   if (auto w = apply_previous_response(store, request, record_, scope_)) return w;
   if (record_.store && store.enabled()) id_ = new_response_id();

@@ -7,8 +7,8 @@
 // and the two Authorization headers must be equal; the payload hash is
 // checked against the body.
 import { createHash } from 'node:crypto';
-import { pieces } from './mock_util.mjs';
-import { importSdk } from './sdk.mjs';
+import { importSdk } from '../sdk.mjs';
+import { argsText, finishOf, fragments, usageOf } from './fragments.mjs';
 
 const { SignatureV4 } = await importSdk('@smithy/signature-v4');
 const { EventStreamCodec } = await importSdk('@smithy/eventstream-codec');
@@ -71,17 +71,18 @@ export async function checkSigV4(req, raw) {
 }
 
 function usage(turn) {
-  return { inputTokens: turn.usage.input, outputTokens: turn.usage.output,
-    totalTokens: turn.usage.input + turn.usage.output };
+  const u = usageOf(turn);
+  return { inputTokens: u.input, outputTokens: u.output, totalTokens: u.input + u.output };
 }
 
-const stopReason = (turn) => ((turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn');
+const STOP = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' };
+const stopReason = (turn) => STOP[finishOf(turn)];
 
 export function bedrockResponse(turn) {
   const content = [];
   if (turn.text !== undefined) content.push({ text: turn.text });
   for (const c of turn.toolCalls ?? [])
-    content.push({ toolUse: { toolUseId: c.id, name: c.name, input: JSON.parse(c.arguments) } });
+    content.push({ toolUse: { toolUseId: c.id, name: c.name, input: JSON.parse(argsText(c)) } });
   return { output: { message: { role: 'assistant', content } }, stopReason: stopReason(turn),
     usage: usage(turn), metrics: { latencyMs: 12 } };
 }
@@ -99,11 +100,12 @@ function frame(eventType, payload) {
   }));
 }
 
+// The event-stream frames, one Buffer each.
 export function bedrockStream(turn) {
   const out = [frame('messageStart', { role: 'assistant' })];
   let index = 0;
   if (turn.text !== undefined) {
-    for (const p of pieces(turn.text, 3)) out.push(frame('contentBlockDelta',
+    for (const p of fragments(turn.text)) out.push(frame('contentBlockDelta',
       { contentBlockIndex: index, delta: { text: p } }));
     if (turn.streamError) {
       out.push(Buffer.from(codec.encode({
@@ -114,7 +116,7 @@ export function bedrockStream(turn) {
         },
         body: fromUtf8(JSON.stringify({ message: turn.streamError })),
       })));
-      return Buffer.concat(out);
+      return out;
     }
     out.push(frame('contentBlockStop', { contentBlockIndex: index }));
     index++;
@@ -122,7 +124,7 @@ export function bedrockStream(turn) {
   for (const c of turn.toolCalls ?? []) {
     out.push(frame('contentBlockStart',
       { contentBlockIndex: index, start: { toolUse: { toolUseId: c.id, name: c.name } } }));
-    for (const p of pieces(JSON.stringify(JSON.parse(c.arguments)), 3))
+    for (const p of fragments(JSON.stringify(JSON.parse(argsText(c)))))
       out.push(frame('contentBlockDelta',
         { contentBlockIndex: index, delta: { toolUse: { input: p } } }));
     out.push(frame('contentBlockStop', { contentBlockIndex: index }));
@@ -130,7 +132,7 @@ export function bedrockStream(turn) {
   }
   out.push(frame('messageStop', { stopReason: stopReason(turn) }));
   out.push(frame('metadata', { usage: usage(turn), metrics: { latencyMs: 12 } }));
-  return Buffer.concat(out);
+  return out;
 }
 
 // Bedrock's errors: {"message"} with the type in x-amzn-errortype.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { anthropicClient, betaTool, openaiClient, OpenAI, Anthropic } from './harness.mjs';
+import { anthropicClient, betaTool, openaiClient, OpenAI, Anthropic } from './clients.mjs';
 import { startMockUpstream } from './mock_upstream.mjs';
 
 const hi = [{ role: 'user', content: 'hi' }];

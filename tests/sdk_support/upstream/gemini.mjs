@@ -3,7 +3,7 @@
 //   POST /v1beta/models/{model}:streamGenerateContent?alt=sse  (SSE, `data:` lines)
 // Calls carry their scripted id in functionCall.id (the API's optional field);
 // a scripted call with `id: undefined` goes without, as most answers do.
-import { pieces } from './mock_util.mjs';
+import { argsText, finishOf, fragments, usageOf } from './fragments.mjs';
 
 export function matchGemini(url) {
   const m = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)(\?.*)?$/
@@ -14,53 +14,54 @@ export function matchGemini(url) {
 }
 
 function usageMetadata(turn) {
+  const u = usageOf(turn);
   return {
-    promptTokenCount: turn.usage.input, candidatesTokenCount: turn.usage.output,
-    totalTokenCount: turn.usage.input + turn.usage.output,
+    promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output,
   };
 }
 
 function callPart(c) {
-  const functionCall = { name: c.name, args: JSON.parse(c.arguments) };
+  const functionCall = { name: c.name, args: JSON.parse(argsText(c)) };
   if (c.id !== undefined) functionCall.id = c.id;
   return { functionCall };
 }
 
 // The API says STOP for a turn with function calls too.
-const FINISH = 'STOP';
+const finish = (turn) => (finishOf(turn) === 'length' ? 'MAX_TOKENS' : 'STOP');
 
-export function geminiResponse(turn, model, n) {
+export function geminiResponse(turn, { model, serial: n }) {
   const parts = [];
   if (turn.text !== undefined) parts.push({ text: turn.text });
   for (const c of turn.toolCalls ?? []) parts.push(callPart(c));
   return {
-    candidates: [{ content: { role: 'model', parts }, finishReason: FINISH, index: 0 }],
+    candidates: [{ content: { role: 'model', parts }, finishReason: finish(turn), index: 0 }],
     usageMetadata: usageMetadata(turn), modelVersion: model, responseId: `gemini-mock${n}`,
   };
 }
 
-export function geminiStream(turn, model, n) {
+// The SSE events, one string each.
+export function geminiStream(turn, { model, serial: n }) {
   const chunk = (parts, last) => {
     const candidate = { content: { role: 'model', parts }, index: 0 };
-    if (last) candidate.finishReason = FINISH;
+    if (last) candidate.finishReason = finish(turn);
     const c = { candidates: [candidate], modelVersion: model, responseId: `gemini-mock${n}` };
     if (last) c.usageMetadata = usageMetadata(turn);
     return `data: ${JSON.stringify(c)}\r\n\r\n`;
   };
-  const texts = pieces(turn.text ?? '', 3);
+  const texts = fragments(turn.text ?? '');
   const calls = turn.toolCalls ?? [];
-  let out = '';
   // Text in pieces, then every call whole in the last chunk (as the API sends them).
-  texts.forEach((t, i) => {
-    out += chunk([{ text: t }], !turn.streamError && calls.length === 0 && i === texts.length - 1);
-  });
-  if (turn.streamError)
-    return `${out}data: ${JSON.stringify(geminiError(500, turn.streamError))}\r\n\r\n`;
-  if (calls.length > 0 || texts.length === 0) out += chunk(calls.map(callPart), true);
+  const out = texts.map((t, i) =>
+    chunk([{ text: t }], !turn.streamError && calls.length === 0 && i === texts.length - 1));
+  if (turn.streamError) {
+    out.push(`data: ${JSON.stringify(geminiError(500, turn.streamError).body)}\r\n\r\n`);
+    return out;
+  }
+  if (calls.length > 0 || texts.length === 0) out.push(chunk(calls.map(callPart), true));
   return out;
 }
 
 export function geminiError(status, message) {
   const codes = { 400: 'INVALID_ARGUMENT', 404: 'NOT_FOUND', 500: 'INTERNAL' };
-  return { error: { code: status, message, status: codes[status] ?? 'UNKNOWN' } };
+  return { body: { error: { code: status, message, status: codes[status] ?? 'UNKNOWN' } } };
 }
