@@ -6,17 +6,7 @@
 namespace toolwire::dialects {
 
 const Codec& anthropic_messages_codec() {
-  static const FunctionCodec codec({
-      .name = anthropic_messages::kDialect,
-      .decode_request = &anthropic_messages::decode_request,
-      .encode_request = &anthropic_messages::encode_request,
-      .decode_response = &anthropic_messages::decode_response,
-      .encode_response = &anthropic_messages::encode_response,
-      .make_stream_decoder = &anthropic_messages::make_stream_decoder,
-      .make_stream_encoder = &anthropic_messages::make_stream_encoder,
-      .encode_error = &anthropic_messages::encode_error,
-      .decode_error = &anthropic_messages::decode_error,
-  });
+  static const FunctionCodec codec(TW_CODEC_FUNCTIONS(anthropic_messages));
   return codec;
 }
 

@@ -1,7 +1,10 @@
 // Content blocks, stop reasons and usage shared by the request, response and
 // stream decoders.
 #include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/cache_usage.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/finish_reason.h"
+#include "dialects/common/wrapped_arguments.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
@@ -9,18 +12,7 @@ using json::Path;
 
 template <class S>
 void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call) {
-  json::object obj;
-  if (!input.get_object().get(obj) && obj.size() == 1) {
-    auto field = *obj.begin();
-    std::string_view raw;
-    if (field.key == kInvalidArgumentsKey && !field.value.get_string().get(raw)) {
-      call.arguments = IrText<S>::keep(raw);  // the model's text, kept verbatim
-      call.arguments_valid = false;
-      return;
-    }
-  }
-  call.arguments = IrText<S>::raw_json(input);
-  call.arguments_valid = true;
+  decode_wrapped_arguments(input, call);
 }
 
 Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
@@ -110,83 +102,41 @@ template Status decode_assistant_block<Borrowed>(json::element, const Path&,
                                                  Borrowed::Vector<ir::BasicPart<Borrowed>>&,
                                                  SeenCallIds*);
 
+// pause_turn and reasons added later: `other`.
+constexpr RawReasons kStopReasons[] = {
+    {ReasonKind::stop, {"end_turn", "stop_sequence", ""}},
+    {ReasonKind::length, {"max_tokens", "model_context_window_exceeded"}},
+    {ReasonKind::tool_calls, {"tool_use"}},
+    {ReasonKind::content_filter, {"refusal"}}};
+
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
-  using Kind = ir::FinishReason::Kind;
-  ir::FinishReason r;
-  r.raw.assign(raw);
-  if (raw == "end_turn" || raw == "stop_sequence")
-    r.kind = Kind::stop;
-  else if (raw == "max_tokens" || raw == "model_context_window_exceeded")
-    r.kind = Kind::length;
-  else if (raw == "tool_use")
-    r.kind = Kind::tool_calls;
-  else if (raw == "refusal")
-    r.kind = Kind::content_filter;
-  else if (raw.empty())
-    r.kind = Kind::stop;
-  else
-    r.kind = Kind::other;  // pause_turn and reasons added later
-  if (has_tool_calls) r.kind = Kind::tool_calls;
+  ir::FinishReason r = decode_reason(kStopReasons, raw);
+  if (has_tool_calls) r.kind = ReasonKind::tool_calls;
   return r;
 }
 
 std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls) {
-  using Kind = ir::FinishReason::Kind;
   if (has_tool_calls) return "tool_use";
   // The raw value is ours when it means the same here (e.g. "stop_sequence",
   // "pause_turn"); an OpenAI "stop" or "length" does not, and is rewritten.
   if (!reason.raw.empty() && decode_stop_reason(reason.raw, false).kind == reason.kind)
     return reason.raw;
-  switch (reason.kind) {
-    case Kind::stop:
-      return "end_turn";
-    case Kind::length:
-      return "max_tokens";
-    case Kind::tool_calls:
-      return "tool_use";
-    case Kind::content_filter:
-      return "refusal";
-    case Kind::error:
-    case Kind::other:
-      return "end_turn";
-  }
-  return "end_turn";
+  static constexpr ReasonNames kNames{.stop = "end_turn",
+                                      .length = "max_tokens",
+                                      .tool_calls = "tool_use",
+                                      .content_filter = "refusal",
+                                      .error = "end_turn",
+                                      .other = "end_turn"};
+  return kNames.of(reason.kind);
 }
 
 Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
-  TW_ASSIGN(json::object obj, json::as_object(usage, path));
-  std::optional<int64_t> input;
-  for (auto field : obj) {
-    std::optional<int64_t>* target = nullptr;
-    if (field.key == "input_tokens")
-      target = &input;
-    else if (field.key == "output_tokens")
-      target = &out.output_tokens;
-    else if (field.key == "cache_read_input_tokens")
-      target = &out.cache_read_tokens;
-    else if (field.key == "cache_creation_input_tokens")
-      target = &out.cache_write_tokens;
-    if (!target || field.value.is_null()) continue;  // server_tool_use, service_tier, ...: dropped
-    const Path field_path(path, field.key);
-    TW_ASSIGN(*target, json::as_int64(field.value, field_path));
-  }
-  // IR input counts every input token; Anthropic's input_tokens excludes the cache.
-  if (input) {
-    int64_t total = *input;
-    if (__builtin_add_overflow(total, out.cache_read_tokens.value_or(0), &total) ||
-        __builtin_add_overflow(total, out.cache_write_tokens.value_or(0), &total))
-      return json::invalid(path, "token counts out of range");
-    out.input_tokens = total;
-  }
-  return Status::Ok();
-}
-
-int64_t anthropic_input_tokens(const ir::Usage& usage) {
-  int64_t n = usage.input_tokens.value_or(0);
-  if (__builtin_sub_overflow(n, usage.cache_read_tokens.value_or(0), &n) ||
-      __builtin_sub_overflow(n, usage.cache_write_tokens.value_or(0), &n))
-    return 0;
-  return n < 0 ? 0 : n;
+  // server_tool_use, service_tier, ...: dropped.
+  static constexpr CacheUsageKeys kKeys{.input = "input_tokens",
+                                        .output = "output_tokens",
+                                        .cache_read = "cache_read_input_tokens",
+                                        .cache_write = "cache_creation_input_tokens"};
+  return decode_cache_excluded_usage(usage, path, kKeys, out);
 }
 
 }  // namespace toolwire::dialects::anthropic_messages

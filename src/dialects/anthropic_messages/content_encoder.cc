@@ -1,33 +1,12 @@
 // Content blocks shared by the request, response and stream encoders.
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/data_url.h"
+#include "dialects/common/unknown_part.h"
+#include "dialects/common/wrapped_arguments.h"
 #include "toolwire/core/json_valid.h"
 
 namespace toolwire::dialects::anthropic_messages {
-
-namespace {
-
-std::string_view trim(std::string_view s) {
-  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// "data:<media>;base64,<data>" → media, data.
-bool split_data_url(std::string_view url, std::string_view& media, std::string_view& data) {
-  if (url.substr(0, 5) != "data:") return false;
-  const size_t comma = url.find(',');
-  if (comma == std::string_view::npos) return false;
-  std::string_view head = url.substr(5, comma - 5);
-  constexpr std::string_view kB64 = ";base64";
-  if (head.size() < kB64.size() || head.substr(head.size() - kB64.size()) != kB64) return false;
-  media = head.substr(0, head.size() - kB64.size());
-  data = url.substr(comma + 1);
-  return true;
-}
-
-}  // namespace
 
 template <class S>
 void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
@@ -54,23 +33,9 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
 template <class S>
 void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
                        const json::Path& path, JsonWriter& w, Warnings& warnings) {
-  std::string_view args = trim(call.arguments);
-  if (call.arguments_valid && args.empty()) {
-    w.raw("{}");
-    return;
-  }
-  // Anthropic takes only an object; anything else keeps its text in a wrapper
-  // the decoder recognises, so nothing the model produced is lost.
-  if (call.arguments_valid && args.front() == '{' && (raw_verified || is_valid_json(args))) {
-    w.raw(args);
-    return;
-  }
-  w.begin_object();
-  w.field(kInvalidArgumentsKey, call.arguments);
-  w.end_object();
-  warn(warnings, "invalid_arguments_wrapped", path,
-       "tool call arguments are not a JSON object; sent as {\"" +
-           std::string(kInvalidArgumentsKey) + "\": <text>}");
+  // Anthropic takes only an object.
+  write_wrapped_arguments(call.arguments, call.arguments_valid, raw_verified,
+                          /*object_only=*/true, path, w, warnings);
 }
 
 template <class S>
@@ -125,13 +90,7 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
       w.end_object();
     }
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-    if (u->dialect == kDialect) {
-      w.raw(u->raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
-               " has no Anthropic equivalent");
-    }
+    write_unknown_part(*u, kDialect, "Anthropic", path, w, warnings);
   } else if (std::holds_alternative<ir::BasicImagePart<S>>(part)) {
     warn(warnings, "dropped_assistant_image", path,
          "Anthropic assistant messages cannot hold images");
@@ -152,5 +111,11 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)
 #undef TOOLWIRE_INSTANTIATE
+
+void write_input_usage(const ir::Usage& usage, JsonWriter& w) {
+  w.field("input_tokens", cache_excluded_input(usage));
+  if (usage.cache_write_tokens) w.field("cache_creation_input_tokens", *usage.cache_write_tokens);
+  if (usage.cache_read_tokens) w.field("cache_read_input_tokens", *usage.cache_read_tokens);
+}
 
 }  // namespace toolwire::dialects::anthropic_messages

@@ -1,5 +1,6 @@
 // Errors in Anthropic's shape: {"type":"error","error":{"type","message"}}.
 #include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/error_body.h"
 #include "toolwire/core/http_status.h"
 
 namespace toolwire::dialects::anthropic_messages {
@@ -98,22 +99,13 @@ WireError encode_error(const Error& error) {
   return out;
 }
 
-ErrorCode stream_error_code(std::string_view type) {
-  // Mid-stream, everything but the caller's own mistakes reads as the
-  // upstream failing (overloaded_error, api_error, ...): worth a retry.
-  if (type == "rate_limit_error") return ErrorCode::resource_exhausted;
-  if (type == "invalid_request_error") return ErrorCode::invalid_argument;
-  if (type == "authentication_error") return ErrorCode::unauthenticated;
-  if (type == "permission_error") return ErrorCode::permission_denied;
-  return ErrorCode::unavailable;
-}
+ErrorCode stream_error_code(std::string_view type) { return stream_error_code_for_type(type); }
 
 Error decode_error(int http_status, std::string_view body) {
   // Below 400 the status says nothing (e.g. an error object in a 200 body or
   // a stream): the error type decides.
-  const bool status_known = http_status >= 400;
-  Error out;
-  out.code = status_known ? error_code_for_http_status(http_status) : ErrorCode::internal;
+  const bool status_known = status_names_error(http_status);
+  Error out = error_for_status(http_status);
   thread_local simdjson::dom::parser parser;
   auto parsed = parser.parse(body.data(), body.size(), true);
   json::element root, error, el;
@@ -129,10 +121,8 @@ Error decode_error(int http_status, std::string_view body) {
       return out;
     }
   }
-  out.message.assign(body.substr(0, 4096));  // not Anthropic's shape: the text as is
-  if (out.message.empty())
-    out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
-  return out;
+  // Not Anthropic's shape: the text as is.
+  return with_body_text(std::move(out), body, http_status);
 }
 
 }  // namespace toolwire::dialects::anthropic_messages

@@ -3,7 +3,8 @@
 // borrowed one).
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
-#include "dialects/common/duplicate_keys.h"
+#include "dialects/common/request_fields.h"
+#include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -311,103 +312,59 @@ Status decode_tool_choice(json::element value, const Path& path, ir::BasicReques
   return Status::Ok();
 }
 
+constexpr SamplingKeys kSampling{.max_tokens = "max_tokens",
+                                 .temperature = "temperature",
+                                 .top_p = "top_p",
+                                 .stop = "stop_sequences",
+                                 .stream = "stream",
+                                 .metadata = "metadata"};
+
 bool is_known_field(std::string_view key) {
   return key == "model" || key == "system" || key == "tools" || key == "tool_choice" ||
          key == "max_tokens" || key == "temperature" || key == "top_p" || key == "stop_sequences" ||
          key == "stream" || key == "metadata";
 }
 
-// `key` is given again: its last value wins, as in the providers' parsers.
-// Scalars are simply overwritten; what the loop appends to is reset here.
-template <class S>
-void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
-                    Warnings& warnings) {
-  warn(warnings, std::string(json::KeyRepeats::kWarning), path,
-       std::string(json::KeyRepeats::kMessage));
-  if (key == "messages") {
-    req.messages.clear();
-  } else if (key == "system") {
-    req.system.clear();
-  } else if (key == "tools") {
-    req.tools.clear();
-    std::erase_if(req.extra,
-                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
-  } else if (key == "stop_sequences") {
-    req.stop.clear();
-  } else if (key == "tool_choice") {
-    req.tool_choice.reset();
-    req.parallel_tool_calls.reset();
-  }
-  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
-}
-
-// One parser per thread for both IR policies: its document holds the strings
-// a borrowed IR points at until translate_request's encoder is done, and no
-// other call on the thread parses with it in between.
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
-  return parser;
-}
+constexpr RepeatRule kRepeatRules[] = {{"messages", kResetMessages},
+                                       {"system", kResetSystem},
+                                       {"tools", kResetTools},
+                                       {"stop_sequences", kResetStop},
+                                       {"tool_choice", kResetToolChoice | kResetParallel}};
+constexpr RepeatRules kRepeats{kRepeatRules, kUnsupportedToolKey};
 
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  simdjson::dom::parser& parser = request_parser();
-  TW_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
-  TW_ASSIGN(json::object obj, json::as_object(root, path));
-  req.source_dialect = kDialect;
   bool has_messages = false;
-  json::KeyRepeats repeats;
-  size_t index = 0;
-  for (auto field : obj) {
-    const std::string_view key = field.key;
-    const json::element value = field.value;
-    const Path fpath(path, key);
-    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
-      forget_earlier<S>(key, fpath, req, warnings);
-    if (key == "messages") {
-      has_messages = true;
-      TW_TRY(decode_messages<S>(value, fpath, req.messages));
-    } else if (value.is_null() && is_known_field(key)) {
-      // An explicit null means "absent" for every optional field.
-    } else if (key == "model") {
-      TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
-      req.model = T::keep(model);
-    } else if (key == "system") {
-      TW_TRY(decode_system<S>(value, fpath, req.system));
-    } else if (key == "tools") {
-      TW_TRY(decode_tools<S>(value, fpath, req));
-    } else if (key == "tool_choice") {
-      TW_TRY(decode_tool_choice<S>(value, fpath, req));
-    } else if (key == "max_tokens") {
-      TW_ASSIGN(req.max_tokens, json::as_int64(value, fpath));
-    } else if (key == "temperature") {
-      TW_ASSIGN(req.temperature, json::as_double(value, fpath));
-    } else if (key == "top_p") {
-      TW_ASSIGN(req.top_p, json::as_double(value, fpath));
-    } else if (key == "stop_sequences") {
-      TW_ASSIGN(json::array stops, json::as_array(value, fpath));
-      size_t i = 0;
-      for (json::element s : stops) {
-        const Path spath(fpath, i++);
-        TW_ASSIGN(std::string_view stop, json::as_string(s, spath));
-        req.stop.push_back(T::keep(stop));
-      }
-    } else if (key == "stream") {
-      TW_ASSIGN(req.stream, json::as_bool(value, fpath));
-    } else if (key == "metadata") {
-      if (!value.is_object()) return json::as_object(value, fpath).error();
-      req.metadata = T::raw_json(value);
-    } else if (key == kUnsupportedToolKey) {
-      // Reserved: the IR uses this key for server tools kept from `tools`.
-      return json::invalid(fpath, "reserved field name");
-    } else {
-      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
-    }
-  }
+  TW_TRY(decode_request_fields(
+      body, kDialect, req, warnings, kRepeats,
+      [&](std::string_view key, json::element value, const Path& fpath) -> Status {
+        if (key == "messages") {
+          has_messages = true;
+          TW_TRY(decode_messages<S>(value, fpath, req.messages));
+        } else if (value.is_null() && is_known_field(key)) {
+          // An explicit null means "absent" for every optional field.
+        } else if (key == "model") {
+          TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
+          req.model = T::keep(model);
+        } else if (key == "system") {
+          TW_TRY(decode_system<S>(value, fpath, req.system));
+        } else if (key == "tools") {
+          TW_TRY(decode_tools<S>(value, fpath, req));
+        } else if (key == "tool_choice") {
+          TW_TRY(decode_tool_choice<S>(value, fpath, req));
+        } else if (key == kUnsupportedToolKey) {
+          // Reserved: the IR uses this key for server tools kept from `tools`.
+          return json::invalid(fpath, "reserved field name");
+        } else {
+          TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, value, fpath, req));
+          if (!taken) req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
+        }
+        return Status::Ok();
+      }));
   if (!has_messages) return json::invalid(path, "missing required field 'messages'");
   return Status::Ok();
 }
@@ -415,11 +372,5 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
 template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
                                               ir::BasicRequest<Borrowed>&);
-
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
-  ir::Request req;
-  TW_TRY(decode_request_into(body, warnings, req));
-  return req;
-}
 
 }  // namespace toolwire::dialects::anthropic_messages

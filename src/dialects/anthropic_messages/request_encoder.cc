@@ -1,9 +1,14 @@
 // IR request → Anthropic Messages request JSON.
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
+#include "dialects/common/sampling.h"
+#include "dialects/common/tool_definition.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/common/turns.h"
+#include "dialects/common/unknown_part.h"
 #include "toolwire/core/json_valid.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -23,8 +28,6 @@ const TailRules kTail{
           return "a " + std::string(source) + " tool of a kind Anthropic does not have was dropped";
         },
 };
-
-bool user_side(Role r) { return r == Role::user || r == Role::tool; }
 
 // True when `part` becomes a block in a user-side Anthropic message.
 template <class S>
@@ -79,9 +82,7 @@ void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, J
   for (const auto& c : r.content) {
     auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c);
     if (u && u->dialect != kDialect)
-      warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' tool result content from " + std::string(u->dialect) +
-               " has no Anthropic equivalent");
+      warn_unknown_part(*u, "Anthropic", "tool result content", path, warnings);
   }
   if (r.is_error) w.field("is_error", true);
   w.end_object();
@@ -99,12 +100,7 @@ void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter
   } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
     encode_image(*img, path, w, warnings);
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-    if (u->dialect == kDialect)
-      w.raw(u->raw_json);
-    else
-      warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
-               " has no Anthropic equivalent");
+    write_unknown_part(*u, kDialect, "Anthropic", path, w, warnings);
   } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
     warn(warnings, "dropped_misplaced_part", path,
          "tool calls and thinking cannot appear in user content");
@@ -197,87 +193,33 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
 template <class S>
 void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
                      Warnings& warnings) {
-  const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
-  w.key("messages");
-  w.begin_array();
-  size_t i = 0;
-  while (i < msgs.size()) {
-    if (msgs[i].role == Role::system) {  // moved to the top-level system
-      ++i;
-      continue;
-    }
-    if (!message_emits(msgs[i])) {
-      warn(warnings, "dropped_empty_message", Path(path, i),
-           "a message with no content Anthropic accepts was dropped");
-      ++i;
-      continue;
-    }
-    // The group runs to the next message of the other side that writes
-    // something: dropping an empty message first makes its neighbours one
-    // message, as decoding this output and encoding it again would.
-    const bool user = user_side(msgs[i].role);
-    size_t j = i + 1;
-    for (; j < msgs.size(); ++j) {
-      const ir::BasicMessage<S>& m = msgs[j];
-      if (m.role == Role::system || user_side(m.role) == user) continue;
-      if (message_emits(m)) break;
-      warn(warnings, "dropped_empty_message", Path(path, j),
-           "a message with no content Anthropic accepts was dropped");
-    }
-    encode_group<S>(msgs, i, j, path, raw_verified, w, warnings);
-    i = j;
-  }
-  w.end_array();
+  (void)write_turns(
+      w, "messages", req.messages, path, "Anthropic", warnings,
+      [](const ir::BasicMessage<S>& m) { return message_emits(m); },
+      [&](size_t i, size_t j) {
+        encode_group<S>(req.messages, i, j, path, raw_verified, w, warnings);
+        return Status::Ok();
+      });
 }
 
 template <class S>
 void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
-  std::vector<std::string_view> texts;
-  bool developer = false;
-  for (const auto& s : req.system) {
-    if (!s.text.empty()) texts.push_back(s.text);
-    developer |= s.developer;
-  }
-  if (developer)
-    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
-         "Anthropic has no developer role; developer instructions were sent as system text");
-  size_t direct = texts.size();
-  const Path msgs_path(kRoot, "messages");
-  for (size_t i = 0; i < req.messages.size(); ++i) {
-    const ir::BasicMessage<S>& m = req.messages[i];
-    if (m.role != Role::system) continue;
-    const Path mpath(msgs_path, i);
-    warn(warnings, "moved_system_message", mpath,
-         "Anthropic has no mid-conversation system messages; its text was appended to the "
-         "top-level system");
-    for (const auto& p : m.parts)
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
-        texts.push_back(t->text);
-  }
+  const auto [texts, direct] =
+      collect_system_texts(req, "Anthropic", "the top-level system", warnings);
   if (texts.empty()) return;
   w.key("system");
   if (texts.size() == 1 && direct == 1) {
     w.string(texts[0]);
     return;
   }
-  w.begin_array();
-  for (std::string_view t : texts) {
-    w.begin_object();
-    w.field("type", "text");
-    w.field("text", t);
-    w.end_object();
-  }
-  w.end_array();
+  write_text_objects(w, texts, "text");
 }
 
 template <class S>
 Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
                     Warnings& warnings) {
-  size_t unsupported = 0;
-  for (const auto& e : req.extra)
-    if (e.key == kUnsupportedToolKey && same) ++unsupported;
-  if (req.tools.empty() && unsupported == 0) return Status::Ok();
+  if (req.tools.empty() && !has_raw_tools(req, same, kUnsupportedToolKey)) return Status::Ok();
   const Path path(kRoot, "tools");
   w.key("tools");
   w.begin_array();
@@ -285,13 +227,9 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
   for (size_t i = 0; i < req.tools.size(); ++i) {
     const ir::BasicToolDefinition<S>& t = req.tools[i];
     const Path tpath(path, i);
-    std::string_view schema = t.input_schema;
-    if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
-      return invalid_tool_name(kDialect, t.name, Path(tpath, "name").str());
-    if (schema.front() != '{')
-      return json::invalid(Path(tpath, "input_schema"), "tool input schema is not a JSON object");
-    if (!raw_verified) TW_TRY(json::check_tool_schema_text(schema, Path(tpath, "input_schema")));
+    TW_ASSIGN(std::string_view schema,
+              checked_tool_schema(t, kDialect, kMaxToolNameLength, raw_verified,
+                                  Path(tpath, "name"), Path(tpath, "input_schema")));
     w.begin_object();
     w.field("name", t.name);
     if (!t.description.empty()) w.field("description", t.description);
@@ -305,9 +243,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
     }
     w.end_object();
   }
-  if (same)
-    for (const auto& e : req.extra)
-      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
+  write_raw_tools(w, req, same, kUnsupportedToolKey);
   w.end_array();
   return Status::Ok();
 }
@@ -348,48 +284,38 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
   w.end_object();
 }
 
+// stop_sequences goes before the sampling fields.
+constexpr SamplingKeys kStop{.stop = "stop_sequences"};
+constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"};
+
 }  // namespace
 
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
-  std::string out;
-  out.reserve(estimate_request_json_size(req));
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("model", req.model);
-  if (req.max_tokens) {
-    w.field("max_tokens", *req.max_tokens);
-  } else {
-    w.field("max_tokens", kDefaultMaxTokens);
-    warn(warnings, "defaulted_max_tokens", Path(kRoot, "max_tokens"),
-         "Anthropic requires max_tokens; defaulted to " + std::to_string(kDefaultMaxTokens));
-  }
-  encode_system(req, w, warnings);
-  encode_messages(req, options.raw_json_verified, w, warnings);
-  TW_TRY(encode_tools(req, same, options.raw_json_verified, w, warnings));
-  encode_tool_choice(req, w);
-  if (!req.stop.empty()) {
-    w.key("stop_sequences");
-    w.begin_array();
-    for (const auto& s : req.stop) w.string(s);
-    w.end_array();
-  }
-  write_sampling(w, req);
-  TW_TRY(write_request_tail(w, req, options.raw_json_verified, warnings, kTail));
-  w.end_object();
-  return out;
+  return write_request_object(req, [&](JsonWriter& w) -> Status {
+    w.field("model", req.model);
+    if (req.max_tokens) {
+      w.field("max_tokens", *req.max_tokens);
+    } else {
+      w.field("max_tokens", kDefaultMaxTokens);
+      warn(warnings, "defaulted_max_tokens", Path(kRoot, "max_tokens"),
+           "Anthropic requires max_tokens; defaulted to " + std::to_string(kDefaultMaxTokens));
+    }
+    encode_system(req, w, warnings);
+    encode_messages(req, options.raw_json_verified, w, warnings);
+    TW_TRY(encode_tools(req, same, options.raw_json_verified, w, warnings));
+    encode_tool_choice(req, w);
+    write_sampling(w, req, kStop);
+    write_sampling(w, req, kSampling);
+    return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
+  });
 }
 
 template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
                                                              const EncodeOptions&);
 template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
                                                            Warnings&, const EncodeOptions&);
-
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
-                                   const EncodeOptions& options) {
-  return encode_request_from(req, warnings, options);
-}
 
 }  // namespace toolwire::dialects::anthropic_messages

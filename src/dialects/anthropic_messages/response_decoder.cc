@@ -1,17 +1,15 @@
 // Anthropic Messages response JSON → IR response.
 #include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/response_object.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
 using json::Path;
 
 Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) {
-  thread_local simdjson::dom::parser parser;
-  TW_ASSIGN(json::element root, json::parse(parser, body));
-  const Path path;
-  TW_ASSIGN(json::object obj, json::as_object(root, path));
   ir::Response resp;
-  resp.source_dialect = kDialect;
+  TW_ASSIGN(json::object obj, open_response(body, kDialect, resp));
+  const Path path;
   std::string_view stop_reason;
   bool has_content = false;
   for (auto field : obj) {

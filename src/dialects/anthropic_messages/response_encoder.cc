@@ -2,6 +2,7 @@
 #include <atomic>
 
 #include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/request_object.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
@@ -15,56 +16,50 @@ std::string synthesize_message_id() {
 Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
   const bool same = resp.source_dialect == kDialect;
   const Path root;
-  std::string out;
-  out.reserve(512);
-  JsonWriter w(out);
-  w.begin_object();
-  if (resp.id.empty()) {
-    w.field("id", synthesize_message_id());
-    warn(warnings, "synthesized_id", Path(root, "id"), "the response had no id; one was generated");
-  } else {
-    w.field("id", resp.id);
-  }
-  w.field("type", "message");
-  w.field("role", "assistant");
-  w.field("model", resp.model);
-  w.key("content");
-  w.begin_array();
-  const Path content_path(root, "content");
-  for (size_t i = 0; i < resp.parts.size(); ++i) {
-    const Path ppath(content_path, i);
-    encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w,
-                          warnings);
-  }
-  w.end_array();
-  w.field("stop_reason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
-  const ir::ExtraField* stop_sequence = nullptr;
-  if (same)
-    for (const auto& e : resp.extra)
-      if (e.key == "stop_sequence") stop_sequence = &e;
-  if (stop_sequence)
-    w.field_raw("stop_sequence", stop_sequence->raw_json);
-  else
-    w.field_null("stop_sequence");
-  w.key("usage");
-  w.begin_object();
-  w.field("input_tokens", anthropic_input_tokens(resp.usage));
-  if (resp.usage.cache_write_tokens)
-    w.field("cache_creation_input_tokens", *resp.usage.cache_write_tokens);
-  if (resp.usage.cache_read_tokens)
-    w.field("cache_read_input_tokens", *resp.usage.cache_read_tokens);
-  w.field("output_tokens", resp.usage.output_tokens.value_or(0));
-  w.end_object();
-  for (const auto& e : resp.extra) {
-    if (&e == stop_sequence) continue;
+  return write_json_object(512, [&](JsonWriter& w) -> Status {
+    if (resp.id.empty()) {
+      w.field("id", synthesize_message_id());
+      warn(warnings, "synthesized_id", Path(root, "id"),
+           "the response had no id; one was generated");
+    } else {
+      w.field("id", resp.id);
+    }
+    w.field("type", "message");
+    w.field("role", "assistant");
+    w.field("model", resp.model);
+    w.key("content");
+    w.begin_array();
+    const Path content_path(root, "content");
+    for (size_t i = 0; i < resp.parts.size(); ++i) {
+      const Path ppath(content_path, i);
+      encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w,
+                            warnings);
+    }
+    w.end_array();
+    w.field("stop_reason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
+    const ir::ExtraField* stop_sequence = nullptr;
     if (same)
-      w.field_raw(e.key, e.raw_json);
+      for (const auto& e : resp.extra)
+        if (e.key == "stop_sequence") stop_sequence = &e;
+    if (stop_sequence)
+      w.field_raw("stop_sequence", stop_sequence->raw_json);
     else
-      warn(warnings, "dropped_unknown_field", Path(root, e.key),
-           "field '" + e.key + "' has no Anthropic equivalent");
-  }
-  w.end_object();
-  return out;
+      w.field_null("stop_sequence");
+    w.key("usage");
+    w.begin_object();
+    write_input_usage(resp.usage, w);
+    w.field("output_tokens", resp.usage.output_tokens.value_or(0));
+    w.end_object();
+    for (const auto& e : resp.extra) {
+      if (&e == stop_sequence) continue;
+      if (same)
+        w.field_raw(e.key, e.raw_json);
+      else
+        warn(warnings, "dropped_unknown_field", Path(root, e.key),
+             "field '" + e.key + "' has no Anthropic equivalent");
+    }
+    return Status::Ok();
+  });
 }
 
 }  // namespace toolwire::dialects::anthropic_messages

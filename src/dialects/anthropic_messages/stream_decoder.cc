@@ -7,6 +7,7 @@
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/literal_match.h"
+#include "dialects/common/stream_decoder_base.h"
 #include "toolwire/dialects/framing/sse.h"
 
 namespace toolwire::dialects::anthropic_messages {
@@ -14,23 +15,15 @@ namespace {
 
 using json::Path;
 
-class Decoder final : public StreamDecoder, private SseSink {
+class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
  public:
-  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    out_ = &out;
-    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
-    if (!st) failed_ = true;
-    return st;
-  }
-
-  Status finish(std::vector<ir::StreamEvent>&) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    if (done_) return Status::Ok();
-    failed_ = true;
+  static constexpr bool kKeepsError = false;
+  static constexpr bool kIgnoresAfterDone = false;
+  Error ended_early() const {
     return make_error(ErrorCode::parse_error,
-                      sse_.has_partial_event() ? "stream ended inside an event, before message_stop"
-                                               : "stream ended before message_stop");
+                      framing_.has_partial_event()
+                          ? "stream ended inside an event, before message_stop"
+                          : "stream ended before message_stop");
   }
 
  private:
@@ -77,29 +70,13 @@ class Decoder final : public StreamDecoder, private SseSink {
     ev.data.reserve(ev.data.size() + simdjson::SIMDJSON_PADDING);
     json::element root;
     if (parser_.parse(ev.data.data(), ev.data.size(), false).get(root)) {
-      Error e = json::parse(parser_, ev.data).error();
-      e.message =
-          "in '" + (ev.event.empty() ? std::string("message") : ev.event) + "' event: " + e.message;
-      return e;
+      return in_event(ev.event.empty() ? std::string_view("message") : ev.event,
+                      json::parse(parser_, ev.data).error());
     }
-    const Path path;
-    json::object obj;
-    std::string_view type = ev.event;
-    Status st;
-    if (root.get_object().get(obj)) {
-      st = json::as_object(root, path).error();
-    } else {
-      json::element type_el;
-      std::string_view json_type;
-      if (json::get(obj, "type", type_el) && !type_el.get_string().get(json_type)) type = json_type;
-      st = dispatch(type, obj, path, out);
-    }
-    if (!st) {
-      Error e = st.error();
-      e.message = "in '" + std::string(type) + "' event: " + e.message;
-      return e;
-    }
-    return st;
+    return dispatch_typed_event(root, ev.event,
+                                [&](std::string_view type, json::object obj, const Path& path) {
+                                  return dispatch(type, obj, path, out);
+                                });
   }
 
   // Most of a stream is content_block_delta events in the exact layout
@@ -120,37 +97,18 @@ class Decoder final : public StreamDecoder, private SseSink {
     static constexpr Form kForms[] = {{R"(text_delta","text":")", Kind::text},
                                       {R"(input_json_delta","partial_json":")", Kind::tool},
                                       {R"(thinking_delta","thinking":")", Kind::thinking}};
-    if (!d.starts_with(kHead) || !d.ends_with(kTail)) return false;
-    size_t i = kHead.size();
+    if (!d.ends_with(kTail)) return false;
+    size_t i;
     int64_t index;
-    if (!json::small_index(d, i, 9, index)) return false;
-    if (d.substr(i, kDelta.size()) != kDelta) return false;
-    i += kDelta.size();
-    const Form* form = nullptr;
-    for (const Form& f : kForms)
-      if (d.substr(i, f.head.size()) == f.head) {
-        form = &f;
-        break;
-      }
+    const Form* form = json::match_block_delta(d, kHead, kDelta, kForms, i, index);
     if (!form) return false;
-    i += form->head.size();
     if (i > d.size() - kTail.size()) return false;
     const std::string_view text = d.substr(i, d.size() - kTail.size() - i);
     if (!json::plain_string_body(text)) return false;
     const Block* block = blocks_.find(index);
     if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;
-    switch (form->kind) {
-      case Kind::text:
-        out.push_back(ir::TextDelta{std::string(text)});
-        break;
-      case Kind::tool:
-        out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)});
-        break;
-      default:
-        out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
-        break;
-    }
+    push_delta(form->kind == Kind::text, form->kind == Kind::tool, block->tool_index, text, out);
     return true;
   }
 
@@ -354,15 +312,11 @@ class Decoder final : public StreamDecoder, private SseSink {
     return Status::Ok();
   }
 
-  SseParser sse_;
   simdjson::dom::parser parser_;
-  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
   BlockTable blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;
   bool saw_tool_ = false;
-  bool done_ = false;
-  bool failed_ = false;
 };
 
 }  // namespace

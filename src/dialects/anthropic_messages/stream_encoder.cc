@@ -12,33 +12,17 @@
 
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/stream_encoder_base.h"
 
 namespace toolwire::dialects::anthropic_messages {
 namespace {
 
 using json::Path;
 
-class Encoder final : public StreamEncoder {
- public:
-  const Warnings& warnings() const override { return warnings_; }
+class Encoder final : public StreamEncoderBase<Encoder> {
+  friend StreamEncoderBase<Encoder>;
 
-  void encode(const ir::StreamEvent& event, std::string& out) override {
-    if (finished_) {
-      if (!warned_after_end_) {
-        warned_after_end_ = true;
-        note("event_after_end", "events after Finish/ErrorEvent were ignored");
-      }
-      return;
-    }
-    std::visit([&](const auto& e) { on(e, out); }, event);
-  }
-
- private:
   enum class Open { none, text, thinking, redacted, tool };
-
-  void note(std::string code, std::string message) {
-    warnings_.push_back(Warning{std::move(code), {}, std::move(message)});
-  }
 
   // "event: <name>\ndata: " + JSON written by `body` + "\n\n".
   template <class F>
@@ -86,10 +70,7 @@ class Encoder final : public StreamEncoder {
       w.field_null("stop_sequence");
       w.key("usage");
       w.begin_object();
-      w.field("input_tokens", anthropic_input_tokens(usage_));
-      if (usage_.cache_write_tokens)
-        w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
-      if (usage_.cache_read_tokens) w.field("cache_read_input_tokens", *usage_.cache_read_tokens);
+      write_input_usage(usage_, w);
       w.field("output_tokens", usage_.output_tokens.value_or(0));
       w.end_object();
       w.end_object();
@@ -149,11 +130,10 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
     ensure_started(out);
-    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !reasoning_item_warned_) {
-      reasoning_item_warned_ = true;
-      note("dropped_reasoning_item",
-           "an OpenAI Responses reasoning item's id and encrypted content have no Anthropic form");
-    }
+    if (!e.item_id.empty() || !e.encrypted_content.empty())
+      note_once(
+          "dropped_reasoning_item",
+          "an OpenAI Responses reasoning item's id and encrypted content have no Anthropic form");
     if (e.redacted) {  // carries all its data in the start event
       open_block(Open::redacted, out, [&](JsonWriter& w) {
         w.field("type", "redacted_thinking");
@@ -192,10 +172,8 @@ class Encoder final : public StreamEncoder {
            "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
       return;
     }
-    if (!e.signature.empty() && !call_signature_warned_) {
-      call_signature_warned_ = true;
-      note("dropped_call_signature", "Anthropic tool_use blocks carry no provider signature");
-    }
+    if (!e.signature.empty())
+      note_once("dropped_call_signature", "Anthropic tool_use blocks carry no provider signature");
     start_tool(e.index, e.id, e.name, out);
   }
 
@@ -220,12 +198,7 @@ class Encoder final : public StreamEncoder {
     if (open_ == Open::tool && open_tool_ == e.index) close_block(out);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) {
-    if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
-    if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
-    if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
-    if (e.usage.cache_write_tokens) usage_.cache_write_tokens = e.usage.cache_write_tokens;
-  }
+  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
     ensure_started(out);
@@ -243,10 +216,7 @@ class Encoder final : public StreamEncoder {
       if (usage_.input_tokens != start_usage_.input_tokens ||
           usage_.cache_read_tokens != start_usage_.cache_read_tokens ||
           usage_.cache_write_tokens != start_usage_.cache_write_tokens) {
-        w.field("input_tokens", anthropic_input_tokens(usage_));
-        if (usage_.cache_write_tokens)
-          w.field("cache_creation_input_tokens", *usage_.cache_write_tokens);
-        if (usage_.cache_read_tokens) w.field("cache_read_input_tokens", *usage_.cache_read_tokens);
+        write_input_usage(usage_, w);
       }
       w.field("output_tokens", usage_.output_tokens.value_or(0));
       w.end_object();
@@ -266,9 +236,8 @@ class Encoder final : public StreamEncoder {
     finished_ = true;
   }
 
-  Warnings warnings_;
   std::string id_, model_;
-  ir::Usage usage_, start_usage_;
+  ir::Usage start_usage_;
   std::unordered_map<int, int> tool_blocks_;  // IR tool index → block index
   Open open_ = Open::none;
   int open_index_ = -1;
@@ -276,11 +245,7 @@ class Encoder final : public StreamEncoder {
   int next_index_ = 0;
   bool pending_start_ = false;
   bool started_ = false;
-  bool finished_ = false;
   bool saw_tool_ = false;
-  bool warned_after_end_ = false;
-  bool reasoning_item_warned_ = false;
-  bool call_signature_warned_ = false;
 };
 
 }  // namespace

@@ -7,20 +7,12 @@
 // responses live in content_decoder.cc / content_encoder.cc.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
-#include "dialects/common/borrowed_ir.h"
-#include "dialects/common/dom_json.h"
-#include "dialects/common/fields.h"
-#include "dialects/common/json_in.h"
-#include "dialects/common/seen_ids.h"
-#include "dialects/common/style.h"
-#include "toolwire/core/json_writer.h"
-#include "toolwire/dialects/codec.h"
+#include "dialects/common/cache_usage.h"
+#include "dialects/common/wire_functions.h"
+#include "dialects/common/wrapped_arguments.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
@@ -28,31 +20,11 @@ inline constexpr std::string_view kDialect = "anthropic_messages";
 // Tool names: ^[a-zA-Z0-9_-]{1,128}$ (toolwire/dialects/tool_rules.h).
 inline constexpr size_t kMaxToolNameLength = 128;
 
-// An invalid-JSON argument string is sent as {"<this key>": "<raw text>"}
-// (Anthropic `input` must be an object) and decoded back exactly.
-inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arguments";
-
 // max_tokens is required by Anthropic; used when the source had none.
 inline constexpr int64_t kDefaultMaxTokens = 4096;
 
-Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                   const EncodeOptions& options);
-// The request codec over either IR policy (ir::Owning, Borrowed); the two
-// above are the owning instantiations. Instantiated in the .cc files.
-template <class S>
-Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
-template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
-                                        const EncodeOptions& options);
-Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
-Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
-std::unique_ptr<StreamDecoder> make_stream_decoder();
-std::unique_ptr<StreamEncoder> make_stream_encoder();
-WireError encode_error(const Error& error);
-Error decode_error(int http_status, std::string_view body);
-// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
-ErrorCode stream_error_code(std::string_view type);
+// Requests, responses, streams and errors (dialects/common/wire_functions.h).
+TW_DIALECT_FUNCTIONS;
 
 // ---- shared by the decoders (content_decoder.cc) ----
 
@@ -105,8 +77,6 @@ std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_too
 // Anthropic usage counts (input_tokens excludes cache reads/writes) into IR
 // usage (input_tokens includes them). Fields missing on the wire stay unset.
 Status decode_usage(json::element usage, const json::Path& path, ir::Usage& out);
-// IR input tokens back to Anthropic's input_tokens (cache excluded, >= 0).
-int64_t anthropic_input_tokens(const ir::Usage& usage);
 
 // ---- shared by the encoders (content_encoder.cc) ----
 
@@ -120,6 +90,9 @@ bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request);
 template <class S>
 void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
                            const json::Path& path, JsonWriter& w, Warnings& warnings);
+// A usage object's input counts: input_tokens (the cache excluded), then the
+// cache's writes and reads when known.
+void write_input_usage(const ir::Usage& usage, JsonWriter& w);
 // "msg_toolwire_<n>" for output that needs an id the IR did not carry.
 std::string synthesize_message_id();
 // Writes a tool_use block's `input` value (wrapping invalid arguments). With

@@ -6,17 +6,7 @@
 namespace toolwire::dialects {
 
 const Codec& bedrock_converse_codec() {
-  static const FunctionCodec codec({
-      .name = bedrock_converse::kDialect,
-      .decode_request = &bedrock_converse::decode_request,
-      .encode_request = &bedrock_converse::encode_request,
-      .decode_response = &bedrock_converse::decode_response,
-      .encode_response = &bedrock_converse::encode_response,
-      .make_stream_decoder = &bedrock_converse::make_stream_decoder,
-      .make_stream_encoder = &bedrock_converse::make_stream_encoder,
-      .encode_error = &bedrock_converse::encode_error,
-      .decode_error = &bedrock_converse::decode_error,
-  });
+  static const FunctionCodec codec(TW_CODEC_FUNCTIONS(bedrock_converse));
   return codec;
 }
 

@@ -1,7 +1,10 @@
 // Content blocks, stop reasons and usage shared by the request, response and
 // stream decoders.
 #include "dialects/bedrock_converse/wire.h"
+#include "dialects/common/cache_usage.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/finish_reason.h"
+#include "dialects/common/wrapped_arguments.h"
 
 namespace toolwire::dialects::bedrock_converse {
 
@@ -40,25 +43,7 @@ Result<bool> decode_image(json::element value, const Path& path, ir::BasicImageP
   return true;
 }
 
-namespace {
-
-template <class S>
-void decode_tool_input(json::element input, ir::BasicToolCallPart<S>& call) {
-  json::object obj;
-  if (!input.get_object().get(obj) && obj.size() == 1) {
-    auto field = *obj.begin();
-    std::string_view raw;
-    if (field.key == kInvalidArgumentsKey && !field.value.get_string().get(raw)) {
-      call.arguments = IrText<S>::keep(raw);  // the model's text, kept verbatim
-      call.arguments_valid = false;
-      return;
-    }
-  }
-  call.arguments = IrText<S>::raw_json(input);
-  call.arguments_valid = true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 template <class S, class Parts>
 Status decode_assistant_block(json::element block, const Path& path, Parts& parts,
@@ -84,7 +69,7 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     TW_ASSIGN(std::string_view name, json::as_string(name_el, name_path));
     ir::BasicToolCallPart<S> call;
     if (f.present[kInput])
-      decode_tool_input<S>(f.e[kInput], call);
+      decode_wrapped_arguments<S>(f.e[kInput], call);
     else
       call.arguments = T::keep("{}");
     std::string scratch;
@@ -141,90 +126,48 @@ template Status decode_assistant_block<Borrowed>(json::element, const Path&,
                                                  Borrowed::Vector<ir::BasicPart<Borrowed>>&,
                                                  SeenCallIds*);
 
+constexpr RawReasons kStopReasons[] = {
+    {ReasonKind::stop, {"end_turn", "stop_sequence", ""}},
+    {ReasonKind::length, {"max_tokens", "model_context_window_exceeded"}},
+    {ReasonKind::tool_calls, {"tool_use"}},
+    {ReasonKind::content_filter, {"guardrail_intervened", "content_filtered"}}};
+
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
-  using Kind = ir::FinishReason::Kind;
-  ir::FinishReason r;
-  r.raw.assign(raw);
-  if (raw == "end_turn" || raw == "stop_sequence" || raw.empty())
-    r.kind = Kind::stop;
-  else if (raw == "max_tokens" || raw == "model_context_window_exceeded")
-    r.kind = Kind::length;
-  else if (raw == "tool_use")
-    r.kind = Kind::tool_calls;
-  else if (raw == "guardrail_intervened" || raw == "content_filtered")
-    r.kind = Kind::content_filter;
-  else
-    r.kind = Kind::other;
-  if (has_tool_calls) r.kind = Kind::tool_calls;
+  ir::FinishReason r = decode_reason(kStopReasons, raw);
+  if (has_tool_calls) r.kind = ReasonKind::tool_calls;
   return r;
 }
 
 std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls) {
-  using Kind = ir::FinishReason::Kind;
   if (has_tool_calls) return "tool_use";
   // Our own raw value when it means the same here ("stop_sequence",
   // "guardrail_intervened"); another dialect's ("stop", "length") is rewritten.
   if (!reason.raw.empty() && decode_stop_reason(reason.raw, false).kind == reason.kind &&
-      reason.kind != Kind::other)
+      reason.kind != ReasonKind::other)
     return reason.raw;
-  switch (reason.kind) {
-    case Kind::stop:
-      return "end_turn";
-    case Kind::length:
-      return "max_tokens";
-    case Kind::tool_calls:
-      return "tool_use";
-    case Kind::content_filter:
-      return "content_filtered";
-    case Kind::error:
-    case Kind::other:
-      return "end_turn";
-  }
-  return "end_turn";
+  static constexpr ReasonNames kNames{.stop = "end_turn",
+                                      .length = "max_tokens",
+                                      .tool_calls = "tool_use",
+                                      .content_filter = "content_filtered",
+                                      .error = "end_turn",
+                                      .other = "end_turn"};
+  return kNames.of(reason.kind);
 }
 
 Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {
-  TW_ASSIGN(json::object obj, json::as_object(usage, path));
-  std::optional<int64_t> input;
-  for (auto field : obj) {
-    std::optional<int64_t>* target = nullptr;
-    if (field.key == "inputTokens")
-      target = &input;
-    else if (field.key == "outputTokens")
-      target = &out.output_tokens;
-    else if (field.key == "cacheReadInputTokens")
-      target = &out.cache_read_tokens;
-    else if (field.key == "cacheWriteInputTokens")
-      target = &out.cache_write_tokens;
-    const Path field_path(path, field.key);
-    if (!target) {  // totalTokens (derived), cacheDetails, ...: checked, not kept
-      if (field.key == "totalTokens") {
-        TW_ASSIGN(int64_t total, json::as_int64(field.value, field_path));
-        (void)total;
-      }
-      continue;
-    }
-    if (field.value.is_null()) continue;
-    TW_ASSIGN(*target, json::as_int64(field.value, field_path));
-  }
-  // IR input counts every input token; Bedrock's inputTokens excludes the cache.
-  if (input) {
-    int64_t total = *input;
-    if (__builtin_add_overflow(total, out.cache_read_tokens.value_or(0), &total) ||
-        __builtin_add_overflow(total, out.cache_write_tokens.value_or(0), &total))
-      return json::invalid(path, "token counts out of range");
-    out.input_tokens = total;
-  }
-  return Status::Ok();
+  // totalTokens (derived) is checked, not kept; cacheDetails, ...: dropped.
+  static constexpr CacheUsageKeys kKeys{.input = "inputTokens",
+                                        .output = "outputTokens",
+                                        .cache_read = "cacheReadInputTokens",
+                                        .cache_write = "cacheWriteInputTokens",
+                                        .total = "totalTokens"};
+  return decode_cache_excluded_usage(usage, path, kKeys, out);
 }
 
 void encode_usage(const ir::Usage& usage, JsonWriter& w) {
   const int64_t read = usage.cache_read_tokens.value_or(0);
   const int64_t write = usage.cache_write_tokens.value_or(0);
-  int64_t input = usage.input_tokens.value_or(0);
-  if (__builtin_sub_overflow(input, read, &input) || __builtin_sub_overflow(input, write, &input) ||
-      input < 0)
-    input = 0;
+  const int64_t input = cache_excluded_input(usage);
   const int64_t output = usage.output_tokens.value_or(0);
   // The total of what is written, so that it reads back the same.
   int64_t total = input;

@@ -1,31 +1,14 @@
 // Content blocks shared by the request, response and stream encoders.
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/data_url.h"
+#include "dialects/common/unknown_part.h"
+#include "dialects/common/wrapped_arguments.h"
 #include "toolwire/core/json_valid.h"
 
 namespace toolwire::dialects::bedrock_converse {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// "data:<media>;base64,<data>" → media, data.
-bool split_data_url(std::string_view url, std::string_view& media, std::string_view& data) {
-  if (url.substr(0, 5) != "data:") return false;
-  const size_t comma = url.find(',');
-  if (comma == std::string_view::npos) return false;
-  std::string_view head = url.substr(5, comma - 5);
-  constexpr std::string_view kB64 = ";base64";
-  if (!head.ends_with(kB64)) return false;
-  media = head.substr(0, head.size() - kB64.size());
-  data = url.substr(comma + 1);
-  return true;
-}
 
 // Bedrock's image format for a media type; "" when it has none.
 std::string_view format_of(std::string_view media) {
@@ -86,23 +69,9 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
 template <class S>
 void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
                        const json::Path& path, JsonWriter& w, Warnings& warnings) {
-  std::string_view args = trim(call.arguments);
-  if (call.arguments_valid && args.empty()) {
-    w.raw("{}");
-    return;
-  }
-  if (call.arguments_valid && (raw_verified || is_valid_json(args))) {
-    w.raw(args);
-    return;
-  }
-  // Not JSON: its text in a wrapper the decoder recognises, so nothing the
-  // model produced is lost.
-  w.begin_object();
-  w.field(kInvalidArgumentsKey, call.arguments);
-  w.end_object();
-  warn(warnings, "invalid_arguments_wrapped", path,
-       "tool call arguments are not valid JSON; sent as {\"" + std::string(kInvalidArgumentsKey) +
-           "\": <text>}");
+  // Bedrock takes any JSON document.
+  write_wrapped_arguments(call.arguments, call.arguments_valid, raw_verified,
+                          /*object_only=*/false, path, w, warnings);
 }
 
 template <class S>
@@ -155,13 +124,7 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool raw_verified, cons
       warn(warnings, "dropped_reasoning_item", path,
            "Bedrock reasoning has no item id or encrypted content; they were dropped");
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-    if (u->dialect == kDialect) {
-      w.raw(u->raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
-               " has no Bedrock equivalent");
-    }
+    write_unknown_part(*u, kDialect, "Bedrock", path, w, warnings);
   } else if (std::holds_alternative<ir::BasicImagePart<S>>(part)) {
     warn(warnings, "dropped_assistant_image", path,
          "images are not sent back in Bedrock assistant messages");

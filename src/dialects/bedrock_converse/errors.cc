@@ -2,6 +2,7 @@
 // header ("ValidationException"), the body {"message": "..."}; in a stream,
 // an exception message whose `:exception-type` header names the type.
 #include "dialects/bedrock_converse/wire.h"
+#include "dialects/common/error_body.h"
 #include "toolwire/core/http_status.h"
 
 namespace toolwire::dialects::bedrock_converse {
@@ -141,9 +142,8 @@ std::string_view stream_exception_type(std::string_view t) {
 Error decode_error(int http_status, std::string_view body) {
   // Below 400 the status says nothing (an error read from a body alone): the
   // body's __type decides.
-  const bool status_known = http_status >= 400;
-  Error out;
-  out.code = status_known ? error_code_for_http_status(http_status) : ErrorCode::internal;
+  const bool status_known = status_names_error(http_status);
+  Error out = error_for_status(http_status);
   thread_local simdjson::dom::parser parser;
   json::element root, el;
   json::object obj;
@@ -157,10 +157,8 @@ Error decode_error(int http_status, std::string_view body) {
       return out;
     }
   }
-  out.message.assign(body.substr(0, 4096));  // not Bedrock's shape: the text as is
-  if (out.message.empty())
-    out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
-  return out;
+  // Not Bedrock's shape: the text as is.
+  return with_body_text(std::move(out), body, http_status);
 }
 
 }  // namespace toolwire::dialects::bedrock_converse

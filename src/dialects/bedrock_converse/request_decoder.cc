@@ -4,7 +4,8 @@
 // model stays empty, for the caller to fill in from the path.
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
-#include "dialects/common/duplicate_keys.h"
+#include "dialects/common/request_fields.h"
+#include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -169,6 +170,11 @@ Status decode_system(json::element value, const Path& path, ir::BasicRequest<S>&
   return Status::Ok();
 }
 
+constexpr SamplingKeys kSampling{.max_tokens = "maxTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
+
 template <class S>
 Status decode_inference_config(json::element value, const Path& path, ir::BasicRequest<S>& req,
                                Warnings& warnings) {
@@ -176,24 +182,10 @@ Status decode_inference_config(json::element value, const Path& path, ir::BasicR
   for (auto field : obj) {
     const Path fpath(path, field.key);
     if (field.value.is_null()) continue;
-    if (field.key == "maxTokens") {
-      TW_ASSIGN(req.max_tokens, json::as_int64(field.value, fpath));
-    } else if (field.key == "temperature") {
-      TW_ASSIGN(req.temperature, json::as_double(field.value, fpath));
-    } else if (field.key == "topP") {
-      TW_ASSIGN(req.top_p, json::as_double(field.value, fpath));
-    } else if (field.key == "stopSequences") {
-      TW_ASSIGN(json::array stops, json::as_array(field.value, fpath));
-      req.stop.clear();
-      size_t i = 0;
-      for (json::element s : stops) {
-        TW_ASSIGN(std::string_view stop, json::as_string(s, Path(fpath, i++)));
-        req.stop.push_back(IrText<S>::keep(stop));
-      }
-    } else {
+    TW_ASSIGN(bool taken, decode_sampling_field(kSampling, field.key, field.value, fpath, req));
+    if (!taken)
       warn(warnings, "dropped_unknown_field", fpath,
            "inferenceConfig field '" + std::string(field.key) + "' has no IR form; dropped");
-    }
   }
   return Status::Ok();
 }
@@ -289,75 +281,44 @@ bool is_known_field(std::string_view key) {
          key == "requestMetadata";
 }
 
-// `key` is given again: its last value wins; what the loop appends to is reset.
-template <class S>
-void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
-                    Warnings& warnings) {
-  warn(warnings, std::string(json::KeyRepeats::kWarning), path,
-       std::string(json::KeyRepeats::kMessage));
-  if (key == "messages") {
-    req.messages.clear();
-  } else if (key == "system") {
-    req.system.clear();
-  } else if (key == "toolConfig") {
-    req.tools.clear();
-    req.tool_choice.reset();
-    std::erase_if(req.extra,
-                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
-  } else if (key == "inferenceConfig") {
-    req.max_tokens.reset();
-    req.temperature.reset();
-    req.top_p.reset();
-    req.stop.clear();
-  }
-  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
-}
-
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
-  return parser;
-}
+constexpr RepeatRule kRepeatRules[] = {{"messages", kResetMessages},
+                                       {"system", kResetSystem},
+                                       {"toolConfig", kResetTools | kResetToolChoice},
+                                       {"inferenceConfig", kResetSampling | kResetStop}};
+constexpr RepeatRules kRepeats{kRepeatRules, kUnsupportedToolKey};
 
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  simdjson::dom::parser& parser = request_parser();
-  TW_ASSIGN(json::element root, json::parse(parser, body));
   const Path path;
-  TW_ASSIGN(json::object obj, json::as_object(root, path));
-  req.source_dialect = kDialect;
   bool has_messages = false;
-  json::KeyRepeats repeats;
-  size_t index = 0;
-  for (auto field : obj) {
-    const std::string_view key = field.key;
-    const json::element value = field.value;
-    const Path fpath(path, key);
-    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
-      forget_earlier<S>(key, fpath, req, warnings);
-    if (key == "messages") {
-      has_messages = true;
-      TW_TRY(decode_messages<S>(value, fpath, req.messages));
-    } else if (value.is_null() && is_known_field(key)) {
-      // An explicit null means "absent".
-    } else if (key == "system") {
-      TW_TRY(decode_system<S>(value, fpath, req, warnings));
-    } else if (key == "inferenceConfig") {
-      TW_TRY(decode_inference_config<S>(value, fpath, req, warnings));
-    } else if (key == "toolConfig") {
-      TW_TRY(decode_tool_config<S>(value, fpath, req));
-    } else if (key == "requestMetadata") {
-      TW_TRY(decode_request_metadata<S>(value, fpath, req));
-    } else if (key == kUnsupportedToolKey) {
-      return json::invalid(fpath, "reserved field name");
-    } else {
-      // additionalModelRequestFields, guardrailConfig, promptVariables,
-      // additionalModelResponseFieldPaths, performanceConfig, ...
-      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
-    }
-  }
+  TW_TRY(decode_request_fields(
+      body, kDialect, req, warnings, kRepeats,
+      [&](std::string_view key, json::element value, const Path& fpath) -> Status {
+        if (key == "messages") {
+          has_messages = true;
+          TW_TRY(decode_messages<S>(value, fpath, req.messages));
+        } else if (value.is_null() && is_known_field(key)) {
+          // An explicit null means "absent".
+        } else if (key == "system") {
+          TW_TRY(decode_system<S>(value, fpath, req, warnings));
+        } else if (key == "inferenceConfig") {
+          TW_TRY(decode_inference_config<S>(value, fpath, req, warnings));
+        } else if (key == "toolConfig") {
+          TW_TRY(decode_tool_config<S>(value, fpath, req));
+        } else if (key == "requestMetadata") {
+          TW_TRY(decode_request_metadata<S>(value, fpath, req));
+        } else if (key == kUnsupportedToolKey) {
+          return json::invalid(fpath, "reserved field name");
+        } else {
+          // additionalModelRequestFields, guardrailConfig, promptVariables,
+          // additionalModelResponseFieldPaths, performanceConfig, ...
+          req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
+        }
+        return Status::Ok();
+      }));
   if (!has_messages) return json::invalid(path, "missing required field 'messages'");
   return Status::Ok();
 }
@@ -365,11 +326,5 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
 template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
                                               ir::BasicRequest<Borrowed>&);
-
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
-  ir::Request req;
-  TW_TRY(decode_request_into(body, warnings, req));
-  return req;
-}
 
 }  // namespace toolwire::dialects::bedrock_converse

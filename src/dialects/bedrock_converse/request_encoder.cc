@@ -3,9 +3,14 @@
 // (/converse-stream).
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
+#include "dialects/common/sampling.h"
+#include "dialects/common/tool_definition.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/common/turns.h"
+#include "dialects/common/unknown_part.h"
 #include "toolwire/core/json_valid.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -16,8 +21,6 @@ using ir::Role;
 using json::Path;
 
 const Path kRoot;
-
-bool user_side(Role r) { return r == Role::user || r == Role::tool; }
 
 template <class S>
 bool result_content_emits(const ir::BasicResultContent<S>& c) {
@@ -52,13 +55,10 @@ bool message_emits(const ir::BasicMessage<S>& m) {
 template <class S>
 void encode_unknown(const ir::BasicUnknownPart<S>& u, const Path& path, JsonWriter& w,
                     Warnings& warnings, std::string_view where) {
-  if (u.dialect == kDialect) {
+  if (u.dialect == kDialect)
     w.raw(u.raw_json);
-    return;
-  }
-  warn(warnings, "dropped_unknown_part", path,
-       "'" + std::string(u.type) + "' " + std::string(where) + " from " + std::string(u.dialect) +
-           " has no Bedrock equivalent");
+  else
+    warn_unknown_part(u, "Bedrock", where, path, warnings);
 }
 
 template <class S>
@@ -145,93 +145,36 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
 template <class S>
 void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
                      Warnings& warnings) {
-  const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
-  w.key("messages");
-  w.begin_array();
-  auto dropped = [&](size_t k) {
-    warn(warnings, "dropped_empty_message", Path(path, k),
-         "a message with no content Bedrock accepts was dropped");
-  };
-  size_t i = 0;
-  while (i < msgs.size()) {
-    if (msgs[i].role == Role::system) {  // moved to the top-level system
-      ++i;
-      continue;
-    }
-    if (!message_emits(msgs[i])) {
-      dropped(i++);
-      continue;
-    }
-    // The group runs to the next message of the other side that writes
-    // something, as decoding this output and encoding it again would.
-    const bool user = user_side(msgs[i].role);
-    size_t j = i + 1;
-    for (; j < msgs.size(); ++j) {
-      const ir::BasicMessage<S>& m = msgs[j];
-      if (m.role == Role::system || user_side(m.role) == user) continue;
-      if (message_emits(m)) break;
-      dropped(j);
-    }
-    encode_group<S>(msgs, i, j, path, raw_verified, w, warnings);
-    i = j;
-  }
-  w.end_array();
+  (void)write_turns(
+      w, "messages", req.messages, path, "Bedrock", warnings,
+      [](const ir::BasicMessage<S>& m) { return message_emits(m); },
+      [&](size_t i, size_t j) {
+        encode_group<S>(req.messages, i, j, path, raw_verified, w, warnings);
+        return Status::Ok();
+      });
 }
 
 template <class S>
 void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
-  std::vector<std::string_view> texts;
-  bool developer = false;
-  for (const auto& s : req.system) {
-    if (!s.text.empty()) texts.push_back(s.text);
-    developer |= s.developer;
-  }
-  if (developer)
-    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
-         "Bedrock has no developer role; developer instructions were sent as system text");
-  const Path msgs_path(kRoot, "messages");
-  for (size_t i = 0; i < req.messages.size(); ++i) {
-    const ir::BasicMessage<S>& m = req.messages[i];
-    if (m.role != Role::system) continue;
-    warn(warnings, "moved_system_message", Path(msgs_path, i),
-         "Bedrock has no mid-conversation system messages; its text was appended to the "
-         "top-level system");
-    for (const auto& p : m.parts)
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
-        texts.push_back(t->text);
-  }
+  const std::vector<std::string_view> texts =
+      collect_system_texts(req, "Bedrock", "the top-level system", warnings).texts;
   if (texts.empty()) return;
   w.key("system");
-  w.begin_array();
-  for (std::string_view t : texts) {
-    w.begin_object();
-    w.field("text", t);
-    w.end_object();
-  }
-  w.end_array();
+  write_text_objects(w, texts);
 }
+
+constexpr SamplingKeys kSampling{.max_tokens = "maxTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
 
 template <class S>
 void encode_inference_config(const ir::BasicRequest<S>& req, JsonWriter& w) {
   if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty()) return;
   w.key("inferenceConfig");
   w.begin_object();
-  if (req.max_tokens) w.field("maxTokens", *req.max_tokens);
-  if (req.temperature) {
-    w.key("temperature");
-    w.number(*req.temperature);
-  }
-  if (req.top_p) {
-    w.key("topP");
-    w.number(*req.top_p);
-  }
-  if (!req.stop.empty()) {
-    w.key("stopSequences");
-    w.begin_array();
-    for (const auto& s : req.stop) w.string(s);
-    w.end_array();
-  }
+  write_sampling(w, req, kSampling);
   w.end_object();
 }
 
@@ -240,10 +183,7 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
                           JsonWriter& w, Warnings& warnings) {
   using Kind = ir::ToolChoiceKind;
   const Path path(kRoot, "toolConfig");
-  size_t unsupported = 0;
-  for (const auto& e : req.extra)
-    if (e.key == kUnsupportedToolKey && same) ++unsupported;
-  if (req.tools.empty() && unsupported == 0) {
+  if (req.tools.empty() && !has_raw_tools(req, same, kUnsupportedToolKey)) {
     if (req.tool_choice && req.tool_choice->kind != Kind::auto_ &&
         req.tool_choice->kind != Kind::none)
       warn(warnings, "dropped_tool_choice", Path(path, "toolChoice"),
@@ -260,15 +200,10 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
     const ir::BasicToolDefinition<S>& t = req.tools[i];
     const Path tpath(tools_path, i);
     const Path spath(tpath, "toolSpec");
-    std::string_view schema = t.input_schema;
-    if (schema.empty()) schema = R"({"type":"object","properties":{}})";
-    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]]
-      return invalid_tool_name(kDialect, t.name, Path(spath, "name").str());
     const Path input_schema_path(spath, "inputSchema");  // a Path keeps its parent's address
-    const Path schema_path(input_schema_path, "json");
-    if (schema.front() != '{')
-      return json::invalid(schema_path, "tool input schema is not a JSON object");
-    if (!raw_verified) TW_TRY(json::check_tool_schema_text(schema, schema_path));
+    TW_ASSIGN(std::string_view schema,
+              checked_tool_schema(t, kDialect, kMaxToolNameLength, raw_verified,
+                                  Path(spath, "name"), Path(input_schema_path, "json")));
     w.begin_object();
     w.key("toolSpec");
     w.begin_object();
@@ -285,9 +220,7 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
       warn(warnings, "dropped_tool_strict", tpath, "the 'strict' tool flag is not sent to Bedrock");
     }
   }
-  if (same)
-    for (const auto& e : req.extra)
-      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
+  write_raw_tools(w, req, same, kUnsupportedToolKey);
   w.end_array();
   if (req.tool_choice) {
     const ir::BasicToolChoice<S>& c = *req.tool_choice;
@@ -364,28 +297,19 @@ template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
-  std::string out;
-  out.reserve(estimate_request_json_size(req));
-  JsonWriter w(out);
-  w.begin_object();
-  encode_messages(req, options.raw_json_verified, w, warnings);
-  encode_system(req, w, warnings);
-  encode_inference_config(req, w);
-  TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
-  TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
-  TW_TRY(write_request_extras(w, req, warnings, kTail));
-  w.end_object();
-  return out;
+  return write_request_object(req, [&](JsonWriter& w) -> Status {
+    encode_messages(req, options.raw_json_verified, w, warnings);
+    encode_system(req, w, warnings);
+    encode_inference_config(req, w);
+    TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
+    TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
+    return write_request_extras(w, req, warnings, kTail);
+  });
 }
 
 template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
                                                              const EncodeOptions&);
 template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
                                                            Warnings&, const EncodeOptions&);
-
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
-                                   const EncodeOptions& options) {
-  return encode_request_from(req, warnings, options);
-}
 
 }  // namespace toolwire::dialects::bedrock_converse

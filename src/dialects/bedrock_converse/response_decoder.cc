@@ -1,6 +1,7 @@
 // Bedrock Converse response JSON → IR response. The response names no id or
 // model (the model is the request's URL path): both stay empty.
 #include "dialects/bedrock_converse/wire.h"
+#include "dialects/common/response_object.h"
 
 namespace toolwire::dialects::bedrock_converse {
 
@@ -32,12 +33,9 @@ Status decode_output(json::element value, const Path& path, ir::Response& resp) 
 }  // namespace
 
 Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) {
-  thread_local simdjson::dom::parser parser;
-  TW_ASSIGN(json::element root, json::parse(parser, body));
-  const Path path;
-  TW_ASSIGN(json::object obj, json::as_object(root, path));
   ir::Response resp;
-  resp.source_dialect = kDialect;
+  TW_ASSIGN(json::object obj, open_response(body, kDialect, resp));
+  const Path path;
   std::string_view stop_reason;
   bool has_output = false, has_message = false;
   for (auto field : obj) {

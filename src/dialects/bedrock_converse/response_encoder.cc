@@ -1,5 +1,6 @@
 // IR response → Bedrock Converse response JSON.
 #include "dialects/bedrock_converse/wire.h"
+#include "dialects/common/request_object.h"
 
 namespace toolwire::dialects::bedrock_converse {
 
@@ -8,49 +9,46 @@ using json::Path;
 Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
   const bool same = resp.source_dialect == kDialect;
   const Path root;
-  std::string out;
-  out.reserve(512);
-  JsonWriter w(out);
-  w.begin_object();
-  w.key("output");
-  w.begin_object();
-  w.key("message");
-  w.begin_object();
-  w.field("role", "assistant");
-  w.key("content");
-  w.begin_array();
-  const Path output_path(root, "output");  // a Path keeps its parent's address
-  const Path message_path(output_path, "message");
-  const Path content_path(message_path, "content");
-  for (size_t i = 0; i < resp.parts.size(); ++i)
-    encode_assistant_part(resp.parts[i], /*raw_verified=*/false, Path(content_path, i), w,
-                          warnings);
-  w.end_array();
-  w.end_object();
-  w.end_object();
-  w.field("stopReason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
-  w.key("usage");
-  w.begin_object();
-  encode_usage(resp.usage, w);
-  w.end_object();
-  bool has_metrics = false;
-  for (const auto& e : resp.extra) {
-    if (same) {
-      has_metrics |= e.key == "metrics";
-      w.field_raw(e.key, e.raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_field", Path(root, e.key),
-           "field '" + e.key + "' has no Bedrock equivalent");
+  return write_json_object(512, [&](JsonWriter& w) -> Status {
+    w.key("output");
+    w.begin_object();
+    w.key("message");
+    w.begin_object();
+    w.field("role", "assistant");
+    w.key("content");
+    w.begin_array();
+    const Path output_path(root, "output");  // a Path keeps its parent's address
+    const Path message_path(output_path, "message");
+    const Path content_path(message_path, "content");
+    for (size_t i = 0; i < resp.parts.size(); ++i)
+      encode_assistant_part(resp.parts[i], /*raw_verified=*/false, Path(content_path, i), w,
+                            warnings);
+    w.end_array();
+    w.end_object();
+    w.end_object();
+    w.field("stopReason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
+    w.key("usage");
+    w.begin_object();
+    encode_usage(resp.usage, w);
+    w.end_object();
+    bool has_metrics = false;
+    for (const auto& e : resp.extra) {
+      if (same) {
+        has_metrics |= e.key == "metrics";
+        w.field_raw(e.key, e.raw_json);
+      } else {
+        warn(warnings, "dropped_unknown_field", Path(root, e.key),
+             "field '" + e.key + "' has no Bedrock equivalent");
+      }
     }
-  }
-  // Required by the API's shape; toolwire did not time the upstream call. (A
-  // Bedrock response without it passes through as it came.)
-  if (!has_metrics && !same) w.field_raw("metrics", R"({"latencyMs":0})");
-  w.end_object();
-  if (!resp.id.empty() || !resp.model.empty())
-    warn(warnings, "dropped_response_id", Path(root, "id"),
-         "Bedrock responses carry no id or model; they were dropped");
-  return out;
+    // Required by the API's shape; toolwire did not time the upstream call. (A
+    // Bedrock response without it passes through as it came.)
+    if (!has_metrics && !same) w.field_raw("metrics", R"({"latencyMs":0})");
+    if (!resp.id.empty() || !resp.model.empty())
+      warn(warnings, "dropped_response_id", Path(root, "id"),
+           "Bedrock responses carry no id or model; they were dropped");
+    return Status::Ok();
+  });
 }
 
 }  // namespace toolwire::dialects::bedrock_converse

@@ -11,6 +11,7 @@
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/literal_match.h"
+#include "dialects/common/stream_decoder_base.h"
 #include "toolwire/dialects/framing/eventstream.h"
 
 namespace toolwire::dialects::bedrock_converse {
@@ -18,29 +19,26 @@ namespace {
 
 using json::Path;
 
-class Decoder final : public StreamDecoder, private EventStreamSink {
+class Decoder final : public StreamDecoderBase<Decoder, EventStreamParser, EventStreamSink> {
+  using Base = StreamDecoderBase<Decoder, EventStreamParser, EventStreamSink>;
+
  public:
-  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    out_ = &out;
-    Status st = parser_.feed(bytes, static_cast<EventStreamSink&>(*this));
-    if (!st) failed_ = true;
-    return st;
+  static constexpr bool kKeepsError = false;
+  static constexpr bool kIgnoresAfterDone = false;
+  Error ended_early() const {
+    return make_error(ErrorCode::parse_error,
+                      framing_.has_partial_message()
+                          ? "stream ended inside an event-stream message, before messageStop"
+                          : "stream ended before messageStop");
   }
 
   Status finish(std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    if (done_) return Status::Ok();
-    if (stopped_ && !parser_.has_partial_message()) {  // no metadata event: finish anyway
+    if (!failed_ && !done_ && stopped_ && !framing_.has_partial_message()) {
+      // No metadata event: finish anyway.
       out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
       done_ = true;
-      return Status::Ok();
     }
-    failed_ = true;
-    return make_error(ErrorCode::parse_error,
-                      parser_.has_partial_message()
-                          ? "stream ended inside an event-stream message, before messageStop"
-                          : "stream ended before messageStop");
+    return Base::finish(out);
   }
 
  private:
@@ -110,9 +108,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     // simdjson wants padding after the text: parse from a padded copy.
     json::element root;
     if (parser_json_.parse(m.payload.data(), m.payload.size(), true).get(root)) {
-      Error e = json::parse(parser_json_, m.payload).error();
-      e.message = "in '" + std::string(type) + "' event: " + e.message;
-      return e;
+      return in_event(type, json::parse(parser_json_, m.payload).error());
     }
     const Path path;
     Status st;
@@ -121,12 +117,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     } else {
       st = dispatch(type, root.get_object().value_unsafe(), path, *out_);
     }
-    if (!st) {
-      Error e = st.error();
-      e.message = "in '" + std::string(type) + "' event: " + e.message;
-      return e;
-    }
-    return st;
+    return in_event(type, std::move(st));
   }
 
   // Most of a stream is contentBlockDelta events in the layout Bedrock (and
@@ -149,20 +140,11 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
         {R"("text":")", R"("})", Kind::text},
         {R"("toolUse":{"input":")", R"("}})", Kind::tool},
         {R"("reasoningContent":{"text":")", R"("}})", Kind::reasoning}};
-    if (!d.starts_with(kHead) || !d.ends_with("}")) return false;
-    size_t i = kHead.size();
+    if (!d.ends_with("}")) return false;
+    size_t i;
     int64_t index;
-    if (!json::small_index(d, i, 9, index)) return false;
-    if (d.substr(i, kDelta.size()) != kDelta) return false;
-    i += kDelta.size();
-    const Form* form = nullptr;
-    for (const Form& f : kForms)
-      if (d.substr(i, f.head.size()) == f.head) {
-        form = &f;
-        break;
-      }
+    const Form* form = json::match_block_delta(d, kHead, kDelta, kForms, i, index);
     if (!form) return false;
-    i += form->head.size();
     std::string_view text;
     if (!json::simple_string(d, i, scratch_, text)) return false;
     if (d.substr(i, form->tail.size()) != form->tail) return false;
@@ -179,17 +161,7 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     const BlockState* block = blocks_.find(index);
     if (!block || block->kind != form->kind) return false;
     if (text.empty()) return true;
-    switch (form->kind) {
-      case Kind::text:
-        out.push_back(ir::TextDelta{std::string(text)});
-        break;
-      case Kind::tool:
-        out.push_back(ir::ToolCallDelta{block->tool_index, std::string(text)});
-        break;
-      default:
-        out.push_back(ir::ThinkingDelta{std::string(text), {}, false});
-        break;
-    }
+    push_delta(form->kind == Kind::text, form->kind == Kind::tool, block->tool_index, text, out);
     return true;
   }
 
@@ -351,17 +323,13 @@ class Decoder final : public StreamDecoder, private EventStreamSink {
     return Status::Ok();
   }
 
-  EventStreamParser parser_;
   simdjson::dom::parser parser_json_;
-  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the sink calls
-  std::string scratch_;                          // a delta's unescaped text
+  std::string scratch_;  // a delta's unescaped text
   BlockTable blocks_;
   std::string stop_reason_;
   int next_tool_ = 0;
   bool saw_tool_ = false;
   bool stopped_ = false;  // messageStop seen; Finish waits for the metadata
-  bool done_ = false;
-  bool failed_ = false;
 };
 
 }  // namespace

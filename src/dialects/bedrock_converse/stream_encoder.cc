@@ -15,32 +15,16 @@
 
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/stream_encoder_base.h"
 #include "toolwire/dialects/framing/eventstream.h"
 
 namespace toolwire::dialects::bedrock_converse {
 namespace {
 
-class Encoder final : public StreamEncoder {
- public:
-  const Warnings& warnings() const override { return warnings_; }
+class Encoder final : public StreamEncoderBase<Encoder> {
+  friend StreamEncoderBase<Encoder>;
 
-  void encode(const ir::StreamEvent& event, std::string& out) override {
-    if (finished_) {
-      if (!warned_after_end_) {
-        warned_after_end_ = true;
-        note("event_after_end", "events after Finish/ErrorEvent were ignored");
-      }
-      return;
-    }
-    std::visit([&](const auto& e) { on(e, out); }, event);
-  }
-
- private:
   enum class Open { none, text, reasoning };
-
-  void note(std::string code, std::string message) {
-    warnings_.push_back(Warning{std::move(code), {}, std::move(message)});
-  }
 
   // One event message whose payload `body` writes as a JSON object's members.
   template <class F>
@@ -115,10 +99,8 @@ class Encoder final : public StreamEncoder {
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
     ensure_started(out);
-    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !warned_item_) {
-      warned_item_ = true;
-      note("dropped_reasoning_item", "Bedrock reasoning has no item id or encrypted content");
-    }
+    if (!e.item_id.empty() || !e.encrypted_content.empty())
+      note_once("dropped_reasoning_item", "Bedrock reasoning has no item id or encrypted content");
     if (e.text.empty() && e.signature.empty() && !e.redacted) return;
     open(Open::reasoning, out);
     if (e.redacted) {
@@ -141,10 +123,8 @@ class Encoder final : public StreamEncoder {
     const int index = next_index_++;
     tools_[e.index] = ToolBlock{index, true};
     saw_tool_ = true;
-    if (!e.signature.empty() && !warned_signature_) {
-      warned_signature_ = true;
-      note("dropped_call_signature", "Bedrock tool calls carry no provider signature");
-    }
+    if (!e.signature.empty())
+      note_once("dropped_call_signature", "Bedrock tool calls carry no provider signature");
     emit("contentBlockStart", out, [&](JsonWriter& w) {
       w.field("contentBlockIndex", index);
       w.key("start");
@@ -180,13 +160,7 @@ class Encoder final : public StreamEncoder {
     emit("contentBlockStop", out, [&](JsonWriter& w) { w.field("contentBlockIndex", index); });
   }
 
-  void on(const ir::UsageEvent& e, std::string&) {
-    const ir::Usage& u = e.usage;
-    if (u.input_tokens) usage_.input_tokens = u.input_tokens;
-    if (u.output_tokens) usage_.output_tokens = u.output_tokens;
-    if (u.cache_read_tokens) usage_.cache_read_tokens = u.cache_read_tokens;
-    if (u.cache_write_tokens) usage_.cache_write_tokens = u.cache_write_tokens;
-  }
+  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
     ensure_started(out);
@@ -226,23 +200,17 @@ class Encoder final : public StreamEncoder {
     finished_ = true;
   }
 
-  Warnings warnings_;
   struct ToolBlock {
     int block;  // its content block index
     bool open;
   };
   std::map<int, ToolBlock> tools_;  // by IR call index
-  ir::Usage usage_;
   Open open_ = Open::none;
   int open_index_ = -1;
   int next_index_ = 0;
   bool saw_start_ = false;
   bool started_ = false;
   bool saw_tool_ = false;
-  bool finished_ = false;
-  bool warned_after_end_ = false;
-  bool warned_item_ = false;
-  bool warned_signature_ = false;
 };
 
 }  // namespace

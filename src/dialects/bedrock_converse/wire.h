@@ -9,18 +9,8 @@
 // hook in auth.cc.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <string_view>
-
-#include "dialects/common/borrowed_ir.h"
-#include "dialects/common/dom_json.h"
-#include "dialects/common/fields.h"
-#include "dialects/common/json_in.h"
-#include "dialects/common/seen_ids.h"
-#include "dialects/common/style.h"
-#include "toolwire/core/json_writer.h"
-#include "toolwire/dialects/codec.h"
+#include "dialects/common/wire_functions.h"
+#include "dialects/common/wrapped_arguments.h"
 #include "toolwire/dialects/dialect.h"
 
 namespace toolwire::dialects::bedrock_converse {
@@ -31,27 +21,8 @@ inline constexpr size_t kMaxToolNameLength = 64;
 // SigV4's service name for bedrock-runtime.
 inline constexpr std::string_view kSigningService = "bedrock";
 
-// An invalid-JSON argument string is sent as {"<this key>": "<raw text>"}
-// (as for Anthropic: `input` must be a JSON document) and decoded back exactly.
-inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arguments";
-
-Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                   const EncodeOptions& options);
-// The request codec over either IR policy (ir::Owning, Borrowed).
-template <class S>
-Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
-template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
-                                        const EncodeOptions& options);
-Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
-Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
-std::unique_ptr<StreamDecoder> make_stream_decoder();
-std::unique_ptr<StreamEncoder> make_stream_encoder();
-WireError encode_error(const Error& error);
-Error decode_error(int http_status, std::string_view body);
-// An exception event's type (":exception-type") → ErrorCode.
-ErrorCode stream_error_code(std::string_view type);
+// Requests, responses, streams and errors (dialects/common/wire_functions.h).
+TW_DIALECT_FUNCTIONS;
 // The exception type ConverseStream would send for an IR error event's type
 // (a Bedrock type passes unchanged).
 std::string_view stream_exception_type(std::string_view ir_type);

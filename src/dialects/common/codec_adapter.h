@@ -1,10 +1,9 @@
 // codec_adapter.h — the Codec interface over a dialect folder's free
-// functions (the ones its wire.h declares), so no folder hand-writes a Codec
-// class. A folder's codec.cc is its factory:
+// functions (the ones its wire.h declares with TW_DIALECT_FUNCTIONS), so no
+// folder hand-writes a Codec class. A folder's codec.cc is its factory:
 //
 //   const Codec& openai_chat_codec() {
-//     static const FunctionCodec codec({.name = openai_chat::kDialect,
-//                                       .decode_request = &openai_chat::decode_request, ...});
+//     static const FunctionCodec codec(TW_CODEC_FUNCTIONS(openai_chat));
 //     return codec;
 //   }
 #pragma once
@@ -13,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "dialects/common/borrowed_ir.h"
 #include "toolwire/dialects/codec.h"
 
 namespace toolwire::dialects {
@@ -29,6 +29,27 @@ struct CodecFunctions {
   WireError (*encode_error)(const Error&);
   Error (*decode_error)(int, std::string_view);
 };
+
+// The owning request decoder over a folder's decode_request_into.
+template <Status (*DecodeInto)(std::string_view, Warnings&, ir::Request&)>
+Result<ir::Request> decode_owning_request(std::string_view json, Warnings& warnings) {
+  ir::Request request;
+  TW_TRY(DecodeInto(json, warnings, request));
+  return request;
+}
+
+// The CodecFunctions of the folder whose namespace is toolwire::dialects::`ns`.
+#define TW_CODEC_FUNCTIONS(ns)                                                          \
+  ::toolwire::dialects::CodecFunctions {                                                \
+    .name = ns::kDialect,                                                               \
+    .decode_request = &::toolwire::dialects::decode_owning_request<                     \
+        &ns::decode_request_into<::toolwire::ir::Owning>>,                              \
+    .encode_request = &ns::encode_request_from<::toolwire::ir::Owning>,                 \
+    .decode_response = &ns::decode_response, .encode_response = &ns::encode_response,   \
+    .make_stream_decoder = &ns::make_stream_decoder,                                    \
+    .make_stream_encoder = &ns::make_stream_encoder, .encode_error = &ns::encode_error, \
+    .decode_error = &ns::decode_error,                                                  \
+  }
 
 class FunctionCodec final : public Codec {
  public:

@@ -130,4 +130,23 @@ inline bool small_index(std::string_view s, size_t& i, size_t max_digits, int64_
   return i != first && !(s[first] == '0' && i - first > 1);
 }
 
+// The start of the content-block delta layouts: `head`, the block's index,
+// `delta`, then the first of `forms` (each with a `head`) that follows.
+// Returns that form with `i` just past it, or nullptr.
+template <class Form, size_t N>
+const Form* match_block_delta(std::string_view d, std::string_view head, std::string_view delta,
+                              const Form (&forms)[N], size_t& i, int64_t& index) {
+  if (!d.starts_with(head)) return nullptr;
+  i = head.size();
+  if (!small_index(d, i, 9, index)) return nullptr;
+  if (d.substr(i, delta.size()) != delta) return nullptr;
+  i += delta.size();
+  for (const Form& f : forms)
+    if (d.substr(i, f.head.size()) == f.head) {
+      i += f.head.size();
+      return &f;
+    }
+  return nullptr;
+}
+
 }  // namespace toolwire::dialects::json

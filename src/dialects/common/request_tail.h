@@ -1,5 +1,5 @@
 // request_tail.h — the end of a request object, which every encoder writes
-// the same way: sampling (temperature, top_p), then `stream`, `metadata` and
+// the same way: after the sampling fields (sampling.h), `stream`, `metadata` and
 // the extra fields — written raw for the request's own dialect, dropped with
 // a warning for any other. Only the dialect's wording differs (TailRules).
 #pragma once
@@ -28,16 +28,22 @@ struct TailRules {
   bool (*written_in_place)(std::string_view key) = nullptr;
 };
 
+// The tools a request writes besides its definitions: the extras named
+// `key` (kUnsupportedToolKey, kProviderToolKey), kept raw for the request's
+// own dialect (`same`) only.
 template <class S>
-void write_sampling(JsonWriter& w, const ir::BasicRequest<S>& req) {
-  if (req.temperature) {
-    w.key("temperature");
-    w.number(*req.temperature);
-  }
-  if (req.top_p) {
-    w.key("top_p");
-    w.number(*req.top_p);
-  }
+bool has_raw_tools(const ir::BasicRequest<S>& req, bool same, std::string_view key) {
+  if (!same) return false;
+  for (const auto& x : req.extra)
+    if (x.key == key) return true;
+  return false;
+}
+template <class S>
+void write_raw_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
+                     std::string_view key) {
+  if (same)
+    for (const auto& x : req.extra)
+      if (x.key == key) w.raw(x.raw_json);
 }
 
 // Extras another dialect must not drop (style.h): the request is refused.

@@ -1,5 +1,7 @@
 // Parts, finish reasons and usage shared by the request, response and stream
 // decoders.
+#include "dialects/common/finish_reason.h"
+#include "dialects/common/wrapped_arguments.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -8,18 +10,7 @@ using json::Path;
 
 template <class S>
 void decode_args(json::element args, ir::BasicToolCallPart<S>& call) {
-  json::object obj;
-  if (!args.get_object().get(obj) && obj.size() == 1) {
-    auto field = *obj.begin();
-    std::string_view raw;
-    if (field.key == kInvalidArgumentsKey && !field.value.get_string().get(raw)) {
-      call.arguments = IrText<S>::keep(raw);  // the model's text, kept verbatim
-      call.arguments_valid = false;
-      return;
-    }
-  }
-  call.arguments = IrText<S>::raw_json(args);
-  call.arguments_valid = true;
+  decode_wrapped_arguments(args, call);
 }
 
 namespace {
@@ -132,29 +123,24 @@ template Status decode_model_part<ir::Owning>(json::element, const Path&, std::s
 template Status decode_model_part<Borrowed>(json::element, const Path&, std::string_view, size_t&,
                                             Borrowed::Vector<ir::BasicPart<Borrowed>>&);
 
+constexpr RawReasons kFinishReasons[] = {
+    {ReasonKind::stop, {"STOP", "", "FINISH_REASON_UNSPECIFIED"}},
+    {ReasonKind::length, {"MAX_TOKENS"}},
+    {ReasonKind::content_filter,
+     {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE",
+      "OTHER_SAFETY"}},
+    // The model's call could not be used: nothing to run.
+    {ReasonKind::error,
+     {"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"}}};
+
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
-  using Kind = ir::FinishReason::Kind;
-  ir::FinishReason r;
-  r.raw.assign(raw);
-  if (raw == "STOP" || raw.empty() || raw == "FINISH_REASON_UNSPECIFIED")
-    r.kind = Kind::stop;
-  else if (raw == "MAX_TOKENS")
-    r.kind = Kind::length;
-  else if (raw == "SAFETY" || raw == "RECITATION" || raw == "BLOCKLIST" ||
-           raw == "PROHIBITED_CONTENT" || raw == "SPII" || raw == "IMAGE_SAFETY" ||
-           raw == "LANGUAGE" || raw == "OTHER_SAFETY")
-    r.kind = Kind::content_filter;
-  else if (raw == "MALFORMED_FUNCTION_CALL" || raw == "UNEXPECTED_TOOL_CALL" ||
-           raw == "TOO_MANY_TOOL_CALLS")
-    r.kind = Kind::error;  // the model's call could not be used: nothing to run
-  else
-    r.kind = Kind::other;
-  if (has_calls && r.kind == Kind::stop) r.kind = Kind::tool_calls;
+  ir::FinishReason r = decode_reason(kFinishReasons, raw);
+  if (has_calls && r.kind == ReasonKind::stop) r.kind = ReasonKind::tool_calls;
   return r;
 }
 
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
-  using Kind = ir::FinishReason::Kind;
+  using Kind = ReasonKind;
   // The raw value is ours when it is spelled like Gemini's enum values and
   // means the same kind here (not an Anthropic "pause_turn", also "other").
   bool enum_spelling = !reason.raw.empty();
@@ -164,20 +150,13 @@ std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_c
           (has_calls && reason.kind == Kind::stop ? Kind::tool_calls : reason.kind))
     return reason.raw;
   if (has_calls) return "STOP";
-  switch (reason.kind) {
-    case Kind::stop:
-    case Kind::tool_calls:
-      return "STOP";
-    case Kind::length:
-      return "MAX_TOKENS";
-    case Kind::content_filter:
-      return "SAFETY";
-    case Kind::error:
-      return "MALFORMED_FUNCTION_CALL";
-    case Kind::other:
-      return "OTHER";
-  }
-  return "STOP";
+  static constexpr ReasonNames kNames{.stop = "STOP",
+                                      .length = "MAX_TOKENS",
+                                      .tool_calls = "STOP",
+                                      .content_filter = "SAFETY",
+                                      .error = "MALFORMED_FUNCTION_CALL",
+                                      .other = "OTHER"};
+  return kNames.of(reason.kind);
 }
 
 Status decode_usage(json::element usage, const Path& path, ir::Usage& out) {

@@ -1,6 +1,9 @@
 // Parts shared by the request, response and stream encoders.
 #include <algorithm>
 
+#include "dialects/common/data_url.h"
+#include "dialects/common/unknown_part.h"
+#include "dialects/common/wrapped_arguments.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -9,26 +12,6 @@ namespace toolwire::dialects::gemini {
 using json::Path;
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// "data:<media>;base64,<data>" → media, data.
-bool split_data_url(std::string_view url, std::string_view& media, std::string_view& data) {
-  if (url.substr(0, 5) != "data:") return false;
-  const size_t comma = url.find(',');
-  if (comma == std::string_view::npos) return false;
-  std::string_view head = url.substr(5, comma - 5);
-  constexpr std::string_view kB64 = ";base64";
-  if (head.size() < kB64.size() || head.substr(head.size() - kB64.size()) != kB64) return false;
-  media = head.substr(0, head.size() - kB64.size());
-  data = url.substr(comma + 1);
-  return true;
-}
 
 template <class S>
 bool signature_only(const ir::BasicPart<S>& part) {
@@ -61,21 +44,8 @@ std::string_view media_from_url(std::string_view url) {
 
 void write_args(std::string_view arguments, bool valid, bool raw_verified, const Path& path,
                 JsonWriter& w, Warnings& warnings) {
-  std::string_view args = trim(arguments);
-  if (valid && args.empty()) {
-    w.raw("{}");
-    return;
-  }
-  if (valid && args.front() == '{' && (raw_verified || is_valid_json(args))) {
-    w.raw(args);
-    return;
-  }
-  w.begin_object();
-  w.field(kInvalidArgumentsKey, arguments);
-  w.end_object();
-  warn(warnings, "invalid_arguments_wrapped", path,
-       "tool call arguments are not a JSON object; sent as {\"" +
-           std::string(kInvalidArgumentsKey) + "\": <text>}");
+  // Gemini `args` must be an object.
+  write_wrapped_arguments(arguments, valid, raw_verified, /*object_only=*/true, path, w, warnings);
 }
 
 template <class S>
@@ -176,14 +146,7 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
       w.end_object();
       ++written;
     } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-      if (u->dialect == kDialect) {
-        w.raw(u->raw_json);
-        ++written;
-      } else {
-        warn(warnings, "dropped_unknown_part", ppath,
-             "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
-                 " has no Gemini equivalent");
-      }
+      if (write_unknown_part(*u, kDialect, "Gemini", ppath, w, warnings)) ++written;
     } else if (std::holds_alternative<ir::BasicImagePart<S>>(part)) {
       warn(warnings, "dropped_assistant_image", ppath, "model turns sent to Gemini hold no images");
     } else {

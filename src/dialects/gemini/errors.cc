@@ -1,4 +1,5 @@
 // Errors in Gemini's (Google's RPC) shape: {"error":{"code","message","status"}}.
+#include "dialects/common/error_body.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/http_status.h"
 
@@ -80,9 +81,8 @@ ErrorCode stream_error_code(std::string_view status) {
 Error decode_error(int http_status, std::string_view body) {
   // Below 400 the status says nothing (an error object in a 200 body or a
   // stream): the error's status string decides.
-  const bool status_known = http_status >= 400;
-  Error out;
-  out.code = status_known ? error_code_for_http_status(http_status) : ErrorCode::internal;
+  const bool status_known = status_names_error(http_status);
+  Error out = error_for_status(http_status);
   thread_local simdjson::dom::parser parser;
   json::element root, err, el;
   if (!parser.parse(body.data(), body.size(), true).get(root)) {
@@ -113,10 +113,8 @@ Error decode_error(int http_status, std::string_view body) {
       }
     }
   }
-  out.message.assign(body.substr(0, 4096));  // not Gemini's shape: the text as is
-  if (out.message.empty())
-    out.message = "HTTP " + std::to_string(http_status) + " with an empty body";
-  return out;
+  // Not Gemini's shape: the text as is.
+  return with_body_text(std::move(out), body, http_status);
 }
 
 }  // namespace toolwire::dialects::gemini

@@ -4,6 +4,8 @@
 // the IR's model stays empty and `stream` false.
 #include <charconv>
 
+#include "dialects/common/request_fields.h"
+#include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/gemini/wire.h"
 
@@ -404,6 +406,11 @@ Status decode_tool_config(json::element value, const Path& path, ir::BasicReques
   return Status::Ok();
 }
 
+constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
+
 template <class S>
 Status decode_generation_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
@@ -413,33 +420,12 @@ Status decode_generation_config(json::element value, const Path& path, ir::Basic
     const std::string_view key = camel_key(raw_key, scratch);
     const Path p(path, raw_key);
     if (v.is_null()) continue;
-    if (key == "maxOutputTokens") {
-      TW_ASSIGN(req.max_tokens, json::as_int64(v, p));
-    } else if (key == "temperature") {
-      TW_ASSIGN(req.temperature, json::as_double(v, p));
-    } else if (key == "topP") {
-      TW_ASSIGN(req.top_p, json::as_double(v, p));
-    } else if (key == "stopSequences") {
-      TW_ASSIGN(json::array stops, json::as_array(v, p));
-      req.stop.clear();
-      size_t i = 0;
-      for (json::element s : stops) {
-        TW_ASSIGN(std::string_view stop, json::as_string(s, Path(p, i++)));
-        req.stop.push_back(T::keep(stop));
-      }
-    } else {  // topK, seed, responseMimeType, thinkingConfig, ...
+    TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, v, p, req));
+    if (!taken)  // topK, seed, responseMimeType, thinkingConfig, ...
       req.extra.push_back(ir::BasicExtraField<S>{
           T::made(std::string(kGenerationConfigPrefix) + std::string(raw_key)), T::raw_json(v)});
-    }
   }
   return Status::Ok();
-}
-
-// One parser per thread for both IR policies: its document holds the strings
-// a borrowed IR points at until translate_request's encoder is done.
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
-  return parser;
 }
 
 }  // namespace
@@ -447,10 +433,8 @@ simdjson::dom::parser& request_parser() {
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  TW_ASSIGN(json::element root, json::parse(request_parser(), body));
+  TW_ASSIGN(json::object obj, open_request(body, kDialect, req));
   const Path path;
-  TW_ASSIGN(json::object obj, json::as_object(root, path));
-  req.source_dialect = kDialect;
   bool has_contents = false;
   std::string scratch;
   for (auto field : obj) {
@@ -488,11 +472,5 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
 template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
                                               ir::BasicRequest<Borrowed>&);
-
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
-  ir::Request req;
-  TW_TRY(decode_request_into(body, warnings, req));
-  return req;
-}
 
 }  // namespace toolwire::dialects::gemini

@@ -1,7 +1,11 @@
 // IR request → Gemini generateContent request JSON. The model and the stream
 // flag are not written: the URL carries them (the dialect entry's paths).
+#include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
+#include "dialects/common/sampling.h"
+#include "dialects/common/turns.h"
+#include "dialects/common/unknown_part.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -12,8 +16,6 @@ using ir::Role;
 using json::Path;
 
 const Path kRoot;
-
-bool user_side(Role r) { return r == Role::user || r == Role::tool; }
 
 // Call id → function name, for the functionResponse that answers the call.
 template <class S>
@@ -93,9 +95,7 @@ Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& nam
       if (u->dialect == kDialect)
         ++media;
       else
-        warn(warnings, "dropped_unknown_part", path,
-             "'" + std::string(u->type) + "' tool result content from " + std::string(u->dialect) +
-                 " has no Gemini equivalent");
+        warn_unknown_part(*u, "Gemini", "tool result content", path, warnings);
     } else {
       ++media;
     }
@@ -146,12 +146,7 @@ void write_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter&
   } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
     write_image(*img, path, w, warnings);
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
-    if (u->dialect == kDialect)
-      w.raw(u->raw_json);
-    else
-      warn(warnings, "dropped_unknown_part", path,
-           "'" + std::string(u->type) + "' content from " + std::string(u->dialect) +
-               " has no Gemini equivalent");
+    write_unknown_part(*u, kDialect, "Gemini", path, w, warnings);
   } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
     warn(warnings, "dropped_misplaced_part", path,
          "tool calls and thinking cannot appear in user content");
@@ -216,72 +211,25 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
 template <class S>
 Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
                       Warnings& warnings) {
-  const auto& msgs = req.messages;
   const Path path(kRoot, "messages");
   CallNames<S> names;
-  w.key("contents");
-  w.begin_array();
-  size_t i = 0;
-  while (i < msgs.size()) {
-    if (msgs[i].role == Role::system) {  // moved to systemInstruction
-      ++i;
-      continue;
-    }
-    if (!message_emits(msgs[i])) {
-      warn(warnings, "dropped_empty_message", Path(path, i),
-           "a message with no content Gemini accepts was dropped");
-      ++i;
-      continue;
-    }
-    const bool user = user_side(msgs[i].role);
-    size_t j = i + 1;
-    for (; j < msgs.size(); ++j) {
-      const ir::BasicMessage<S>& m = msgs[j];
-      if (m.role == Role::system || user_side(m.role) == user) continue;
-      if (message_emits(m)) break;
-      warn(warnings, "dropped_empty_message", Path(path, j),
-           "a message with no content Gemini accepts was dropped");
-    }
-    TW_TRY(write_group<S>(msgs, i, j, path, same, raw_verified, names, w, warnings));
-    i = j;
-  }
-  w.end_array();
-  return Status::Ok();
+  return write_turns(
+      w, "contents", req.messages, path, "Gemini", warnings,
+      [](const ir::BasicMessage<S>& m) { return message_emits(m); },
+      [&](size_t i, size_t j) {
+        return write_group<S>(req.messages, i, j, path, same, raw_verified, names, w, warnings);
+      });
 }
 
 template <class S>
 void write_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
-  std::vector<std::string_view> texts;
-  bool developer = false;
-  for (const auto& s : req.system) {
-    if (!s.text.empty()) texts.push_back(s.text);
-    developer |= s.developer;
-  }
-  if (developer)
-    warn(warnings, "dropped_developer_flag", Path(kRoot, "system"),
-         "Gemini has no developer role; developer instructions were sent as system text");
-  const Path msgs_path(kRoot, "messages");
-  for (size_t i = 0; i < req.messages.size(); ++i) {
-    const ir::BasicMessage<S>& m = req.messages[i];
-    if (m.role != Role::system) continue;
-    warn(warnings, "moved_system_message", Path(msgs_path, i),
-         "Gemini has no mid-conversation system messages; its text was appended to "
-         "systemInstruction");
-    for (const auto& p : m.parts)
-      if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty())
-        texts.push_back(t->text);
-  }
+  const std::vector<std::string_view> texts =
+      collect_system_texts(req, "Gemini", "systemInstruction", warnings).texts;
   if (texts.empty()) return;
   w.key("systemInstruction");
   w.begin_object();
   w.key("parts");
-  w.begin_array();
-  for (std::string_view t : texts) {
-    w.begin_object();
-    w.field("text", t);
-    w.end_object();
-  }
-  w.end_array();
+  write_text_objects(w, texts);
   w.end_object();
 }
 
@@ -331,9 +279,7 @@ Status write_tools(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, War
     w.end_array();
     w.end_object();
   }
-  if (same)
-    for (const auto& e : req.extra)
-      if (e.key == kUnsupportedToolKey) w.raw(e.raw_json);
+  write_raw_tools(w, req, same, kUnsupportedToolKey);
   w.end_array();
   return Status::Ok();
 }
@@ -392,6 +338,11 @@ Status write_tool_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& 
   return Status::Ok();
 }
 
+constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
+
 template <class S>
 void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& w) {
   bool extras = false;
@@ -400,21 +351,7 @@ void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWrit
   if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty() && !extras) return;
   w.key("generationConfig");
   w.begin_object();
-  if (req.max_tokens) w.field("maxOutputTokens", *req.max_tokens);
-  if (req.temperature) {
-    w.key("temperature");
-    w.number(*req.temperature);
-  }
-  if (req.top_p) {
-    w.key("topP");
-    w.number(*req.top_p);
-  }
-  if (!req.stop.empty()) {
-    w.key("stopSequences");
-    w.begin_array();
-    for (const auto& s : req.stop) w.string(s);
-    w.end_array();
-  }
+  write_sampling(w, req, kSampling);
   if (same)
     for (const auto& e : req.extra)
       if (has_prefix(e.key, kGenerationConfigPrefix))
@@ -440,30 +377,22 @@ template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
-  std::string out;
-  out.reserve(estimate_request_json_size(req));
-  JsonWriter w(out);
-  w.begin_object();
-  TW_TRY(write_contents(req, same, options.raw_json_verified, w, warnings));
-  write_system(req, w, warnings);
-  TW_TRY(write_tools(req, same, w, warnings));
-  TW_TRY(write_tool_config(req, same, w, warnings));
-  write_generation_config(req, same, w);
-  if (!req.metadata.empty())
-    warn(warnings, "dropped_metadata", Path(kRoot, "metadata"), "Gemini requests have no metadata");
-  TW_TRY(write_request_extras(w, req, warnings, kTail));
-  w.end_object();
-  return out;
+  return write_request_object(req, [&](JsonWriter& w) -> Status {
+    TW_TRY(write_contents(req, same, options.raw_json_verified, w, warnings));
+    write_system(req, w, warnings);
+    TW_TRY(write_tools(req, same, w, warnings));
+    TW_TRY(write_tool_config(req, same, w, warnings));
+    write_generation_config(req, same, w);
+    if (!req.metadata.empty())
+      warn(warnings, "dropped_metadata", Path(kRoot, "metadata"),
+           "Gemini requests have no metadata");
+    return write_request_extras(w, req, warnings, kTail);
+  });
 }
 
 template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
                                                              const EncodeOptions&);
 template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
                                                            Warnings&, const EncodeOptions&);
-
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
-                                   const EncodeOptions& options) {
-  return encode_request_from(req, warnings, options);
-}
 
 }  // namespace toolwire::dialects::gemini

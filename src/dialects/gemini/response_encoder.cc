@@ -1,4 +1,5 @@
 // IR response → Gemini GenerateContentResponse JSON.
+#include "dialects/common/request_object.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -8,57 +9,54 @@ using json::Path;
 Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
   const bool same = resp.source_dialect == kDialect;
   const Path root;
-  std::string out;
-  out.reserve(512);
-  JsonWriter w(out);
-  w.begin_object();
-  const bool calls = ir::has_tool_calls(resp.parts);
-  const bool blocked = resp.parts.empty() &&
-                       resp.finish.kind == ir::FinishReason::Kind::content_filter && same &&
-                       !resp.extra.empty() && [&] {
-                         for (const auto& e : resp.extra)
-                           if (e.key == "promptFeedback") return true;
-                         return false;
-                       }();
-  if (!blocked) {
-    w.key("candidates");
-    w.begin_array();
-    w.begin_object();
-    w.key("content");
-    w.begin_object();
-    w.key("parts");
-    w.begin_array();
-    auto written = write_model_parts<ir::Owning>(resp.parts, true, /*in_request=*/false, false,
-                                                 Path(root, "content"), w, warnings);
-    if (!written) return written.error();
-    w.end_array();
-    w.field("role", "model");
-    w.end_object();
-    w.field("finishReason", encode_finish_reason(resp.finish, calls));
-    w.field("index", 0);
-    if (same)
-      for (const auto& e : resp.extra)
-        if (e.key.starts_with(kCandidatePrefix))
-          w.field_raw(std::string_view(e.key).substr(kCandidatePrefix.size()), e.raw_json);
-    w.end_object();
-    w.end_array();
-  }
-  write_usage(w, resp.usage);
-  if (resp.usage.cache_write_tokens)
-    warn(warnings, "dropped_cache_write_tokens", Path(root, "usage"),
-         "Gemini usage has no count of tokens written to a cache");
-  if (!resp.model.empty()) w.field("modelVersion", resp.model);
-  if (!resp.id.empty()) w.field("responseId", resp.id);
-  for (const auto& e : resp.extra) {
-    if (same) {
-      if (!e.key.starts_with(kCandidatePrefix)) w.field_raw(e.key, e.raw_json);
-    } else {
-      warn(warnings, "dropped_unknown_field", Path(root, e.key),
-           "field '" + e.key + "' has no Gemini equivalent");
+  return write_json_object(512, [&](JsonWriter& w) -> Status {
+    const bool calls = ir::has_tool_calls(resp.parts);
+    const bool blocked = resp.parts.empty() &&
+                         resp.finish.kind == ir::FinishReason::Kind::content_filter && same &&
+                         !resp.extra.empty() && [&] {
+                           for (const auto& e : resp.extra)
+                             if (e.key == "promptFeedback") return true;
+                           return false;
+                         }();
+    if (!blocked) {
+      w.key("candidates");
+      w.begin_array();
+      w.begin_object();
+      w.key("content");
+      w.begin_object();
+      w.key("parts");
+      w.begin_array();
+      auto written = write_model_parts<ir::Owning>(resp.parts, true, /*in_request=*/false, false,
+                                                   Path(root, "content"), w, warnings);
+      if (!written) return written.error();
+      w.end_array();
+      w.field("role", "model");
+      w.end_object();
+      w.field("finishReason", encode_finish_reason(resp.finish, calls));
+      w.field("index", 0);
+      if (same)
+        for (const auto& e : resp.extra)
+          if (e.key.starts_with(kCandidatePrefix))
+            w.field_raw(std::string_view(e.key).substr(kCandidatePrefix.size()), e.raw_json);
+      w.end_object();
+      w.end_array();
     }
-  }
-  w.end_object();
-  return out;
+    write_usage(w, resp.usage);
+    if (resp.usage.cache_write_tokens)
+      warn(warnings, "dropped_cache_write_tokens", Path(root, "usage"),
+           "Gemini usage has no count of tokens written to a cache");
+    if (!resp.model.empty()) w.field("modelVersion", resp.model);
+    if (!resp.id.empty()) w.field("responseId", resp.id);
+    for (const auto& e : resp.extra) {
+      if (same) {
+        if (!e.key.starts_with(kCandidatePrefix)) w.field_raw(e.key, e.raw_json);
+      } else {
+        warn(warnings, "dropped_unknown_field", Path(root, e.key),
+             "field '" + e.key + "' has no Gemini equivalent");
+      }
+    }
+    return Status::Ok();
+  });
 }
 
 }  // namespace toolwire::dialects::gemini

@@ -10,6 +10,7 @@
 // later chunk with exactly those bytes around a text without escapes is a
 // TextDelta, decoded without a DOM. Anything else takes the full path.
 #include "dialects/common/literal_match.h"
+#include "dialects/common/stream_decoder_base.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/dialects/framing/sse.h"
 
@@ -18,22 +19,13 @@ namespace {
 
 using json::Path;
 
-class Decoder final : public StreamDecoder, private SseSink {
+class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
  public:
-  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    out_ = &out;
-    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
-    if (!st) failed_ = true;
-    return st;
-  }
-
-  Status finish(std::vector<ir::StreamEvent>&) override {
-    if (failed_) return make_error(ErrorCode::parse_error, "stream already failed");
-    if (done_) return Status::Ok();
-    failed_ = true;
+  static constexpr bool kKeepsError = false;
+  static constexpr bool kIgnoresAfterDone = false;
+  Error ended_early() const {
     return make_error(ErrorCode::parse_error,
-                      sse_.has_partial_event()
+                      framing_.has_partial_event()
                           ? "stream ended inside an event, before a finishReason"
                           : "stream ended before a chunk with a finishReason");
   }
@@ -219,9 +211,7 @@ class Decoder final : public StreamDecoder, private SseSink {
     return Status::Ok();
   }
 
-  SseParser sse_;
   simdjson::dom::parser parser_;
-  std::vector<ir::StreamEvent>* out_ = nullptr;
   std::vector<ir::Part> parts_;  // one part's IR, reused
   std::string salt_;             // the response id: seeds synthesized call ids
   std::string prefix_, suffix_;  // the fast path's template; empty: none yet
@@ -229,8 +219,6 @@ class Decoder final : public StreamDecoder, private SseSink {
   size_t chunk_ = 0;
   int next_tool_ = 0;
   bool started_ = false;
-  bool done_ = false;
-  bool failed_ = false;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 
+#include "dialects/common/stream_encoder_base.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -19,29 +20,12 @@ namespace {
 
 using json::Path;
 
-class Encoder final : public StreamEncoder {
- public:
-  const Warnings& warnings() const override { return warnings_; }
+class Encoder final : public StreamEncoderBase<Encoder> {
+  friend StreamEncoderBase<Encoder>;
 
-  void encode(const ir::StreamEvent& event, std::string& out) override {
-    if (finished_) {
-      if (!warned_after_end_) {
-        warned_after_end_ = true;
-        note("event_after_end", "events after Finish/ErrorEvent were ignored");
-      }
-      return;
-    }
-    std::visit([&](const auto& e) { on(e, out); }, event);
-  }
-
- private:
   struct Call {
     std::string id, name, signature, arguments;
   };
-
-  void note(std::string code, std::string message) {
-    warnings_.push_back(Warning{std::move(code), {}, std::move(message)});
-  }
 
   // One chunk: `parts` writes the content's parts; `tail` what follows the
   // candidate's content (finishReason).
@@ -106,10 +90,8 @@ class Encoder final : public StreamEncoder {
       note("dropped_redacted_thinking", "Gemini has no form for redacted thinking; it was dropped");
       return;
     }
-    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !warned_item_) {
-      warned_item_ = true;
-      note("dropped_reasoning_item", "Gemini thoughts have no item id or encrypted content");
-    }
+    if (!e.item_id.empty() || !e.encrypted_content.empty())
+      note_once("dropped_reasoning_item", "Gemini thoughts have no item id or encrypted content");
     if (e.text.empty() && e.signature.empty()) return;
     flush_calls(out);
     chunk(
@@ -191,10 +173,9 @@ class Encoder final : public StreamEncoder {
     if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
     if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
     if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
-    if (e.usage.cache_write_tokens && !warned_cache_write_) {
-      warned_cache_write_ = true;
-      note("dropped_cache_write_tokens", "Gemini usage has no count of tokens written to a cache");
-    }
+    if (e.usage.cache_write_tokens)
+      note_once("dropped_cache_write_tokens",
+                "Gemini usage has no count of tokens written to a cache");
   }
 
   void on(const ir::Finish& e, std::string& out) {
@@ -234,17 +215,11 @@ class Encoder final : public StreamEncoder {
     finished_ = true;
   }
 
-  Warnings warnings_;
   std::string id_, model_;
-  ir::Usage usage_;
   std::map<int, Call> calls_;  // started, not yet written, by IR index
   std::vector<int> flushed_;   // the indexes already written
   bool started_ = false;
-  bool finished_ = false;
   bool saw_tool_ = false;
-  bool warned_after_end_ = false;
-  bool warned_cache_write_ = false;
-  bool warned_item_ = false;
 };
 
 }  // namespace

@@ -10,28 +10,15 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <string>
-#include <string_view>
 
-#include "dialects/common/borrowed_ir.h"
-#include "dialects/common/dom_json.h"
-#include "dialects/common/fields.h"
-#include "dialects/common/json_in.h"
-#include "dialects/common/seen_ids.h"
-#include "dialects/common/style.h"
-#include "toolwire/core/json_writer.h"
-#include "toolwire/dialects/codec.h"
+#include "dialects/common/wire_functions.h"
+#include "dialects/common/wrapped_arguments.h"
 
 namespace toolwire::dialects::gemini {
 
 inline constexpr std::string_view kDialect = "gemini";
 // Function names: ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$ (names.cc).
 inline constexpr size_t kMaxToolNameLength = 64;
-
-// Arguments that are not a JSON object are sent as {"<this key>": "<raw text>"}
-// (Gemini `args` must be an object) and decoded back exactly.
-inline constexpr std::string_view kInvalidArgumentsKey = "__toolwire_invalid_arguments";
 
 // The value Gemini documents for a call it did not sign (a history from
 // another model): written on the first call of a model turn from another
@@ -44,23 +31,8 @@ inline constexpr std::string_view kGenerationConfigPrefix = "generationConfig.";
 // Candidate fields the IR has no place for ("candidates[0].safetyRatings").
 inline constexpr std::string_view kCandidatePrefix = "candidates[0].";
 
-Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                   const EncodeOptions& options);
-// The request codec over either IR policy (ir::Owning, Borrowed).
-template <class S>
-Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
-template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
-                                        const EncodeOptions& options);
-Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
-Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
-std::unique_ptr<StreamDecoder> make_stream_decoder();
-std::unique_ptr<StreamEncoder> make_stream_encoder();
-WireError encode_error(const Error& error);
-Error decode_error(int http_status, std::string_view body);
-// A stream error's status ("RESOURCE_EXHAUSTED") → ErrorCode (the dialect list's hook).
-ErrorCode stream_error_code(std::string_view status);
+// Requests, responses, streams and errors (dialects/common/wire_functions.h).
+TW_DIALECT_FUNCTIONS;
 
 // ---- keys (content_decoder.cc) ----
 

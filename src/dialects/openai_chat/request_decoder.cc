@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "dialects/common/duplicate_keys.h"
+#include "dialects/common/openai_request.h"
+#include "dialects/common/request_fields.h"
+#include "dialects/common/sampling.h"
 #include "dialects/common/seen_ids.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/openai_chat/wire.h"
@@ -318,96 +320,50 @@ Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) 
   return Status::Ok();
 }
 
-// `key` is given again: its last value wins, as in the providers' parsers.
-// Scalars are simply overwritten; what the loop appends to is reset here.
-template <class S>
-void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
-                    Warnings& warnings) {
-  warn(warnings, std::string(json::KeyRepeats::kWarning), path.str(),
-       std::string(json::KeyRepeats::kMessage));
-  if (key == "tools") {
-    req.tools.clear();
-    std::erase_if(req.extra,
-                  [](const auto& f) { return std::string_view(f.key) == kUnsupportedToolKey; });
-  } else if (key == "stop") {
-    req.stop.clear();
-  } else if (key == "tool_choice") {
-    req.tool_choice.reset();
-  }
-  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
-}
+constexpr SamplingKeys kSampling{
+    .temperature = "temperature", .top_p = "top_p", .stream = "stream", .metadata = "metadata"};
 
-// One parser per thread for both IR policies: its document holds the strings
-// a borrowed IR points at until translate_request's encoder is done, and no
-// other call on the thread parses with it in between.
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
-  return parser;
-}
+constexpr RepeatRule kRepeatRules[] = {
+    {"tools", kResetTools}, {"stop", kResetStop}, {"tool_choice", kResetToolChoice}};
+constexpr RepeatRules kRepeats{kRepeatRules, kUnsupportedToolKey};
 
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  simdjson::dom::parser& parser = request_parser();
-  TW_ASSIGN(auto root, json::parse(parser, body));
-  Path path;
-  TW_ASSIGN(auto obj, json::as_object(root, path));
-
-  req.source_dialect = typename S::String(kDialect);
+  const Path path;
   Ctx ctx{warnings, {}, 0};
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
-  json::KeyRepeats repeats;
-  size_t index = 0;
-  for (auto [key, value] : obj) {
-    Path kp(path, key);
-    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
-      forget_earlier<S>(key, kp, req, warnings);
-    if (key == "messages") {
-      messages = value;
-      have_messages = true;
-      continue;
-    }
-    if (value.is_null()) continue;  // explicit null = absent
-    if (key == "model") {
-      TW_ASSIGN(auto s, json::as_string(value, kp));
-      req.model = T::keep(s);
-      have_model = true;
-    } else if (key == "tools") {
-      TW_ASSIGN(auto arr, json::as_array(value, kp));
-      req.tools.reserve(arr.size());
-      size_t i = 0;
-      for (json::element t : arr) TW_TRY(decode_tool<S>(t, Path(kp, i++), req));
-    } else if (key == "tool_choice") {
-      TW_TRY(decode_tool_choice<S>(value, kp, req));
-    } else if (key == "parallel_tool_calls") {
-      TW_ASSIGN(auto b, json::as_bool(value, kp));
-      req.parallel_tool_calls = b;
-    } else if (key == "max_completion_tokens" || key == "max_tokens") {
-      TW_ASSIGN(auto n, json::as_int64(value, kp));
-      if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = n;
-      have_max_completion |= key == "max_completion_tokens";
-    } else if (key == "temperature" || key == "top_p") {
-      TW_ASSIGN(auto d, json::as_double(value, kp));
-      (key == "temperature" ? req.temperature : req.top_p) = d;
-    } else if (key == "stop") {
-      TW_TRY(decode_stop<S>(value, kp, req));
-    } else if (key == "stream") {
-      TW_ASSIGN(auto b, json::as_bool(value, kp));
-      req.stream = b;
-    } else if (key == "metadata") {
-      if (!value.is_object())
-        return json::invalid(kp,
-                             "expected object, got " + std::string(json::type_name(value.type())));
-      req.metadata = T::raw_json(value);
-    } else if (key == kUnsupportedToolKey) {  // reserved: our own extra key for non-function tools
-      warn(warnings, "dropped_reserved_field", kp.str(), "this field name is reserved by toolwire");
-    } else {
-      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
-    }
-  }
+  TW_TRY(decode_request_fields(
+      body, kDialect, req, warnings, kRepeats,
+      [&](std::string_view key, json::element value, const Path& kp) -> Status {
+        if (key == "messages") {
+          messages = value;
+          have_messages = true;
+          return Status::Ok();
+        }
+        if (value.is_null()) return Status::Ok();  // explicit null = absent
+        TW_ASSIGN(bool taken, decode_openai_tool_field(key, value, kp, req, have_model,
+                                                       decode_tool<S>, decode_tool_choice<S>));
+        if (taken) return Status::Ok();
+        if (key == "max_completion_tokens" || key == "max_tokens") {
+          TW_ASSIGN(auto n, json::as_int64(value, kp));
+          if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = n;
+          have_max_completion |= key == "max_completion_tokens";
+        } else if (key == "stop") {
+          TW_TRY(decode_stop<S>(value, kp, req));
+        } else if (key == kUnsupportedToolKey) {
+          // Reserved: our own extra key for non-function tools.
+          warn(warnings, "dropped_reserved_field", kp.str(),
+               "this field name is reserved by toolwire");
+        } else {
+          TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, value, kp, req));
+          if (!taken) req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
+        }
+        return Status::Ok();
+      }));
   if (!have_model) return json::invalid(path, "missing required field 'model'");
   if (!have_messages) return json::invalid(path, "missing required field 'messages'");
   Path mp(path, "messages");
@@ -421,11 +377,5 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
 template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
                                               ir::BasicRequest<Borrowed>&);
-
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
-  ir::Request req;
-  TW_TRY(decode_request_into(body, warnings, req));
-  return req;
-}
 
 }  // namespace toolwire::dialects::openai_chat

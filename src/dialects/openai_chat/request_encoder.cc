@@ -1,6 +1,10 @@
 // IR request → OpenAI Chat Completions request JSON.
+#include "dialects/common/openai_request.h"
+#include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
+#include "dialects/common/sampling.h"
+#include "dialects/common/tool_definition.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/openai_chat/wire.h"
 #include "toolwire/core/json_valid.h"
@@ -250,68 +254,37 @@ const TailRules kTail{
 template <class S>
 Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dialect,
                    bool raw_verified) {
-  bool unsupported = false;
-  for (const auto& x : req.extra) unsupported |= x.key == kUnsupportedToolKey;
-  if (req.tools.empty() && !(unsupported && same_dialect)) return Status::Ok();
+  if (req.tools.empty() && !has_raw_tools(req, same_dialect, kUnsupportedToolKey))
+    return Status::Ok();
   const json::Path root, tools_path(root, "tools");
   w.key("tools");
   w.begin_array();
   for (size_t i = 0; i < req.tools.size(); ++i) {
     const ir::BasicToolDefinition<S>& t = req.tools[i];
-    if (!is_valid_tool_name(t.name, kMaxToolNameLength)) [[unlikely]] {
-      const json::Path tpath(tools_path, i), fpath(tpath, "function"), npath(fpath, "name");
-      return invalid_tool_name(kDialect, t.name, npath.str());
-    }
-    if (!t.input_schema.empty() && (t.input_schema.front() != '{' || !raw_verified)) {
-      const json::Path tpath(tools_path, i), fpath(tpath, "function"), ppath(fpath, "parameters");
-      if (t.input_schema.front() != '{')
-        return json::invalid(ppath, "tool input schema is not a JSON object");
-      TW_TRY(json::check_tool_schema_text(t.input_schema, ppath));
-    }
+    const json::Path tpath(tools_path, i), fpath(tpath, "function");
+    TW_ASSIGN(std::string_view schema,
+              checked_tool_schema(t, kDialect, kMaxToolNameLength, raw_verified,
+                                  json::Path(fpath, "name"), json::Path(fpath, "parameters")));
     w.begin_object();
     w.field("type", "function");
     w.key("function");
     w.begin_object();
     w.field("name", t.name);
     if (!t.description.empty()) w.field("description", t.description);
-    w.field_raw("parameters", t.input_schema.empty()
-                                  ? std::string_view(R"({"type":"object","properties":{}})")
-                                  : std::string_view(t.input_schema));
+    w.field_raw("parameters", schema);
     if (t.strict) w.field("strict", *t.strict);
     w.end_object();
     w.end_object();
   }
-  if (same_dialect)
-    for (const auto& x : req.extra)
-      if (x.key == kUnsupportedToolKey) w.raw(x.raw_json);
+  write_raw_tools(w, req, same_dialect, kUnsupportedToolKey);
   w.end_array();
   return Status::Ok();
 }
 
-template <class S>
-void write_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c) {
-  w.key("tool_choice");
-  switch (c.kind) {
-    case ir::ToolChoiceKind::auto_:
-      w.string("auto");
-      return;
-    case ir::ToolChoiceKind::none:
-      w.string("none");
-      return;
-    case ir::ToolChoiceKind::required:
-      w.string("required");
-      return;
-    case ir::ToolChoiceKind::tool:
-      w.begin_object();
-      w.field("type", "function");
-      w.key("function");
-      w.begin_object();
-      w.field("name", c.name);
-      w.end_object();
-      w.end_object();
-      return;
-  }
-}
+constexpr SamplingKeys kSampling{.max_tokens = "max_completion_tokens",
+                                 .temperature = "temperature",
+                                 .top_p = "top_p",
+                                 .stop = "stop"};
 
 }  // namespace
 
@@ -319,57 +292,26 @@ template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
   const bool same = req.source_dialect == kDialect;
-  std::string out;
-  out.reserve(estimate_request_json_size(req));
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("model", req.model);
-  w.key("messages");
-  w.begin_array();
-  Enc<S> enc{w, warnings, same};
-  for (const auto& s : req.system) enc.system_message(s.developer ? "developer" : "system", s.text);
-  for (const auto& m : req.messages) {
-    switch (m.role) {
-      case ir::Role::system:
-        enc.user_like(m, "system");
-        break;
-      case ir::Role::user:
-        enc.user_like(m, "user");
-        break;
-      case ir::Role::assistant:
-        enc.assistant(m);
-        break;
-      case ir::Role::tool:
-        enc.tool(m);
-        break;
-    }
-    ++enc.index;
-  }
-  w.end_array();
-  TW_TRY(write_tools(w, req, same, options.raw_json_verified));
-  if (req.tool_choice) write_tool_choice(w, *req.tool_choice);
-  if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
-  if (req.max_tokens) w.field("max_completion_tokens", *req.max_tokens);
-  write_sampling(w, req);
-  if (!req.stop.empty()) {
-    w.key("stop");
+  return write_request_object(req, [&](JsonWriter& w) -> Status {
+    w.field("model", req.model);
+    w.key("messages");
     w.begin_array();
-    for (const auto& s : req.stop) w.string(s);
+    Enc<S> enc{w, warnings, same};
+    for (const auto& s : req.system)
+      enc.system_message(s.developer ? "developer" : "system", s.text);
+    encode_by_role(req.messages, enc);
     w.end_array();
-  }
-  TW_TRY(write_request_tail(w, req, options.raw_json_verified, warnings, kTail));
-  w.end_object();
-  return out;
+    TW_TRY(write_tools(w, req, same, options.raw_json_verified));
+    if (req.tool_choice) write_openai_tool_choice(w, *req.tool_choice, /*nested=*/true);
+    if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
+    write_sampling(w, req, kSampling);
+    return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
+  });
 }
 
 template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
                                                              const EncodeOptions&);
 template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
                                                            Warnings&, const EncodeOptions&);
-
-Result<std::string> encode_request(const ir::Request& req, Warnings& warnings,
-                                   const EncodeOptions& options) {
-  return encode_request_from(req, warnings, options);
-}
 
 }  // namespace toolwire::dialects::openai_chat

@@ -1,4 +1,5 @@
 // IR response → OpenAI Chat Completions response JSON (`chat.completion`).
+#include "dialects/common/request_object.h"
 #include "dialects/openai_chat/wire.h"
 
 namespace toolwire::dialects::openai_chat {
@@ -66,61 +67,58 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     warn(warnings, "joined_text_parts", "$.content",
          "several text blocks were joined into one content string");
 
-  std::string out;
-  out.reserve(512 + text.size() + reasoning.size());
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("id", resp.id);
-  w.field("object", "chat.completion");
-  w.field("created", resp.created);
-  w.field("model", resp.model);
-  w.key("choices");
-  w.begin_array();
-  w.begin_object();
-  w.field("index", 0);
-  w.key("message");
-  w.begin_object();
-  w.field("role", "assistant");
-  w.key("content");
-  if (!text.empty() || calls == 0)
-    w.string(text);
-  else
-    w.null();
-  if (refusal.empty())
-    w.field_null("refusal");
-  else
-    w.field("refusal", refusal);
-  if (!reasoning.empty()) w.field("reasoning_content", reasoning);
-  if (calls) {
-    w.key("tool_calls");
+  return write_json_object(512 + text.size() + reasoning.size(), [&](JsonWriter& w) -> Status {
+    w.field("id", resp.id);
+    w.field("object", "chat.completion");
+    w.field("created", resp.created);
+    w.field("model", resp.model);
+    w.key("choices");
     w.begin_array();
-    for (const auto& p : resp.parts) {
-      if (auto* c = std::get_if<ir::ToolCallPart>(&p))
-        write_tool_call(w, *c);
-      else if (auto* u = std::get_if<ir::UnknownPart>(&p);
-               u && u->dialect == kDialect && u->type == kUnknownToolCallType)
-        w.raw(u->raw_json);
-    }
-    w.end_array();
-  }
-  w.end_object();
-  w.field_null("logprobs");
-  w.field("finish_reason", encode_finish_reason(resp.finish, calls > 0));
-  w.end_object();
-  w.end_array();
-  if (!resp.usage.empty()) write_usage(w, resp.usage);
-  if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
-    warn(warnings, "dropped_cache_write_tokens", "$.usage",
-         "OpenAI usage has no cache write count");
-  for (const auto& x : resp.extra) {
-    if (same)
-      w.field_raw(x.key, x.raw_json);
+    w.begin_object();
+    w.field("index", 0);
+    w.key("message");
+    w.begin_object();
+    w.field("role", "assistant");
+    w.key("content");
+    if (!text.empty() || calls == 0)
+      w.string(text);
     else
-      warn(warnings, "dropped_unknown_field", "$." + x.key,
-           "field '" + x.key + "' has no equivalent in OpenAI Chat");
-  }
-  w.end_object();
-  return out;
+      w.null();
+    if (refusal.empty())
+      w.field_null("refusal");
+    else
+      w.field("refusal", refusal);
+    if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+    if (calls) {
+      w.key("tool_calls");
+      w.begin_array();
+      for (const auto& p : resp.parts) {
+        if (auto* c = std::get_if<ir::ToolCallPart>(&p))
+          write_tool_call(w, *c);
+        else if (auto* u = std::get_if<ir::UnknownPart>(&p);
+                 u && u->dialect == kDialect && u->type == kUnknownToolCallType)
+          w.raw(u->raw_json);
+      }
+      w.end_array();
+    }
+    w.end_object();
+    w.field_null("logprobs");
+    w.field("finish_reason", encode_finish_reason(resp.finish, calls > 0));
+    w.end_object();
+    w.end_array();
+    if (!resp.usage.empty()) write_usage(w, resp.usage);
+    if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
+      warn(warnings, "dropped_cache_write_tokens", "$.usage",
+           "OpenAI usage has no cache write count");
+    for (const auto& x : resp.extra) {
+      if (same)
+        w.field_raw(x.key, x.raw_json);
+      else
+        warn(warnings, "dropped_unknown_field", "$." + x.key,
+             "field '" + x.key + "' has no equivalent in OpenAI Chat");
+    }
+    return Status::Ok();
+  });
 }
 
 }  // namespace toolwire::dialects::openai_chat

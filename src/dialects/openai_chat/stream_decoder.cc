@@ -5,6 +5,7 @@
 // their own `index`.
 #include "dialects/common/literal_match.h"
 #include "dialects/common/source_text.h"
+#include "dialects/common/stream_decoder_base.h"
 #include "dialects/openai_chat/wire.h"
 #include "toolwire/dialects/framing/sse.h"
 
@@ -16,32 +17,17 @@ using json::Path;
 // Bounds the per-index state a hostile stream can make us allocate.
 constexpr int64_t kMaxToolCalls = 4096;
 
-class Decoder final : public StreamDecoder, private SseSink {
+class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
  public:
-  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return error_;
-    if (done_) return Status::Ok();  // bytes after [DONE] or an error event are ignored
-    out_ = &out;
-    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
-    if (!st) return fail(st.error());
-    return Status::Ok();
-  }
-
-  Status finish(std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return error_;
-    if (done_) return Status::Ok();
-    return fail(make_error(ErrorCode::parse_error,
-                           sse_.has_partial_event() ? "stream ended inside an event, before [DONE]"
-                                                    : "stream ended before [DONE]"));
+  static constexpr bool kKeepsError = true;
+  static constexpr bool kIgnoresAfterDone = true;  // after the terminal event
+  Error ended_early() const {
+    return make_error(ErrorCode::parse_error, framing_.has_partial_event()
+                                                  ? "stream ended inside an event, before [DONE]"
+                                                  : "stream ended before [DONE]");
   }
 
  private:
-  Status fail(Error e) {
-    failed_ = true;
-    error_ = e;
-    return e;
-  }
-
   // SseSink: each event as it completes (the parser's reused buffer).
   Status on_event(SseEvent& ev) override {
     if (done_) return Status::Ok();
@@ -314,8 +300,6 @@ class Decoder final : public StreamDecoder, private SseSink {
     return Status::Ok();
   }
 
-  SseParser sse_;
-  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
   simdjson::dom::parser parser_;
   std::vector<uint8_t> calls_;  // by index: 1 once started
   int64_t started_calls_ = 0;
@@ -324,9 +308,6 @@ class Decoder final : public StreamDecoder, private SseSink {
   std::string head_, tail_;  // the learnt envelope around choices[0].delta (fast path)
   size_t event_no_ = 0;
   bool started_ = false;
-  bool done_ = false;
-  bool failed_ = false;
-  Error error_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <vector>
 
+#include "dialects/common/stream_encoder_base.h"
 #include "dialects/openai_chat/wire.h"
 
 namespace toolwire::dialects::openai_chat {
@@ -14,18 +15,18 @@ std::atomic<uint64_t> g_synthesized_ids{0};
 // The end of every chunk that does not finish the stream.
 constexpr std::string_view kNoFinish = ",\"logprobs\":null,\"finish_reason\":null}]}\n\n";
 
-class Encoder final : public StreamEncoder {
- public:
-  const Warnings& warnings() const override { return warnings_; }
+class Encoder final : public StreamEncoderBase<Encoder> {
+  friend StreamEncoderBase<Encoder>;
 
+ public:
   void encode(const ir::StreamEvent& event, std::string& out) override {
-    if (ended_) {
+    if (finished_) {
       warn(warnings_, "event_after_end", "", "stream event after Finish/Error ignored");
       return;
     }
     if (const auto* err = std::get_if<ir::ErrorEvent>(&event)) {
       write_error(*err, out);
-      ended_ = true;
+      finished_ = true;
       return;
     }
     if (const auto* start = std::get_if<ir::MessageStart>(&event)) {
@@ -74,15 +75,11 @@ class Encoder final : public StreamEncoder {
            "redacted thinking cannot be expressed in OpenAI Chat");
       return;
     }
-    if (!e.signature.empty() && !signature_warned_) {
-      warn(warnings_, "dropped_thinking_signature", "", "reasoning_content carries no signature");
-      signature_warned_ = true;
-    }
-    if ((!e.item_id.empty() || !e.encrypted_content.empty()) && !reasoning_item_warned_) {
-      warn(warnings_, "dropped_reasoning_item", "",
-           "reasoning_content carries no Responses reasoning item id or encrypted content");
-      reasoning_item_warned_ = true;
-    }
+    if (!e.signature.empty())
+      note_once("dropped_thinking_signature", "reasoning_content carries no signature");
+    if (!e.item_id.empty() || !e.encrypted_content.empty())
+      note_once("dropped_reasoning_item",
+                "reasoning_content carries no Responses reasoning item id or encrypted content");
     if (e.text.empty()) return;
     flush_role(out);
     out.append(envelope_);
@@ -93,11 +90,8 @@ class Encoder final : public StreamEncoder {
   }
 
   void on(const ir::ToolCallStart& e, std::string& out) {
-    if (!e.signature.empty() && !call_signature_warned_) {
-      warn(warnings_, "dropped_call_signature", "",
-           "OpenAI tool calls carry no provider signature");
-      call_signature_warned_ = true;
-    }
+    if (!e.signature.empty())
+      note_once("dropped_call_signature", "OpenAI tool calls carry no provider signature");
     start_call(e.index, e.id, e.name, out);
   }
 
@@ -157,12 +151,7 @@ class Encoder final : public StreamEncoder {
     out.append(kNoFinish);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) {
-    if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
-    if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
-    if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
-    if (e.usage.cache_write_tokens) usage_.cache_write_tokens = e.usage.cache_write_tokens;
-  }
+  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
     flush_role(out);
@@ -181,7 +170,7 @@ class Encoder final : public StreamEncoder {
       out.append("\n\n");
     }
     out.append("data: [DONE]\n\n");
-    ended_ = true;
+    finished_ = true;
   }
 
   void header(JsonWriter& w) {
@@ -251,19 +240,13 @@ class Encoder final : public StreamEncoder {
     out.append("\n\n");
   }
 
-  Warnings warnings_;
   std::string id_, model_;
   std::string envelope_;  // `data: {"id":...,"choices":[{"index":0,"delta":`
   int64_t created_ = 0;
-  ir::Usage usage_;
   std::vector<uint8_t> started_calls_;  // by index: 1 once its start chunk went out
   bool started_ = false;
   bool role_pending_ = false;  // the role chunk waits for the first content event
-  bool ended_ = false;
   bool saw_calls_ = false;
-  bool signature_warned_ = false;
-  bool reasoning_item_warned_ = false;
-  bool call_signature_warned_ = false;
 };
 
 }  // namespace

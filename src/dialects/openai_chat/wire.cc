@@ -1,5 +1,8 @@
 // Helpers shared by the OpenAI Chat request, response and stream codecs.
 #include "dialects/openai_chat/wire.h"
+#include "dialects/common/data_url.h"
+#include "dialects/common/finish_reason.h"
+#include "dialects/common/openai_usage.h"
 #include "toolwire/core/json_valid.h"
 
 #include <charconv>
@@ -9,64 +12,29 @@ namespace toolwire::dialects::openai_chat {
 
 using ir::FinishReason;
 
+constexpr RawReasons kFinishReasons[] = {{ReasonKind::stop, {"stop", ""}},
+                                         {ReasonKind::length, {"length"}},
+                                         {ReasonKind::tool_calls, {"tool_calls", "function_call"}},
+                                         {ReasonKind::content_filter, {"content_filter"}}};
+
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
-  FinishReason r;
-  r.raw = std::string(raw);
-  if (raw == "stop" || raw.empty())
-    r.kind = FinishReason::Kind::stop;
-  else if (raw == "length")
-    r.kind = FinishReason::Kind::length;
-  else if (raw == "tool_calls" || raw == "function_call")
-    r.kind = FinishReason::Kind::tool_calls;
-  else if (raw == "content_filter")
-    r.kind = FinishReason::Kind::content_filter;
-  else
-    r.kind = FinishReason::Kind::other;
-  if (has_calls) r.kind = FinishReason::Kind::tool_calls;
+  ir::FinishReason r = decode_reason(kFinishReasons, raw);
+  if (has_calls) r.kind = ReasonKind::tool_calls;
   return r;
 }
 
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
   if (has_calls) return "tool_calls";
-  switch (reason.kind) {
-    case FinishReason::Kind::stop:
-      return "stop";
-    case FinishReason::Kind::length:
-      return "length";
-    case FinishReason::Kind::tool_calls:
-      return "tool_calls";
-    case FinishReason::Kind::content_filter:
-      return "content_filter";
-    case FinishReason::Kind::error:
-    case FinishReason::Kind::other:
-      break;
-  }
+  static constexpr ReasonNames kNames{.stop = "stop",
+                                      .length = "length",
+                                      .tool_calls = "tool_calls",
+                                      .content_filter = "content_filter"};
+  if (std::string_view name = kNames.of(reason.kind); !name.empty()) return name;
   // A raw value that means the same kind here (an OpenAI value we do not
   // know decodes to `other` too) passes through; anything else is "stop".
   if (!reason.raw.empty() && decode_finish_reason(reason.raw, false).kind == reason.kind)
     return reason.raw;
   return "stop";
-}
-
-template <class S>
-ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail) {
-  using T = IrText<S>;
-  ir::BasicImagePart<S> img;
-  img.detail = T::keep(detail);
-  constexpr std::string_view kData = "data:";
-  constexpr std::string_view kB64 = ";base64,";
-  if (url.substr(0, kData.size()) == kData) {
-    size_t marker = url.find(kB64);
-    size_t comma = url.find(',');
-    // Only "data:<media>;base64,<b64>" maps to media_type + data; any other data: URL stays a URL.
-    if (marker != std::string_view::npos && marker < comma) {
-      img.media_type = T::keep(url.substr(kData.size(), marker - kData.size()));
-      img.data = T::keep(url.substr(marker + kB64.size()));
-      return img;
-    }
-  }
-  img.url = T::keep(url);
-  return img;
 }
 
 template <class S>
@@ -76,10 +44,7 @@ void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image) {
   w.key("image_url");
   w.begin_object();
   if (!image.data.empty() || image.url.empty()) {
-    std::string url;
-    url.reserve(image.media_type.size() + image.data.size() + 13);
-    url.append("data:").append(image.media_type).append(";base64,").append(image.data);
-    w.field("url", url);
+    w.field("url", make_data_url(image.media_type, image.data));
   } else {
     w.field("url", image.url);
   }
@@ -89,25 +54,8 @@ void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image) {
 }
 
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
-  TW_ASSIGN(auto obj, json::as_object(e, path));
-  ir::Usage u;
-  for (auto [key, value] : obj) {
-    if (value.is_null()) continue;
-    if (key == "prompt_tokens" || key == "completion_tokens") {
-      json::Path p(path, key);
-      TW_ASSIGN(auto n, json::as_int64(value, p));
-      (key == "prompt_tokens" ? u.input_tokens : u.output_tokens) = n;
-    } else if (key == "prompt_tokens_details") {
-      json::Path p(path, key);
-      TW_ASSIGN(auto details, json::as_object(value, p));
-      json::element cached;
-      if (json::get(details, "cached_tokens", cached)) {
-        TW_ASSIGN(auto n, json::as_int64(cached, json::Path(p, "cached_tokens")));
-        u.cache_read_tokens = n;
-      }
-    }
-  }
-  return u;
+  return decode_openai_usage(e, path,
+                             {"prompt_tokens", "completion_tokens", "prompt_tokens_details"});
 }
 
 void write_usage(JsonWriter& w, const ir::Usage& usage) {
@@ -116,10 +64,7 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   int64_t in = usage.input_tokens.value_or(0), out = usage.output_tokens.value_or(0);
   w.field("prompt_tokens", in);
   w.field("completion_tokens", out);
-  int64_t total;
-  if (__builtin_add_overflow(in, out, &total))
-    total = INT64_MAX;  // hostile counts must not overflow
-  w.field("total_tokens", total);
+  w.field("total_tokens", total_tokens(in, out));
   if (usage.cache_read_tokens) {
     w.key("prompt_tokens_details");
     w.begin_object();
@@ -184,7 +129,6 @@ void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call) {
 
 // Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
 #define TOOLWIRE_INSTANTIATE(S)                                                           \
-  template ir::BasicImagePart<S> image_from_url<S>(std::string_view, std::string_view);   \
   template void write_image_part<S>(JsonWriter&, const ir::BasicImagePart<S>&);           \
   template Result<ir::BasicPart<S>> decode_tool_call<S>(json::element, const json::Path&, \
                                                         std::string_view&);               \

@@ -5,17 +5,9 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
-#include <string>
-#include <string_view>
 
-#include "dialects/common/borrowed_ir.h"
-#include "dialects/common/dom_json.h"
-#include "dialects/common/fields.h"
-#include "dialects/common/json_in.h"
-#include "dialects/common/style.h"
-#include "toolwire/core/json_writer.h"
-#include "toolwire/dialects/codec.h"
+#include "dialects/common/data_url.h"
+#include "dialects/common/wire_functions.h"
 
 namespace toolwire::dialects::openai_chat {
 
@@ -29,24 +21,8 @@ inline constexpr std::string_view kErrorPrefix = "Error: ";
 // UnknownPart type for a tool_calls entry whose type is not "function".
 inline constexpr std::string_view kUnknownToolCallType = "tool_call";
 
-Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                   const EncodeOptions& options);
-// The request codec over either IR policy (ir::Owning, Borrowed); the two
-// above are the owning instantiations. Instantiated in the .cc files.
-template <class S>
-Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
-template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
-                                        const EncodeOptions& options);
-Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
-Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
-std::unique_ptr<StreamDecoder> make_stream_decoder();
-std::unique_ptr<StreamEncoder> make_stream_encoder();
-WireError encode_error(const Error& error);
-Error decode_error(int http_status, std::string_view body);
-// An `error` event's type in a stream → ErrorCode (the dialect list's hook).
-ErrorCode stream_error_code(std::string_view type);
+// Requests, responses, streams and errors (dialects/common/wire_functions.h).
+TW_DIALECT_FUNCTIONS;
 
 // ---- shared helpers (wire.cc) ----
 
@@ -55,9 +31,6 @@ ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls);
 // IR → OpenAI finish_reason value.
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls);
 
-// An image_url value: data: URLs with base64 become media_type + data.
-template <class S = ir::Owning>
-ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail);
 // Writes {"type":"image_url","image_url":{"url":...,"detail"?}}.
 template <class S>
 void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image);

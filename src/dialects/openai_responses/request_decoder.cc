@@ -6,7 +6,9 @@
 // Written once for both IR policies (IrText<S>).
 #include <algorithm>
 
-#include "dialects/common/duplicate_keys.h"
+#include "dialects/common/openai_request.h"
+#include "dialects/common/request_fields.h"
+#include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/openai_responses/wire.h"
 #include "toolwire/dialects/tool_rules.h"
@@ -179,97 +181,56 @@ Status decode_tool_choice(json::element e, const Path& path, ir::BasicRequest<S>
   return Status::Ok();
 }
 
-// `key` is given again: its last value wins; what the loop appends to is reset.
-template <class S>
-void forget_earlier(std::string_view key, const Path& path, ir::BasicRequest<S>& req,
-                    Warnings& warnings) {
-  warn(warnings, std::string(json::KeyRepeats::kWarning), path,
-       std::string(json::KeyRepeats::kMessage));
-  if (key == "tools") {
-    req.tools.clear();
-    std::erase_if(req.extra,
-                  [](const auto& f) { return std::string_view(f.key) == kProviderToolKey; });
-  } else if (key == "tool_choice") {
-    req.tool_choice.reset();
-  }
-  std::erase_if(req.extra, [&](const auto& f) { return std::string_view(f.key) == key; });
-}
+constexpr SamplingKeys kSampling{.max_tokens = "max_output_tokens",
+                                 .temperature = "temperature",
+                                 .top_p = "top_p",
+                                 .stream = "stream",
+                                 .metadata = "metadata"};
 
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
-  return parser;
-}
+constexpr RepeatRule kRepeatRules[] = {{"tools", kResetTools}, {"tool_choice", kResetToolChoice}};
+constexpr RepeatRules kRepeats{kRepeatRules, kProviderToolKey};
 
 }  // namespace
 
 template <class S>
 Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicRequest<S>& req) {
   using T = IrText<S>;
-  TW_ASSIGN(auto root, json::parse(request_parser(), body));
-  Path path;
-  TW_ASSIGN(auto obj, json::as_object(root, path));
-
-  req.source_dialect = typename S::String(kDialect);
+  const Path path;
   Ctx ctx{warnings, {}, false};
   bool have_model = false, have_input = false;
   json::element input, instructions;
   bool have_instructions = false;
-  json::KeyRepeats repeats;
-  size_t index = 0;
-  for (auto [key, value] : obj) {
-    Path kp(path, key);
-    if (repeats.seen_before(obj, key, index++)) [[unlikely]]
-      forget_earlier<S>(key, kp, req, warnings);
-    if (value.is_null()) continue;  // explicit null = absent
-    if (key == "model") {
-      TW_ASSIGN(auto s, json::as_string(value, kp));
-      req.model = T::keep(s);
-      have_model = true;
-    } else if (key == "input") {
-      input = value;
-      have_input = true;
-    } else if (key == "instructions") {
-      if (!value.is_string()) return json::as_string(value, kp).error();
-      instructions = value;
-      have_instructions = true;
-    } else if (key == "tools") {
-      TW_ASSIGN(auto arr, json::as_array(value, kp));
-      req.tools.reserve(arr.size());
-      size_t i = 0;
-      for (json::element t : arr) TW_TRY(decode_tool<S>(t, Path(kp, i++), req));
-    } else if (key == "tool_choice") {
-      TW_TRY(decode_tool_choice<S>(value, kp, req));
-    } else if (key == "parallel_tool_calls") {
-      TW_ASSIGN(auto b, json::as_bool(value, kp));
-      req.parallel_tool_calls = b;
-    } else if (key == "max_output_tokens") {
-      TW_ASSIGN(auto n, json::as_int64(value, kp));
-      req.max_tokens = n;
-    } else if (key == "temperature" || key == "top_p") {
-      TW_ASSIGN(auto d, json::as_double(value, kp));
-      (key == "temperature" ? req.temperature : req.top_p) = d;
-    } else if (key == "stream") {
-      TW_ASSIGN(auto b, json::as_bool(value, kp));
-      req.stream = b;
-    } else if (key == "metadata") {
-      if (!value.is_object())
-        return json::invalid(kp,
-                             "expected object, got " + std::string(json::type_name(value.type())));
-      req.metadata = T::raw_json(value);
-    } else if (key == kUnsupportedToolKey || key == kProviderToolKey) {
-      warn(warnings, "dropped_reserved_field", kp, "this field name is reserved by toolwire");
-    } else {
-      // previous_response_id and conversation stay extras (a same-dialect
-      // passthrough keeps them; another dialect refuses previous_response_id);
-      // store, text, reasoning, include, truncation, user...: extras.
-      if (key == kPreviousResponseKey || key == kConversationKey) {
-        if (key == kPreviousResponseKey && !value.is_string())
-          return json::as_string(value, kp).error();
-        ctx.stored_context = true;
-      }
-      req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
-    }
-  }
+  TW_TRY(decode_request_fields(
+      body, kDialect, req, warnings, kRepeats,
+      [&](std::string_view key, json::element value, const Path& kp) -> Status {
+        if (value.is_null()) return Status::Ok();  // explicit null = absent
+        TW_ASSIGN(bool taken, decode_openai_tool_field(key, value, kp, req, have_model,
+                                                       decode_tool<S>, decode_tool_choice<S>));
+        if (taken) return Status::Ok();
+        if (key == "input") {
+          input = value;
+          have_input = true;
+        } else if (key == "instructions") {
+          if (!value.is_string()) return json::as_string(value, kp).error();
+          instructions = value;
+          have_instructions = true;
+        } else if (key == kUnsupportedToolKey || key == kProviderToolKey) {
+          warn(warnings, "dropped_reserved_field", kp, "this field name is reserved by toolwire");
+        } else {
+          TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, value, kp, req));
+          if (taken) return Status::Ok();
+          // previous_response_id and conversation stay extras (a same-dialect
+          // passthrough keeps them; another dialect refuses previous_response_id);
+          // store, text, reasoning, include, truncation, user...: extras.
+          if (key == kPreviousResponseKey || key == kConversationKey) {
+            if (key == kPreviousResponseKey && !value.is_string())
+              return json::as_string(value, kp).error();
+            ctx.stored_context = true;
+          }
+          req.extra.push_back(ir::BasicExtraField<S>{T::keep(key), T::raw_json(value)});
+        }
+        return Status::Ok();
+      }));
   if (!have_model) return json::invalid(path, "missing required field 'model'");
   if (have_instructions) {
     std::string_view text = instructions.get_string().value_unsafe();
@@ -294,11 +255,5 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
 template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
 template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
                                               ir::BasicRequest<Borrowed>&);
-
-Result<ir::Request> decode_request(std::string_view body, Warnings& warnings) {
-  ir::Request req;
-  TW_TRY(decode_request_into(body, warnings, req));
-  return req;
-}
 
 }  // namespace toolwire::dialects::openai_responses

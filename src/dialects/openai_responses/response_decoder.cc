@@ -1,4 +1,5 @@
 // OpenAI Responses `response` object → IR response.
+#include "dialects/common/response_object.h"
 #include "dialects/openai_responses/wire.h"
 
 namespace toolwire::dialects::openai_responses {
@@ -24,13 +25,9 @@ Status decode_output(json::element e, const Path& path, ir::Response& resp, Warn
 }  // namespace
 
 Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) {
-  thread_local simdjson::dom::parser parser;
-  TW_ASSIGN(auto root, json::parse(parser, body));
-  Path path;
-  TW_ASSIGN(auto obj, json::as_object(root, path));
-
   ir::Response resp;
-  resp.source_dialect = std::string(kDialect);
+  TW_ASSIGN(json::object obj, open_response(body, kDialect, resp));
+  const Path path;
   std::string_view status, reason;
   bool have_output = false;
   for (auto [key, value] : obj) {

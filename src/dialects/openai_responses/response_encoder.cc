@@ -1,4 +1,5 @@
 // IR response → OpenAI Responses `response` object.
+#include "dialects/common/request_object.h"
 #include "dialects/openai_responses/wire.h"
 
 namespace toolwire::dialects::openai_responses {
@@ -16,53 +17,50 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
   for (const auto& x : resp.extra) error_extra |= same && x.key == "error";
   const WireStatus st = encode_status(resp.finish);
 
-  std::string out;
-  out.reserve(512);
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("id", resp.id);
-  w.field("object", "response");
-  w.field("created_at", resp.created);
-  w.field("status", st.status);
-  if (!error_extra) {
-    if (st.status == "failed") {
-      w.key("error");
-      w.begin_object();
-      w.field("code", "server_error");
-      w.field("message", resp.finish.raw);
-      w.end_object();
-    } else {
-      w.field_null("error");
+  return write_json_object(512, [&](JsonWriter& w) -> Status {
+    w.field("id", resp.id);
+    w.field("object", "response");
+    w.field("created_at", resp.created);
+    w.field("status", st.status);
+    if (!error_extra) {
+      if (st.status == "failed") {
+        w.key("error");
+        w.begin_object();
+        w.field("code", "server_error");
+        w.field("message", resp.finish.raw);
+        w.end_object();
+      } else {
+        w.field_null("error");
+      }
     }
-  }
-  if (st.incomplete_reason.empty()) {
-    w.field_null("incomplete_details");
-  } else {
-    w.key("incomplete_details");
-    w.begin_object();
-    w.field("reason", st.incomplete_reason);
-    w.end_object();
-  }
-  w.field("model", resp.model);
-  w.key("output");
-  w.begin_array();
-  size_t next = 0;
-  const ItemStyle style{true, id_base(resp.id), "$.output"};
-  write_model_items<ir::Owning>(w, resp.parts, style, next, warnings);
-  w.end_array();
-  write_usage(w, resp.usage);
-  if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
-    warn(warnings, "dropped_cache_write_tokens", "$.usage",
-         "OpenAI usage has no cache write count");
-  for (const auto& x : resp.extra) {
-    if (same)
-      w.field_raw(x.key, x.raw_json);
-    else
-      warn(warnings, "dropped_unknown_field", "$." + x.key,
-           "field '" + x.key + "' has no equivalent in OpenAI Responses");
-  }
-  w.end_object();
-  return out;
+    if (st.incomplete_reason.empty()) {
+      w.field_null("incomplete_details");
+    } else {
+      w.key("incomplete_details");
+      w.begin_object();
+      w.field("reason", st.incomplete_reason);
+      w.end_object();
+    }
+    w.field("model", resp.model);
+    w.key("output");
+    w.begin_array();
+    size_t next = 0;
+    const ItemStyle style{true, id_base(resp.id), "$.output"};
+    write_model_items<ir::Owning>(w, resp.parts, style, next, warnings);
+    w.end_array();
+    write_usage(w, resp.usage);
+    if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
+      warn(warnings, "dropped_cache_write_tokens", "$.usage",
+           "OpenAI usage has no cache write count");
+    for (const auto& x : resp.extra) {
+      if (same)
+        w.field_raw(x.key, x.raw_json);
+      else
+        warn(warnings, "dropped_unknown_field", "$." + x.key,
+             "field '" + x.key + "' has no equivalent in OpenAI Responses");
+    }
+    return Status::Ok();
+  });
 }
 
 }  // namespace toolwire::dialects::openai_responses

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "dialects/common/literal_match.h"
+#include "dialects/common/stream_decoder_base.h"
 #include "dialects/openai_responses/wire.h"
 #include "toolwire/dialects/framing/sse.h"
 
@@ -17,24 +18,15 @@ using json::Path;
 // Bounds the per-item state a hostile stream can make us allocate.
 constexpr int64_t kMaxOutputIndex = 1 << 16;
 
-class Decoder final : public StreamDecoder, private SseSink {
+class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
  public:
-  Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) override {
-    if (failed_) return error_;
-    if (done_) return Status::Ok();  // after the terminal event: ignored
-    out_ = &out;
-    Status st = sse_.feed(bytes, static_cast<SseSink&>(*this));
-    if (!st) return fail(st.error());
-    return Status::Ok();
-  }
-
-  Status finish(std::vector<ir::StreamEvent>&) override {
-    if (failed_) return error_;
-    if (done_) return Status::Ok();
-    return fail(make_error(ErrorCode::parse_error,
-                           sse_.has_partial_event()
-                               ? "stream ended inside an event, before response.completed"
-                               : "stream ended before response.completed"));
+  static constexpr bool kKeepsError = true;
+  static constexpr bool kIgnoresAfterDone = true;  // after the terminal event
+  Error ended_early() const {
+    return make_error(ErrorCode::parse_error,
+                      framing_.has_partial_event()
+                          ? "stream ended inside an event, before response.completed"
+                          : "stream ended before response.completed");
   }
 
  private:
@@ -46,12 +38,6 @@ class Decoder final : public StreamDecoder, private SseSink {
     bool encrypted_seen = false;
     int tool = -1;
   };
-
-  Status fail(Error e) {
-    failed_ = true;
-    error_ = e;
-    return e;
-  }
 
   Status on_event(SseEvent& ev) override {
     if (done_ || ev.data.empty()) return Status::Ok();
@@ -65,24 +51,10 @@ class Decoder final : public StreamDecoder, private SseSink {
                   "' event (SSE event " + std::to_string(event_no_) + "): " + e.message;
       return e;
     }
-    const Path path;
-    std::string_view type = ev.event;
-    Status st;
-    json::object obj;
-    if (root.get_object().get(obj)) {
-      st = json::as_object(root, path).error();
-    } else {
-      json::element type_el;
-      std::string_view t;
-      if (json::get(obj, "type", type_el) && !type_el.get_string().get(t)) type = t;
-      st = dispatch(type, obj, path, *out_);
-    }
-    if (!st) {
-      Error e = st.error();
-      e.message = "in '" + std::string(type) + "' event: " + e.message;
-      return e;
-    }
-    return st;
+    return dispatch_typed_event(root, ev.event,
+                                [&](std::string_view type, json::object obj, const Path& path) {
+                                  return dispatch(type, obj, path, *out_);
+                                });
   }
 
   // Most of a stream is text or argument deltas in the layout the API (and
@@ -422,16 +394,11 @@ class Decoder final : public StreamDecoder, private SseSink {
     return Status::Ok();
   }
 
-  SseParser sse_;
   simdjson::dom::parser parser_;
-  std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the SseSink calls
-  std::vector<Item> items_;                      // by output_index
+  std::vector<Item> items_;  // by output_index
   int next_tool_ = 0;
   size_t event_no_ = 0;
   bool started_ = false;
-  bool done_ = false;
-  bool failed_ = false;
-  Error error_;
 };
 
 }  // namespace

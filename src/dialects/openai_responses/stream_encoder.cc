@@ -13,6 +13,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "dialects/common/stream_encoder_base.h"
 #include "dialects/openai_responses/wire.h"
 
 namespace toolwire::dialects::openai_responses {
@@ -20,17 +21,12 @@ namespace {
 
 std::atomic<uint64_t> g_synthesized_ids{0};
 
-class Encoder final : public StreamEncoder {
- public:
-  const Warnings& warnings() const override { return warnings_; }
+class Encoder final : public StreamEncoderBase<Encoder> {
+  friend StreamEncoderBase<Encoder>;
 
+ public:
   void encode(const ir::StreamEvent& event, std::string& out) override {
-    if (ended_) {
-      if (!warned_after_end_)
-        warn(warnings_, "event_after_end", "", "stream events after Finish/Error were ignored");
-      warned_after_end_ = true;
-      return;
-    }
+    if (ignored_after_end("stream events after Finish/Error were ignored")) return;
     if (const auto* start = std::get_if<ir::MessageStart>(&event)) {
       if (started_) {
         warn(warnings_, "duplicate_message_start", "", "a second MessageStart was ignored");
@@ -298,11 +294,8 @@ class Encoder final : public StreamEncoder {
            "redacted thinking cannot be expressed in OpenAI Responses");
       return;
     }
-    if (!e.signature.empty() && !signature_warned_) {
-      warn(warnings_, "dropped_thinking_signature", "",
-           "a reasoning item carries no thinking signature");
-      signature_warned_ = true;
-    }
+    if (!e.signature.empty())
+      note_once("dropped_thinking_signature", "a reasoning item carries no thinking signature");
     const bool new_item = !e.item_id.empty() && e.item_id != open_id_;
     if (open_ != Open::reasoning || new_item) {
       if (e.text.empty() && e.item_id.empty() && e.encrypted_content.empty()) return;
@@ -355,11 +348,8 @@ class Encoder final : public StreamEncoder {
            "a second ToolCallStart for index " + std::to_string(e.index) + " was ignored");
       return;
     }
-    if (!e.signature.empty() && !call_signature_warned_) {
-      warn(warnings_, "dropped_call_signature", "",
-           "a function_call item carries no provider signature");
-      call_signature_warned_ = true;
-    }
+    if (!e.signature.empty())
+      note_once("dropped_call_signature", "a function_call item carries no provider signature");
     start_call(e.index, e.id, e.name, out);
   }
 
@@ -411,12 +401,7 @@ class Encoder final : public StreamEncoder {
     if (it != calls_.end() && !it->second.ended) end_call(it->second, out);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) {
-    if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
-    if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
-    if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
-    if (e.usage.cache_write_tokens) usage_.cache_write_tokens = e.usage.cache_write_tokens;
-  }
+  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
     close_open(out);
@@ -444,7 +429,7 @@ class Encoder final : public StreamEncoder {
     member(out, "response",
            [&](JsonWriter& w) { response_object(w, st.status, st.incomplete_reason, true); });
     end_event(out);
-    ended_ = true;
+    finished_ = true;
   }
 
   void on(const ir::ErrorEvent& e, std::string& out) {
@@ -455,14 +440,12 @@ class Encoder final : public StreamEncoder {
     member(out, "message", [&](JsonWriter& w) { w.string(e.message); });
     out.append(",\"param\":null");
     end_event(out);
-    ended_ = true;
+    finished_ = true;
   }
 
-  Warnings warnings_;
   std::string id_, model_;
   int64_t created_ = 0;
   int64_t sequence_ = 0;
-  ir::Usage usage_;
   std::unordered_map<int, Call> calls_;  // by IR tool index
   std::vector<std::string> done_items_;  // by output_index: the finished item's JSON
   Open open_ = Open::none;
@@ -472,11 +455,7 @@ class Encoder final : public StreamEncoder {
   size_t item_no_ = 0;
   bool summary_open_ = false;
   bool started_ = false;
-  bool ended_ = false;
   bool saw_calls_ = false;
-  bool signature_warned_ = false;
-  bool call_signature_warned_ = false;
-  bool warned_after_end_ = false;
 };
 
 }  // namespace

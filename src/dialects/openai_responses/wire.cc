@@ -1,6 +1,8 @@
 // Helpers shared by the OpenAI Responses request, response and stream codecs.
 #include <cstdint>
 
+#include "dialects/common/data_url.h"
+#include "dialects/common/openai_usage.h"
 #include "dialects/openai_responses/wire.h"
 
 namespace toolwire::dialects::openai_responses {
@@ -52,24 +54,7 @@ WireStatus encode_status(const ir::FinishReason& reason) {
 }
 
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
-  TW_ASSIGN(auto obj, json::as_object(e, path));
-  ir::Usage u;
-  for (auto [key, value] : obj) {
-    if (value.is_null()) continue;
-    json::Path p(path, key);
-    if (key == "input_tokens" || key == "output_tokens") {
-      TW_ASSIGN(auto n, json::as_int64(value, p));
-      (key == "input_tokens" ? u.input_tokens : u.output_tokens) = n;
-    } else if (key == "input_tokens_details") {
-      TW_ASSIGN(auto details, json::as_object(value, p));
-      json::element cached;
-      if (json::get(details, "cached_tokens", cached)) {
-        TW_ASSIGN(auto n, json::as_int64(cached, json::Path(p, "cached_tokens")));
-        u.cache_read_tokens = n;
-      }
-    }
-  }
-  return u;
+  return decode_openai_usage(e, path, {"input_tokens", "output_tokens", "input_tokens_details"});
 }
 
 void write_usage(JsonWriter& w, const ir::Usage& usage) {
@@ -86,30 +71,8 @@ void write_usage(JsonWriter& w, const ir::Usage& usage) {
   w.begin_object();
   w.field("reasoning_tokens", int64_t{0});
   w.end_object();
-  int64_t total;
-  if (__builtin_add_overflow(in, out, &total)) total = INT64_MAX;  // hostile counts
-  w.field("total_tokens", total);
+  w.field("total_tokens", total_tokens(in, out));
   w.end_object();
-}
-
-template <class S>
-ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail) {
-  using T = IrText<S>;
-  ir::BasicImagePart<S> img;
-  img.detail = T::keep(detail);
-  constexpr std::string_view kData = "data:";
-  constexpr std::string_view kB64 = ";base64,";
-  if (url.starts_with(kData)) {
-    size_t marker = url.find(kB64);
-    size_t comma = url.find(',');
-    if (marker != std::string_view::npos && marker < comma) {
-      img.media_type = T::keep(url.substr(kData.size(), marker - kData.size()));
-      img.data = T::keep(url.substr(marker + kB64.size()));
-      return img;
-    }
-  }
-  img.url = T::keep(url);
-  return img;
 }
 
 template <class S>
@@ -117,10 +80,7 @@ void write_image(JsonWriter& w, const ir::BasicImagePart<S>& image) {
   w.begin_object();
   w.field("type", "input_image");
   if (!image.data.empty() || image.url.empty()) {
-    std::string url;
-    url.reserve(image.media_type.size() + image.data.size() + 13);
-    url.append("data:").append(image.media_type).append(";base64,").append(image.data);
-    w.field("image_url", url);
+    w.field("image_url", make_data_url(image.media_type, image.data));
   } else {
     w.field("image_url", image.url);
   }
@@ -140,9 +100,6 @@ std::string item_id(std::string_view prefix, std::string_view base, size_t n) {
   return id;
 }
 
-template ir::BasicImagePart<ir::Owning> image_from_url<ir::Owning>(std::string_view,
-                                                                   std::string_view);
-template ir::BasicImagePart<Borrowed> image_from_url<Borrowed>(std::string_view, std::string_view);
 template void write_image<ir::Owning>(JsonWriter&, const ir::BasicImagePart<ir::Owning>&);
 template void write_image<Borrowed>(JsonWriter&, const ir::BasicImagePart<Borrowed>&);
 

@@ -7,18 +7,9 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
-#include <string>
-#include <string_view>
 
-#include "dialects/common/borrowed_ir.h"
-#include "dialects/common/dom_json.h"
-#include "dialects/common/fields.h"
-#include "dialects/common/json_in.h"
-#include "dialects/common/seen_ids.h"
-#include "dialects/common/style.h"
-#include "toolwire/core/json_writer.h"
-#include "toolwire/dialects/codec.h"
+#include "dialects/common/data_url.h"
+#include "dialects/common/wire_functions.h"
 
 namespace toolwire::dialects::openai_responses {
 
@@ -30,23 +21,8 @@ inline constexpr size_t kMaxToolNameLength = 64;
 // an error result's text starts with this.
 inline constexpr std::string_view kErrorPrefix = "Error: ";
 
-Result<ir::Request> decode_request(std::string_view json, Warnings& warnings);
-Result<std::string> encode_request(const ir::Request& request, Warnings& warnings,
-                                   const EncodeOptions& options);
-// The request codec over either IR policy (ir::Owning, Borrowed).
-template <class S>
-Status decode_request_into(std::string_view json, Warnings& warnings, ir::BasicRequest<S>& out);
-template <class S>
-Result<std::string> encode_request_from(const ir::BasicRequest<S>& request, Warnings& warnings,
-                                        const EncodeOptions& options);
-Result<ir::Response> decode_response(std::string_view json, Warnings& warnings);
-Result<std::string> encode_response(const ir::Response& response, Warnings& warnings);
-std::unique_ptr<StreamDecoder> make_stream_decoder();
-std::unique_ptr<StreamEncoder> make_stream_encoder();
-WireError encode_error(const Error& error);
-Error decode_error(int http_status, std::string_view body);
-// An `error` event's code in a stream → ErrorCode (the dialect list's hook).
-ErrorCode stream_error_code(std::string_view type);
+// Requests, responses, streams and errors (dialects/common/wire_functions.h).
+TW_DIALECT_FUNCTIONS;
 
 // ---- shared helpers (wire.cc) ----
 
@@ -69,9 +45,6 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
 // "usage":{...} as the API writes it (details objects always present).
 void write_usage(JsonWriter& w, const ir::Usage& usage);
 
-// An input_image `image_url`: data: URLs with base64 become media_type + data.
-template <class S = ir::Owning>
-ir::BasicImagePart<S> image_from_url(std::string_view url, std::string_view detail);
 // {"type":"input_image","image_url":...,"detail"?}.
 template <class S>
 void write_image(JsonWriter& w, const ir::BasicImagePart<S>& image);

@@ -1,0 +1,61 @@
+// stream_encoder_base.h — what every stream encoder keeps the same way: its
+// warnings, a loss that repeats with every event warned about once per
+// stream, the usage reported so far, and the end of the stream, after which
+// events are ignored.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "toolwire/dialects/codec.h"
+
+namespace toolwire::dialects {
+
+// `Derived` has an `on(const E&, std::string&)` for each IR stream event type
+// (a friend of this class when private); encode() visits them until the
+// stream finished.
+template <class Derived>
+class StreamEncoderBase : public StreamEncoder {
+ public:
+  const Warnings& warnings() const override { return warnings_; }
+
+  void encode(const ir::StreamEvent& event, std::string& out) override {
+    if (ignored_after_end("events after Finish/ErrorEvent were ignored")) return;
+    std::visit([&](const auto& e) { static_cast<Derived*>(this)->on(e, out); }, event);
+  }
+
+ protected:
+  void note(std::string code, std::string message) {
+    warnings_.push_back(Warning{std::move(code), {}, std::move(message)});
+  }
+  // Notes the warning unless one with `code` is there already. (Views: the
+  // text is copied only the first time.)
+  void note_once(std::string_view code, std::string_view message) {
+    if (std::none_of(warnings_.begin(), warnings_.end(),
+                     [&](const Warning& w) { return w.code == code; }))
+      note(std::string(code), std::string(message));
+  }
+  // True once the stream finished: the event is ignored, and said so once.
+  bool ignored_after_end(std::string_view message) {
+    if (!finished_) [[likely]]
+      return false;
+    note_once("event_after_end", message);
+    return true;
+  }
+
+  // The counts a UsageEvent carries replace the ones known so far.
+  void merge_usage(const ir::Usage& u) {
+    if (u.input_tokens) usage_.input_tokens = u.input_tokens;
+    if (u.output_tokens) usage_.output_tokens = u.output_tokens;
+    if (u.cache_read_tokens) usage_.cache_read_tokens = u.cache_read_tokens;
+    if (u.cache_write_tokens) usage_.cache_write_tokens = u.cache_write_tokens;
+  }
+
+  Warnings warnings_;
+  ir::Usage usage_;        // merged from the UsageEvents
+  bool finished_ = false;  // after Finish or ErrorEvent
+};
+
+}  // namespace toolwire::dialects
