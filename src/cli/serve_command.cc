@@ -115,10 +115,9 @@ int run_serve(const ServeArgs& a) {
 
 void add_serve_command(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
-  auto* cmd =
-      app.add_subcommand("serve",
-                         "Run the gateway: the endpoints of every dialect (" +
-                             dialects::dialect_names(nullptr, ", ") + ") over any upstream");
+  auto* cmd = app.add_subcommand("serve", "Run the gateway: the endpoints of every dialect (" +
+                                              dialects::dialect_names(nullptr, ", ") +
+                                              ") over any upstream");
   cmd->add_option("--listen", a->listen, "HOST:PORT to listen on (port 0: any free port)")
       ->each([a](const std::string&) { a->listen_given = true; });
   cmd->add_option("--config", a->config, "gateway configuration (YAML; see examples/gateway.yaml)");

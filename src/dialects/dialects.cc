@@ -13,8 +13,8 @@ namespace {
 
 // The first is the default of a request whose dialect nothing else tells.
 constexpr Dialect kDialects[] = {
-    openai_chat::kEntry,      anthropic_messages::kEntry, openai_responses::kEntry,
-    gemini::kEntry,           bedrock_converse::kEntry,
+    openai_chat::kEntry, anthropic_messages::kEntry, openai_responses::kEntry,
+    gemini::kEntry,      bedrock_converse::kEntry,
 };
 
 }  // namespace

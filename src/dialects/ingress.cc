@@ -29,8 +29,7 @@ std::optional<ModelCall> match_model_call(std::string_view path, std::string_vie
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   for (const Dialect& d : all_dialects()) {
     if (!d.ingress.match_model_call) continue;
-    if (auto m = d.ingress.match_model_call(path, query))
-      return ModelCall{&d, std::move(*m)};
+    if (auto m = d.ingress.match_model_call(path, query)) return ModelCall{&d, std::move(*m)};
   }
   return std::nullopt;
 }

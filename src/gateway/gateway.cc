@@ -48,7 +48,7 @@ struct Gateway::Impl {
         std::make_unique<routes::ToolExecutors>(static_cast<size_t>(std::max(1, opt.tool_threads)));
     ctx->options = std::move(opt);
     ctx->response_store.set_limits(ctx->options.response_store.max_responses,
-                              ctx->options.response_store.max_bytes);
+                                   ctx->options.response_store.max_bytes);
     ctx->router = std::move(router);
     ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);
     ctx->mcp = std::make_shared<routes::McpEndpoint>(*ctx);

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/dialects/dialect.h"
 #include "toolwire/core/json_depth.h"
+#include "toolwire/dialects/dialect.h"
 
 namespace toolwire::provider {
 namespace {

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "textprovider/text_turn.h"
-#include "toolwire/dialects/framing/sse.h"
 #include "toolwire/core/http_status.h"
 #include "toolwire/core/json_depth.h"
+#include "toolwire/dialects/framing/sse.h"
 #include "toolwire/provider/upstream_error.h"
 #include "toolwire/textformats/renderer.h"
 #include "toolwire/textprovider/text_provider.h"

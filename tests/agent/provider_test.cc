@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "toolwire/agent/agent.h"
-#include "toolwire/dialects/dialect.h"
 #include "toolwire/demo/demo.h"
+#include "toolwire/dialects/dialect.h"
 #include "toolwire/provider/capabilities.h"
 #include "toolwire/provider/profile.h"
 #include "toolwire/provider/scripted.h"

@@ -2,9 +2,9 @@
 // ErrorCode <-> HTTP status convention.
 #include <gtest/gtest.h>
 
-#include "toolwire/dialects/codec.h"
 #include "toolwire/core/http_status.h"
 #include "toolwire/core/json_valid.h"
+#include "toolwire/dialects/codec.h"
 
 namespace toolwire {
 namespace {

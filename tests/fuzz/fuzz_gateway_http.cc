@@ -24,9 +24,9 @@
 #include <string>
 #include <string_view>
 
-#include "toolwire/ir/accumulator.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/ir/accumulator.h"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "raw_client.h"
-#include "toolwire/provider/scripted.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/provider/scripted.h"
 
 namespace toolwire::testing {
 namespace {

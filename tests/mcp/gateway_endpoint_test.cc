@@ -11,12 +11,12 @@
 
 #include "mcp_test_util.h"
 #include "raw_client.h"
-#include "toolwire/mcp/client.h"
-#include "toolwire/mcp/tool_bridge.h"
-#include "toolwire/provider/scripted.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/mcp/client.h"
+#include "toolwire/mcp/tool_bridge.h"
+#include "toolwire/provider/scripted.h"
 
 namespace toolwire::gateway {
 namespace {

@@ -128,19 +128,20 @@ TEST(Ingress, PresentedKeyPerDialect) {
   EXPECT_EQ(presented_key(headers({{"x-api-key", "xyz"}})), "xyz");
   EXPECT_EQ(presented_key(headers({{"x-goog-api-key", "goog-key"}})), "goog-key");
   // A header that carries only a key wins over the shared Authorization.
-  EXPECT_EQ(presented_key(headers({{"authorization", "Bearer abc"}, {"x-goog-api-key", "g"}})), "g");
+  EXPECT_EQ(presented_key(headers({{"authorization", "Bearer abc"}, {"x-goog-api-key", "g"}})),
+            "g");
   EXPECT_EQ(presented_key(headers({{"authorization", "Bearer abc"}, {"x-api-key", "x"}})), "x");
   EXPECT_EQ(presented_key(headers({{"authorization",
                                     "AWS4-HMAC-SHA256 Credential=AKIDTEST/20250101/us-east-1/"
                                     "bedrock/aws4_request, SignedHeaders=host;x-amz-date, "
                                     "Signature=00ff"}})),
             "AKIDTEST");
-  EXPECT_EQ(presented_key(headers(
-                {{"authorization", "AWS4-HMAC-SHA256 SignedHeaders=host, Signature=00"}})),
-            "");
   EXPECT_EQ(presented_key(
-                headers({{"authorization", "AWS4-HMAC-SHA256 Credential=AKID, Signature=00"}})),
+                headers({{"authorization", "AWS4-HMAC-SHA256 SignedHeaders=host, Signature=00"}})),
             "");
+  EXPECT_EQ(
+      presented_key(headers({{"authorization", "AWS4-HMAC-SHA256 Credential=AKID, Signature=00"}})),
+      "");
   EXPECT_EQ(presented_key(headers({{"authorization", "Basic abc"}})), "");
   EXPECT_EQ(presented_key(headers({})), "");
 }

@@ -23,8 +23,8 @@ const ir::ErrorEvent* last_error(const std::vector<ir::StreamEvent>& events) {
 
 // src bytes → IR → dst bytes → IR → src bytes → IR; all three accumulate to
 // the same normalized response. `chunk` = how the source bytes are fed.
-void check_stream_via(const dialects::Codec& src, const dialects::Codec& dst, const std::string& bytes,
-                      const std::string& label, size_t chunk) {
+void check_stream_via(const dialects::Codec& src, const dialects::Codec& dst,
+                      const std::string& bytes, const std::string& label, size_t chunk) {
   SCOPED_TRACE(label + " from " + std::string(src.name()) + " via " + std::string(dst.name()) +
                " chunk " + std::to_string(chunk));
   const Route kBoth = Route::of({&src, &dst});

@@ -200,7 +200,7 @@ TEST(TranslateRequest, ConcurrentTranslationsOnSeveralThreadsStayApart) {
 TEST(TranslateRequest, BadInputIsTheDecodersErrorWithItsPath) {
   Warnings w;
   auto out = dialects::translate_request(openai(), anthropic(),
-                                      R"({"model":"m","messages":[{"role":"robot"}]})", w);
+                                         R"({"model":"m","messages":[{"role":"robot"}]})", w);
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().to_string().find("$.messages[0].role"), std::string::npos)
       << out.error().to_string();

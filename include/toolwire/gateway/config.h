@@ -48,8 +48,7 @@ struct UpstreamConfig {
   std::string name;
   std::string
       profile;  // openai | anthropic | openai_compatible | scripted | a built-in profile name
-  std::string
-      base_url;  // as the provider's SDK takes it (the profile's base_url shows the form)
+  std::string base_url;  // as the provider's SDK takes it (the profile's base_url shows the form)
   std::string api_key_env;  // variable holding the key ("" = the profile's)
   // A text format family (docs/textformats.md): tools rendered into the
   // prompt, calls parsed from the model's text. "" = native tool calling.

@@ -192,9 +192,9 @@ struct McpEndpointOptions {
 };
 
 // `previous_response_id` (a dialect whose Ingress::response_store is set):
-// the gateway keeps each completed answer at that endpoint (unless the request said `store: false`), least
-// recently used evicted first. max_responses 0: off, and a request naming a
-// previous response is refused.
+// the gateway keeps each completed answer at that endpoint (unless the request said `store:
+// false`), least recently used evicted first. max_responses 0: off, and a request naming a previous
+// response is refused.
 struct ResponseStoreOptions {
   size_t max_responses = 1000;
   size_t max_bytes = 64 * 1024 * 1024;  // estimated from the text held

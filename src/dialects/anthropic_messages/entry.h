@@ -2,8 +2,8 @@
 // codec, how toolwire calls it (egress) and how a gateway serves it (ingress).
 #pragma once
 
-#include "dialects/common/borrowed_codec.h"
 #include "dialects/anthropic_messages/wire.h"
+#include "dialects/common/borrowed_codec.h"
 #include "toolwire/dialects/dialect.h"
 #include "toolwire/dialects/ingress.h"
 

@@ -258,9 +258,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
                    "idle_timeout_ms", "max_attempts", "script"}));
     TW_TRY(r.str(n, p, "profile", u.profile));
     if (u.profile.empty())
-      return r.error(n, p + ".profile",
-                     "required (" + textprovider::upstream_profile_names() +
-                         ", or another profile)");
+      return r.error(
+          n, p + ".profile",
+          "required (" + textprovider::upstream_profile_names() + ", or another profile)");
     TW_TRY(r.str(n, p, "base_url", u.base_url));
     if (!u.base_url.empty()) {
       if (!u.base_url.starts_with("http://") && !u.base_url.starts_with("https://"))

@@ -102,7 +102,7 @@ struct RouteContext {
   std::atomic<bool> ready{false};                 // false before start and while draining
   std::unique_ptr<ToolExecutors> tool_executors;  // server tools' handlers
   ContinuationStore continuations;
-  ResponseStore response_store;                     // previous_response_id (Ingress::response_store)
+  ResponseStore response_store;  // previous_response_id (Ingress::response_store)
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   void log(std::string_view line) const {

@@ -8,8 +8,8 @@ const dialects::Codec& codec_for(const Dialect& d) {
 }
 
 const Dialect& dialect_of(const http::Request& req) {
-  return dialects::dialect_for_request(
-      req.path(), [&](std::string_view name) { return req.header(name); });
+  return dialects::dialect_for_request(req.path(),
+                                       [&](std::string_view name) { return req.header(name); });
 }
 
 const Dialect& dialect_of_path(std::string_view path) {

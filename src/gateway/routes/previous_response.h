@@ -36,10 +36,11 @@ std::string scoped_response_id(std::string_view scope, std::string_view id);
 // response of this scope (400 previous_response_not_found: the same for
 // another key's id as for one never issued) or the store is off (400), or
 // the field is not a string.
-std::optional<dialects::WireError> apply_previous_response(ResponseStore& store, ir::Request& request,
-                                                        ResponseRecord& record,
-                                                        std::string_view scope,
-                                                        dialects::StoreErrorWriter error);
+std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
+                                                           ir::Request& request,
+                                                           ResponseRecord& record,
+                                                           std::string_view scope,
+                                                           dialects::StoreErrorWriter error);
 
 // One call's way into the store: the previous response applied
 // to its request, the id the client gets (the gateway's own, so that it can

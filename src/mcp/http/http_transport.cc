@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "toolwire/dialects/framing/sse.h"
 #include "toolwire/core/json_depth.h"
+#include "toolwire/dialects/framing/sse.h"
 
 namespace toolwire::mcp {
 
