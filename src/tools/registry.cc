@@ -139,7 +139,7 @@ Result<PreparedCall> Registry::prepare(const ir::ToolCallPart& call) const {
     return make_error(ErrorCode::invalid_argument, "arguments for tool '" + tool->wire_name() +
                                                        "' are nested deeper than " +
                                                        std::to_string(kMaxArgDepth));
-  if (tool->spec().strict) strip_strict_nulls(tool->schema(), p.args);
+  if (tool->spec().strict) schema::strip_strict_nulls(tool->schema(), p.args);
   Status st = tool->validate(p.args);
   if (!st)
     return make_error(

@@ -44,8 +44,8 @@ TEST(HttpStatus, UpstreamStatusesMapToTheirMeaning) {
 }
 
 TEST(HttpStatus, CodecNamesStillWork) {
-  EXPECT_EQ(dialects::http_status_for(ErrorCode::resource_exhausted), 429);
-  EXPECT_EQ(dialects::error_code_for_http_status(401), ErrorCode::unauthenticated);
+  EXPECT_EQ(http_status_for(ErrorCode::resource_exhausted), 429);
+  EXPECT_EQ(error_code_for_http_status(401), ErrorCode::unauthenticated);
 }
 
 }  // namespace

@@ -13,11 +13,13 @@
 #include "toolwire/tools/bfcl.h"
 #include "toolwire/tools/names.h"
 #include "toolwire/tools/registry.h"
+#include "toolwire/schema/json_schema.h"
 #include "toolwire/tools/schema_export.h"
 
 namespace fs = std::filesystem;
 using namespace toolwire;
 using namespace toolwire::tools;
+using namespace toolwire::schema;
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 

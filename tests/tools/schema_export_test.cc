@@ -2,10 +2,12 @@
 
 #include "test_tools.h"
 #include "toolwire/tools/registry.h"
+#include "toolwire/schema/json_schema.h"
 #include "toolwire/tools/schema_export.h"
 
 using namespace toolwire;
 using namespace toolwire::tools;
+using namespace toolwire::schema;
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 

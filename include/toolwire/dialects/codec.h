@@ -104,9 +104,4 @@ Result<std::string> translate_request(const Codec& from, const Codec& to, std::s
 const Codec* find_codec(std::string_view name);
 std::vector<const Codec*> all_codecs();
 
-// The status mapping moved to core (toolwire/core/http_status.h); the dialects::
-// names stay for existing callers.
-using toolwire::error_code_for_http_status;
-using toolwire::http_status_for;
-
 }  // namespace toolwire::dialects

@@ -39,10 +39,4 @@ Result<nlohmann::ordered_json> export_definition(const ir::ToolDefinition& def,
 Result<nlohmann::ordered_json> export_tool(const Tool& tool, std::string_view dialect,
                                            const ExportOptions& opts = {});
 
-// The schema conversions moved to the core library (toolwire/schema/), where
-// the codecs can use them too; the tools:: names stay for existing callers.
-using schema::strip_strict_nulls;
-using schema::to_gemini_schema;
-using schema::to_openai_strict_schema;
-
 }  // namespace toolwire::tools
