@@ -63,10 +63,14 @@ struct ItemWriter {
     }
     w.begin_object();
     w.field("type", "reasoning");
-    if (first.item_id.empty())
+    // Every output item takes a number, kept id or not, so that the ids
+    // generated after it are the same when the answer is encoded again.
+    if (first.item_id.empty()) {
       w.field("id", item_id("rs", style.id_base, next++));
-    else
+    } else {
       w.field("id", first.item_id);
+      if (style.output) ++next;
+    }
     w.key("summary");
     w.begin_array();
     const bool only_empty = end == i + 1 && first.text.empty();
