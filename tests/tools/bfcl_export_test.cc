@@ -10,10 +10,10 @@
 #include <fstream>
 #include <map>
 
+#include "toolwire/schema/json_schema.h"
 #include "toolwire/tools/bfcl.h"
 #include "toolwire/tools/names.h"
 #include "toolwire/tools/registry.h"
-#include "toolwire/schema/json_schema.h"
 #include "toolwire/tools/schema_export.h"
 
 namespace fs = std::filesystem;

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "test_tools.h"
-#include "toolwire/tools/registry.h"
 #include "toolwire/schema/json_schema.h"
+#include "toolwire/tools/registry.h"
 #include "toolwire/tools/schema_export.h"
 
 using namespace toolwire;
