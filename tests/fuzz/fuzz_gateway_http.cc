@@ -68,7 +68,7 @@ class InstantProvider final : public provider::Provider {
   provider::Capabilities caps_;
 };
 
-gateway::Gateway* gateway() {
+gateway::Gateway* shared_gateway() {
   static gateway::Gateway* gw = [] {
     auto router = std::make_shared<gateway::PatternRouter>();
     auto* p = router->own(std::make_unique<InstantProvider>());
@@ -152,7 +152,7 @@ void send_all(int fd, const uint8_t* data, size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  gateway::Gateway* gw = gateway();
+  gateway::Gateway* gw = shared_gateway();
   int fd = connect_to(gw->port());
   send_all(fd, data, size);
   ::shutdown(fd, SHUT_WR);
