@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
-  build-essential cmake ninja-build ccache pkg-config clang clang-format libclang-rt-14-dev
+  build-essential cmake ninja-build ccache pkg-config clang clang-format libclang-rt-14-dev lld
   libsimdjson-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev

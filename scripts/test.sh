@@ -2,8 +2,8 @@
 # Installs, builds and runs the whole test suite:
 #   1. Release build (-O3, warnings as errors), every CTest test, then an
 #      install of it that examples/embed is built against and run;
-#   2. ASan+UBSan build, the same tests;
-#   3. libFuzzer targets (clang), each for a bounded time.
+#   2. one clang build with ASan+UBSan: the same tests, then every libFuzzer
+#      target for a share of one fixed budget.
 # Set TOOLWIRE_SKIP_SANITIZE=1 / TOOLWIRE_SKIP_FUZZ=1 to skip stages locally,
 # TOOLWIRE_FUZZ_SECONDS to change the fuzz stage's total budget (default 160 s,
 # shared by all targets).
@@ -31,20 +31,25 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 stage "install (examples/embed against the installed package)"
 ./scripts/check_install.sh build
 
+# One clang build serves the last two stages: every test under ASan+UBSan, and
+# the libFuzzer targets (also under ASan+UBSan), from the same objects.
+# -O1 -g1: ASan's recommended level, with line tables for its reports.
+if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ] || [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
+  stage "build (clang, ASan+UBSan, libFuzzer targets)"
+  CXX=clang++ cmake -S . -B build-check -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DTOOLWIRE_SANITIZE=ON -DTOOLWIRE_FUZZ=ON \
+    -DTOOLWIRE_BENCH=OFF >/dev/null
+  cmake --build build-check -j "$jobs"
+fi
+
 if [ "${TOOLWIRE_SKIP_SANITIZE:-0}" != 1 ]; then
-  stage "build (ASan+UBSan)"
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOOLWIRE_SANITIZE=ON \
-    -DTOOLWIRE_BENCH=OFF -DTOOLWIRE_WARNINGS_AS_ERRORS=ON >/dev/null
-  cmake --build build-asan -j "$jobs"
   stage "test (ASan+UBSan)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    ctest --test-dir build-check --output-on-failure -j "$jobs"
 fi
 
 if [ "${TOOLWIRE_SKIP_FUZZ:-0}" != 1 ]; then
   stage "fuzz (libFuzzer, ${TOOLWIRE_FUZZ_SECONDS:-160}s in all)"
-  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOOLWIRE_FUZZ=ON >/dev/null
-  cmake --build build-fuzz -j "$jobs" --target fuzz_all
-  ./tests/fuzz/run_all.sh build-fuzz "${TOOLWIRE_FUZZ_SECONDS:-160}"
+  ./tests/fuzz/run_all.sh build-check "${TOOLWIRE_FUZZ_SECONDS:-160}"
 fi
 echo "== all stages passed in ${SECONDS}s"

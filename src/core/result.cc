@@ -1,35 +1,24 @@
 #include "toolwire/core/result.h"
 
+#include "toolwire/core/enum_names.h"
+
 namespace toolwire {
 
-std::string_view to_string(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::invalid_argument:
-      return "invalid_argument";
-    case ErrorCode::parse_error:
-      return "parse_error";
-    case ErrorCode::not_found:
-      return "not_found";
-    case ErrorCode::permission_denied:
-      return "permission_denied";
-    case ErrorCode::unauthenticated:
-      return "unauthenticated";
-    case ErrorCode::resource_exhausted:
-      return "resource_exhausted";
-    case ErrorCode::deadline_exceeded:
-      return "deadline_exceeded";
-    case ErrorCode::cancelled:
-      return "cancelled";
-    case ErrorCode::unavailable:
-      return "unavailable";
-    case ErrorCode::failed_precondition:
-      return "failed_precondition";
-    case ErrorCode::unimplemented:
-      return "unimplemented";
-    case ErrorCode::internal:
-      return "internal";
-  }
-  return "unknown";
-}
+namespace {
+constexpr EnumName<ErrorCode> kNames[] = {{ErrorCode::invalid_argument, "invalid_argument"},
+                                          {ErrorCode::parse_error, "parse_error"},
+                                          {ErrorCode::not_found, "not_found"},
+                                          {ErrorCode::permission_denied, "permission_denied"},
+                                          {ErrorCode::unauthenticated, "unauthenticated"},
+                                          {ErrorCode::resource_exhausted, "resource_exhausted"},
+                                          {ErrorCode::deadline_exceeded, "deadline_exceeded"},
+                                          {ErrorCode::cancelled, "cancelled"},
+                                          {ErrorCode::unavailable, "unavailable"},
+                                          {ErrorCode::failed_precondition, "failed_precondition"},
+                                          {ErrorCode::unimplemented, "unimplemented"},
+                                          {ErrorCode::internal, "internal"}};
+}  // namespace
+
+std::string_view to_string(ErrorCode code) { return name_of(kNames, code, "unknown"); }
 
 }  // namespace toolwire

@@ -3,39 +3,27 @@
 #include "toolwire/ir/message.h"
 #include "toolwire/ir/response.h"
 
+#include "toolwire/core/enum_names.h"
+
 namespace toolwire::ir {
 
-std::string_view to_string(Role role) {
-  switch (role) {
-    case Role::system:
-      return "system";
-    case Role::user:
-      return "user";
-    case Role::assistant:
-      return "assistant";
-    case Role::tool:
-      return "tool";
-  }
-  return "unknown";
-}
+namespace {
+constexpr EnumName<Role> kRoles[] = {{Role::system, "system"},
+                                     {Role::user, "user"},
+                                     {Role::assistant, "assistant"},
+                                     {Role::tool, "tool"}};
+using Kind = FinishReason::Kind;
+constexpr EnumName<Kind> kFinishKinds[] = {{Kind::stop, "stop"},
+                                           {Kind::length, "length"},
+                                           {Kind::tool_calls, "tool_calls"},
+                                           {Kind::content_filter, "content_filter"},
+                                           {Kind::error, "error"},
+                                           {Kind::other, "other"}};
+}  // namespace
 
-std::string_view to_string(FinishReason::Kind kind) {
-  switch (kind) {
-    case FinishReason::Kind::stop:
-      return "stop";
-    case FinishReason::Kind::length:
-      return "length";
-    case FinishReason::Kind::tool_calls:
-      return "tool_calls";
-    case FinishReason::Kind::content_filter:
-      return "content_filter";
-    case FinishReason::Kind::error:
-      return "error";
-    case FinishReason::Kind::other:
-      return "other";
-  }
-  return "other";
-}
+std::string_view to_string(Role role) { return name_of(kRoles, role, "unknown"); }
+
+std::string_view to_string(FinishReason::Kind kind) { return name_of(kFinishKinds, kind, "other"); }
 
 bool has_tool_calls(const std::vector<Part>& parts) {
   for (const auto& p : parts)

@@ -13,11 +13,7 @@
 
 #include "../support/sse_respace.h"
 #include "toolwire/dialects/codec.h"
-
-namespace toolwire::dialects {
-const Codec& anthropic_messages_codec();
-const Codec& openai_chat_codec();
-}  // namespace toolwire::dialects
+#include "toolwire/dialects/dialect.h"
 
 namespace {
 
@@ -47,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolwire;
   if (size == 0) return 0;
   const dialects::Codec& c =
-      data[0] % 2 ? dialects::openai_chat_codec() : dialects::anthropic_messages_codec();
+      dialects::find_dialect(data[0] % 2 ? "openai_chat" : "anthropic_messages")->codec();
   const std::string_view sse(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<ir::StreamEvent> fast, full;
   if (!decode(c, sse, fast)) return 0;

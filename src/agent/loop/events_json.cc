@@ -2,27 +2,19 @@
 #include <variant>
 
 #include "toolwire/agent/events.h"
+#include "toolwire/core/enum_names.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::agent {
 
-std::string_view to_string(StopReason reason) {
-  switch (reason) {
-    case StopReason::final_text:
-      return "final_text";
-    case StopReason::end_turn_tool:
-      return "end_turn_tool";
-    case StopReason::round_limit:
-      return "round_limit";
-    case StopReason::cancelled:
-      return "cancelled";
-    case StopReason::client_calls:
-      return "client_calls";
-    case StopReason::error:
-      return "error";
-  }
-  return "error";
-}
+namespace {
+constexpr EnumName<StopReason> kStopReasons[] = {
+    {StopReason::final_text, "final_text"},     {StopReason::end_turn_tool, "end_turn_tool"},
+    {StopReason::round_limit, "round_limit"},   {StopReason::cancelled, "cancelled"},
+    {StopReason::client_calls, "client_calls"}, {StopReason::error, "error"}};
+}  // namespace
+
+std::string_view to_string(StopReason reason) { return name_of(kStopReasons, reason, "error"); }
 
 std::string result_text(const ir::ToolResultPart& result) {
   std::string out;

@@ -3,18 +3,13 @@
 #pragma once
 
 #include "dialects/anthropic_messages/wire.h"
-#include "dialects/common/borrowed_codec.h"
-#include "toolwire/dialects/dialect.h"
-#include "toolwire/dialects/ingress.h"
+#include "dialects/common/entry_kit.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::anthropic_messages {
 
-const Codec& anthropic_messages_codec();  // codec.cc
-
-namespace anthropic_messages {
+TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
-std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
 bool owns_path(std::string_view path);
 void write_models(JsonWriter& w, std::span<const std::string> ids);
 std::optional<WireError> refuse(const ir::Request& request);
@@ -27,8 +22,7 @@ inline constexpr UnservedRoute kUnserved[] = {
 inline constexpr Dialect kEntry{
     .name = kDialect,
     .alias = "anthropic",
-    .codec = &anthropic_messages_codec,
-    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    TW_ENTRY_CODECS,
     .path = "/v1/messages",
     .auth = &header_auth,
     .stream_error_code = &stream_error_code,
@@ -52,5 +46,4 @@ inline constexpr Dialect kEntry{
         },
 };
 
-}  // namespace anthropic_messages
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::anthropic_messages

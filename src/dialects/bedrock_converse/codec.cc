@@ -1,13 +1,13 @@
 // The Bedrock Converse codec: this folder's functions behind the Codec
 // interface (dialects/common/codec_adapter.h), registered in src/dialects/dialects.cc.
-#include "dialects/bedrock_converse/wire.h"
+#include "dialects/bedrock_converse/entry.h"
 #include "dialects/common/codec_adapter.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::bedrock_converse {
 
-const Codec& bedrock_converse_codec() {
-  static const FunctionCodec codec(TW_CODEC_FUNCTIONS(bedrock_converse));
-  return codec;
+const Codec& codec() {
+  static const FunctionCodec instance(TW_CODEC_FUNCTIONS(bedrock_converse));
+  return instance;
 }
 
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::bedrock_converse

@@ -3,26 +3,20 @@
 #pragma once
 
 #include "dialects/bedrock_converse/wire.h"
-#include "dialects/common/borrowed_codec.h"
-#include "toolwire/dialects/dialect.h"
-#include "toolwire/dialects/ingress.h"
+#include "dialects/common/entry_kit.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::bedrock_converse {
 
-const Codec& bedrock_converse_codec();  // codec.cc
-
-namespace bedrock_converse {
+TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
-std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
 bool owns_path(std::string_view path);
 std::string_view sigv4_access_key(std::string_view authorization);
 
 inline constexpr Dialect kEntry{
     .name = kDialect,
     .alias = "bedrock",
-    .codec = &bedrock_converse_codec,
-    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    TW_ENTRY_CODECS,
     .path = "/model/{model}/converse",
     .stream_path = "/model/{model}/converse-stream",
     .stream_media_type = "application/vnd.amazon.eventstream",
@@ -48,5 +42,4 @@ inline constexpr Dialect kEntry{
         },
 };
 
-}  // namespace bedrock_converse
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::bedrock_converse

@@ -2,9 +2,9 @@
 // functions (the ones its wire.h declares with TW_DIALECT_FUNCTIONS), so no
 // folder hand-writes a Codec class. A folder's codec.cc is its factory:
 //
-//   const Codec& openai_chat_codec() {
-//     static const FunctionCodec codec(TW_CODEC_FUNCTIONS(openai_chat));
-//     return codec;
+//   const Codec& openai_chat::codec() {
+//     static const FunctionCodec instance(TW_CODEC_FUNCTIONS(openai_chat));
+//     return instance;
 //   }
 #pragma once
 

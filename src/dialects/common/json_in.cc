@@ -3,6 +3,7 @@
 #include "dialects/common/dom_json.h"
 #include "dialects/common/json_fault.h"
 #include "dialects/common/source_text.h"
+#include "toolwire/core/enum_names.h"
 
 #include <charconv>
 
@@ -80,23 +81,12 @@ Error invalid(const Path& path, std::string message) {
 }
 
 std::string_view type_name(element_type type) {
-  switch (type) {
-    case element_type::ARRAY:
-      return "array";
-    case element_type::OBJECT:
-      return "object";
-    case element_type::INT64:
-    case element_type::UINT64:
-    case element_type::DOUBLE:
-      return "number";
-    case element_type::STRING:
-      return "string";
-    case element_type::BOOL:
-      return "boolean";
-    case element_type::NULL_VALUE:
-      return "null";
-  }
-  return "unknown";
+  static constexpr EnumName<element_type> kTypes[] = {
+      {element_type::ARRAY, "array"},   {element_type::OBJECT, "object"},
+      {element_type::INT64, "number"},  {element_type::UINT64, "number"},
+      {element_type::DOUBLE, "number"}, {element_type::STRING, "string"},
+      {element_type::BOOL, "boolean"},  {element_type::NULL_VALUE, "null"}};
+  return name_of(kTypes, type, "unknown");
 }
 
 Error wrong_type(element e, const Path& path, std::string_view expected) {

@@ -2,25 +2,19 @@
 // codec, how toolwire calls it (egress) and how a gateway serves it (ingress).
 #pragma once
 
-#include "dialects/common/borrowed_codec.h"
+#include "dialects/common/entry_kit.h"
 #include "dialects/gemini/wire.h"
-#include "toolwire/dialects/dialect.h"
-#include "toolwire/dialects/ingress.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::gemini {
 
-const Codec& gemini_codec();  // codec.cc
-
-namespace gemini {
+TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
-std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
 bool owns_path(std::string_view path);
 
 inline constexpr Dialect kEntry{
     .name = kDialect,
-    .codec = &gemini_codec,
-    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    TW_ENTRY_CODECS,
     // Base URL: the server root (https://generativelanguage.googleapis.com).
     .path = "/v1beta/models/{model}:generateContent",
     .stream_path = "/v1beta/models/{model}:streamGenerateContent?alt=sse",
@@ -46,5 +40,4 @@ inline constexpr Dialect kEntry{
         },
 };
 
-}  // namespace gemini
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::gemini

@@ -1,13 +1,13 @@
 // The OpenAI Chat Completions codec: this folder's functions behind the Codec interface
 // (dialects/common/codec_adapter.h), registered in src/dialects/dialects.cc.
 #include "dialects/common/codec_adapter.h"
-#include "dialects/openai_chat/wire.h"
+#include "dialects/openai_chat/entry.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::openai_chat {
 
-const Codec& openai_chat_codec() {
-  static const FunctionCodec codec(TW_CODEC_FUNCTIONS(openai_chat));
-  return codec;
+const Codec& codec() {
+  static const FunctionCodec instance(TW_CODEC_FUNCTIONS(openai_chat));
+  return instance;
 }
 
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::openai_chat

@@ -2,26 +2,20 @@
 // codec, how toolwire calls it (egress) and how a gateway serves it (ingress).
 #pragma once
 
-#include "dialects/common/borrowed_codec.h"
+#include "dialects/common/entry_kit.h"
 #include "dialects/openai_chat/wire.h"
-#include "toolwire/dialects/dialect.h"
-#include "toolwire/dialects/ingress.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::openai_chat {
 
-const Codec& openai_chat_codec();  // codec.cc
-
-namespace openai_chat {
+TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
-std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
 void write_models(JsonWriter& w, std::span<const std::string> ids);
 
 inline constexpr Dialect kEntry{
     .name = kDialect,
     .alias = "openai",
-    .codec = &openai_chat_codec,
-    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    TW_ENTRY_CODECS,
     .path = "/chat/completions",
     .auth = &header_auth,
     .stream_error_code = &stream_error_code,
@@ -42,5 +36,4 @@ inline constexpr Dialect kEntry{
         },
 };
 
-}  // namespace openai_chat
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::openai_chat

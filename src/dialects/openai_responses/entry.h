@@ -2,27 +2,21 @@
 // codec, how toolwire calls it (egress) and how a gateway serves it (ingress).
 #pragma once
 
-#include "dialects/common/borrowed_codec.h"
+#include "dialects/common/entry_kit.h"
 #include "dialects/openai_responses/wire.h"
-#include "toolwire/dialects/dialect.h"
-#include "toolwire/dialects/ingress.h"
 
-namespace toolwire::dialects {
+namespace toolwire::dialects::openai_responses {
 
-const Codec& openai_responses_codec();  // codec.cc
-
-namespace openai_responses {
+TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
-std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view query);
 bool owns_path(std::string_view path);
 WireError store_error(std::string_view message, std::string_view code);
 
 inline constexpr Dialect kEntry{
     .name = kDialect,
     .alias = "responses",
-    .codec = &openai_responses_codec,
-    .borrowed = &kBorrowedCodec<&decode_request_into<Borrowed>, &encode_request_from<Borrowed>>,
+    TW_ENTRY_CODECS,
     .path = "/responses",
     .auth = &header_auth,
     .stream_error_code = &stream_error_code,
@@ -41,5 +35,4 @@ inline constexpr Dialect kEntry{
         },
 };
 
-}  // namespace openai_responses
-}  // namespace toolwire::dialects
+}  // namespace toolwire::dialects::openai_responses

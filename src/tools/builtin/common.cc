@@ -14,6 +14,32 @@ SyncHandler wrap(Ctx bc, Impl fn) {
   };
 }
 
+ToolSpec spec(std::string name, std::string description, std::string input_schema, Ctx bc,
+              Impl fn) {
+  ToolSpec s;
+  s.name = std::move(name);
+  s.description = std::move(description);
+  s.input_schema = std::move(input_schema);
+  s.handler = wrap(std::move(bc), fn);
+  return s;
+}
+
+std::string bounded_lines(std::span<const std::string> lines, size_t max_bytes, bool truncated,
+                          std::string_view what, std::string_view unit) {
+  std::string out;
+  size_t shown = 0;
+  for (const std::string& line : lines) {
+    if (out.size() + line.size() + 1 > max_bytes) break;
+    out += line;
+    out += '\n';
+    ++shown;
+  }
+  if (shown < lines.size() || truncated)
+    out += "[" + std::string(what) + " truncated after " + std::to_string(shown) + " " +
+           std::string(unit) + "]\n";
+  return out;
+}
+
 Result<std::string> arg_string(const nlohmann::json& a, const char* key, const char* def) {
   if (!a.is_object())
     return make_error(ErrorCode::invalid_argument, "arguments must be an object", "$");

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,15 @@ using Impl = Result<ToolOutput> (*)(const nlohmann::json& args, const BuiltinCon
 
 // A SyncHandler running `fn`; an Error becomes ToolOutput::error(message).
 SyncHandler wrap(Ctx bc, Impl fn);
+
+// A built-in tool: its name, what the model reads about it, its arguments'
+// JSON Schema, and `fn` behind wrap().
+ToolSpec spec(std::string name, std::string description, std::string input_schema, Ctx bc, Impl fn);
+
+// `lines`, one per line, as long as they fit in `max_bytes`; when some did not
+// (or `truncated`), a last line "[<what> truncated after N <unit>]".
+std::string bounded_lines(std::span<const std::string> lines, size_t max_bytes, bool truncated,
+                          std::string_view what, std::string_view unit);
 
 // Typed argument access with defaults; errors name "$.key".
 Result<std::string> arg_string(const nlohmann::json& a, const char* key, const char* def = nullptr);

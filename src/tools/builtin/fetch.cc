@@ -176,16 +176,14 @@ Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc
 }  // namespace
 
 ToolSpec fetch_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "fetch";
-  s.description =
+  return spec(
+      "fetch",
       "HTTP GET a URL (http or https only) and return the status, content type and text body. "
-      "The body is capped in size and the request in time.";
-  s.input_schema = R"json({"type":"object","properties":{
+      "The body is capped in size and the request in time.",
+      R"json({"type":"object","properties":{
     "url":{"type":"string","description":"Absolute http:// or https:// URL"}},
-    "required":["url"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_fetch);
-  return s;
+    "required":["url"],"additionalProperties":false})json",
+      std::move(bc), do_fetch);
 }
 
 }  // namespace toolwire::tools::builtin

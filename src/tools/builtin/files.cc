@@ -135,49 +135,45 @@ Result<ToolOutput> do_edit(const nlohmann::json& args, const BuiltinContext& bc,
 }  // namespace
 
 ToolSpec read_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "read";
-  s.description =
+  return spec(
+      "read",
       "Read a text file in the workspace. Returns numbered lines (line number, tab, text). "
-      "Use offset (1-based first line) and limit (number of lines) to page through long files.";
-  s.input_schema = R"json({"type":"object","properties":{
+      "Use offset (1-based first line) and limit (number of lines) to page through long files.",
+      R"json({"type":"object","properties":{
     "path":{"type":"string","description":"File path relative to the workspace root"},
     "offset":{"type":"integer","minimum":1,"description":"First line to show, 1-based (default 1)"},
     "limit":{"type":"integer","minimum":1,"description":"Maximum number of lines (default 2000)"}},
-    "required":["path"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_read);
-  return s;
+    "required":["path"],"additionalProperties":false})json",
+      std::move(bc), do_read);
 }
 
 ToolSpec write_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "write";
-  s.description =
-      "Create or overwrite a file in the workspace with the given content. Missing parent "
-      "directories are created.";
-  s.input_schema = R"json({"type":"object","properties":{
+  ToolSpec s =
+      spec("write",
+           "Create or overwrite a file in the workspace with the given content. Missing parent "
+           "directories are created.",
+           R"json({"type":"object","properties":{
     "path":{"type":"string","description":"File path relative to the workspace root"},
     "content":{"type":"string","description":"The complete new file content"}},
-    "required":["path","content"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_write);
+    "required":["path","content"],"additionalProperties":false})json",
+           std::move(bc), do_write);
   s.exclusive = true;
   return s;
 }
 
 ToolSpec edit_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "edit";
-  s.description =
-      "Replace old_string with new_string in a workspace file. old_string must match the file "
-      "exactly "
-      "(whitespace included) and exactly once, unless replace_all is true.";
-  s.input_schema = R"json({"type":"object","properties":{
+  ToolSpec s =
+      spec("edit",
+           "Replace old_string with new_string in a workspace file. old_string must match the file "
+           "exactly "
+           "(whitespace included) and exactly once, unless replace_all is true.",
+           R"json({"type":"object","properties":{
     "path":{"type":"string","description":"File path relative to the workspace root"},
     "old_string":{"type":"string","minLength":1,"description":"Exact text to replace"},
     "new_string":{"type":"string","description":"Replacement text"},
     "replace_all":{"type":"boolean","description":"Replace every occurrence (default false)"}},
-    "required":["path","old_string","new_string"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_edit);
+    "required":["path","old_string","new_string"],"additionalProperties":false})json",
+           std::move(bc), do_edit);
   s.exclusive = true;
   return s;
 }

@@ -229,45 +229,36 @@ Result<ToolOutput> do_grep(const nlohmann::json& args, const BuiltinContext& bc,
   if (!complete) return complete.error();
   if (matches.empty())
     return ToolOutput::text(*complete ? "no matches" : "no matches (search incomplete)");
-  std::string out;
-  size_t shown = 0;
+  std::vector<std::string> lines;
+  lines.reserve(matches.size());
   for (const auto& m : matches) {
     std::string_view text = m.text;
     bool cut = text.size() > bc.options.max_line_chars;
     if (cut) text = utf8_prefix(text, bc.options.max_line_chars);
-    std::string line = m.path + ":" + std::to_string(m.line) + ":" + std::string(text) +
-                       (cut ? " [... line truncated]" : "") + "\n";
-    if (out.size() + line.size() > bc.options.max_output_bytes) {
-      complete = false;
-      break;
-    }
-    out += line;
-    ++shown;
+    lines.push_back(m.path + ":" + std::to_string(m.line) + ":" + std::string(text) +
+                    (cut ? " [... line truncated]" : ""));
   }
-  if (!*complete || shown < matches.size())
-    out += "[results truncated after " + std::to_string(shown) + " matches]\n";
-  return ToolOutput::text(std::move(out));
+  return ToolOutput::text(
+      bounded_lines(lines, bc.options.max_output_bytes, !*complete, "results", "matches"));
 }
 
 }  // namespace
 
 ToolSpec grep_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "grep";
-  s.description =
+  return spec(
+      "grep",
       "Search file contents in the workspace with a regular expression (RE2 / ripgrep syntax). "
       "Prints 'path:line:text' for each matching line, sorted by path. Binary files are skipped. "
       "Like ripgrep, skips what .gitignore, .ignore and .git/info/exclude ignore, and .git itself; "
-      "no_ignore searches everything.";
-  s.input_schema = R"json({"type":"object","properties":{
+      "no_ignore searches everything.",
+      R"json({"type":"object","properties":{
     "pattern":{"type":"string","minLength":1,"description":"Regular expression"},
     "path":{"type":"string","description":"File or directory to search (default '.')"},
     "include":{"type":"string","description":"Only files matching this glob, e.g. '*.cc' or 'src/**/*.h'"},
     "ignore_case":{"type":"boolean","description":"Case-insensitive match (default false)"},
     "no_ignore":{"type":"boolean","description":"Also search files that ignore files exclude (default false)"}},
-    "required":["pattern"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_grep);
-  return s;
+    "required":["pattern"],"additionalProperties":false})json",
+      std::move(bc), do_grep);
 }
 
 }  // namespace toolwire::tools::builtin

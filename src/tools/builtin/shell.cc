@@ -113,20 +113,19 @@ Result<ToolOutput> do_shell(const nlohmann::json& args, const BuiltinContext& bc
 }  // namespace
 
 ToolSpec shell_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "shell";
   std::string allowed = allowed_list(bc->options.shell_allow);
-  s.description =
+  ToolSpec s = spec(
+      "shell",
       "Run one program in the workspace directory. argv is passed as is: no shell, so no pipes, "
       "redirection, "
       "globbing or variables. Allowed programs: " +
-      allowed + ". Output is capped and the process is killed on timeout.";
-  s.input_schema = R"json({"type":"object","properties":{
+          allowed + ". Output is capped and the process is killed on timeout.",
+      R"json({"type":"object","properties":{
     "argv":{"type":"array","items":{"type":"string"},"minItems":1,
             "description":"Program name followed by its arguments, e.g. [\"ls\", \"-la\"]"},
     "timeout_ms":{"type":"integer","minimum":1,"description":"Timeout in milliseconds"}},
-    "required":["argv"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_shell);
+    "required":["argv"],"additionalProperties":false})json",
+      std::move(bc), do_shell);
   s.exclusive = true;
   return s;
 }

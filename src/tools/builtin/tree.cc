@@ -42,17 +42,8 @@ Result<ToolOutput> do_list(const nlohmann::json& args, const BuiltinContext& bc,
       },
       &truncated, /*max_depth=*/0);
   if (direct.empty()) return ToolOutput::text("(empty directory)");
-  std::string out;
-  size_t shown = 0;
-  for (const auto& l : direct) {
-    if (out.size() + l.size() + 1 > bc.options.max_output_bytes) break;
-    out += l;
-    out += '\n';
-    ++shown;
-  }
-  if (shown < direct.size() || truncated)
-    out += "[listing truncated after " + std::to_string(shown) + " entries]\n";
-  return ToolOutput::text(std::move(out));
+  return ToolOutput::text(
+      bounded_lines(direct, bc.options.max_output_bytes, truncated, "listing", "entries"));
 }
 
 Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc, ToolContext& ctx) {
@@ -93,52 +84,39 @@ Result<ToolOutput> do_glob(const nlohmann::json& args, const BuiltinContext& bc,
       &truncated, /*max_depth=*/64, ignore ? &*ignore : nullptr);
   if (hits.empty())
     return ToolOutput::text(truncated ? "no matches (search truncated)" : "no matches");
-  std::string out;
-  size_t shown = 0;
-  for (const auto& h : hits) {
-    if (out.size() + h.size() + 1 > bc.options.max_output_bytes) break;
-    out += h;
-    out += '\n';
-    ++shown;
-  }
-  if (shown < hits.size() || truncated)
-    out += "[results truncated after " + std::to_string(shown) + " paths]\n";
-  return ToolOutput::text(std::move(out));
+  return ToolOutput::text(
+      bounded_lines(hits, bc.options.max_output_bytes, truncated, "results", "paths"));
 }
 
 }  // namespace
 
 ToolSpec list_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "list";
-  s.description =
+  return spec(
+      "list",
       "List a workspace directory (one level, sorted). Directories end with '/', symlinks with "
       "'@'. "
-      "Shows every entry, ignored ones too (grep and glob skip those).";
-  s.input_schema = R"json({"type":"object","properties":{
+      "Shows every entry, ignored ones too (grep and glob skip those).",
+      R"json({"type":"object","properties":{
     "path":{"type":"string","description":"Directory relative to the workspace root (default '.')"}},
-    "additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_list);
-  return s;
+    "additionalProperties":false})json",
+      std::move(bc), do_list);
 }
 
 ToolSpec glob_spec(Ctx bc) {
-  ToolSpec s;
-  s.name = "glob";
-  s.description =
+  return spec(
+      "glob",
       "Find workspace paths matching a glob pattern: '**' matches any number of directories, '*' "
       "and '?' "
       "stay within one path component, '{a,b}' alternatives. Symlinked directories are not "
       "descended into. "
       "Like ripgrep, skips what .gitignore, .ignore and .git/info/exclude ignore, and .git itself; "
-      "no_ignore lists everything.";
-  s.input_schema = R"json({"type":"object","properties":{
+      "no_ignore lists everything.",
+      R"json({"type":"object","properties":{
     "pattern":{"type":"string","minLength":1,"description":"Glob such as 'src/**/*.cc'"},
     "path":{"type":"string","description":"Directory to search from (default '.')"},
     "no_ignore":{"type":"boolean","description":"Also list paths that ignore files exclude (default false)"}},
-    "required":["pattern"],"additionalProperties":false})json";
-  s.handler = wrap(std::move(bc), do_glob);
-  return s;
+    "required":["pattern"],"additionalProperties":false})json",
+      std::move(bc), do_glob);
 }
 
 }  // namespace toolwire::tools::builtin
