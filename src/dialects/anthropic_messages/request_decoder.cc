@@ -6,6 +6,7 @@
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/common/user_assistant_messages.h"
 #include "toolwire/dialects/tool_rules.h"
 
 namespace toolwire::dialects::anthropic_messages {
@@ -154,52 +155,33 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
                            "'" + std::string(type) + "' blocks are not allowed in user content");
     }
   }
-  const bool has_results = !tool.parts.empty();
-  if (has_results) out.push_back(std::move(tool));
-  if (!user.parts.empty() || !has_results) out.push_back(std::move(user));
+  push_user_message(std::move(tool), std::move(user), out);
   return Status::Ok();
 }
 
 template <class S>
 Status decode_messages(json::element value, const Path& path,
                        typename S::template Vector<ir::BasicMessage<S>>& out) {
-  TW_ASSIGN(json::array messages, json::as_array(value, path));
   SeenCallIds seen;
-  out.reserve(messages.size());
-  size_t i = 0;
-  for (json::element m : messages) {
-    const Path mpath(path, i++);
-    TW_ASSIGN(json::object obj, json::as_object(m, mpath));
-    const Path role_path(mpath, "role"), content_path(mpath, "content");
-    enum { kRole, kContent };
-    static constexpr std::string_view kKeys[] = {"role", "content"};
-    const auto f = json::pick(obj, kKeys);
-    TW_ASSIGN(json::element role_el, f.need(kRole, "role", mpath));
-    TW_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
-    TW_ASSIGN(json::element content, f.need(kContent, "content", mpath));
-    if (role == "user") {
-      TW_TRY(decode_user<S>(content, content_path, seen, out));
-    } else if (role == "assistant") {
-      ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
-      if (content.is_string()) {
-        std::string_view text = content.get_string().value_unsafe();
-        if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
-      } else {
-        TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
-        msg.parts.reserve(blocks.size());
-        size_t j = 0;
-        for (json::element block : blocks) {
-          const Path bpath(content_path, j++);
-          TW_TRY(decode_assistant_block<S>(block, bpath, msg.parts, &seen));
-        }
-      }
-      out.push_back(std::move(msg));
+  const auto on_user = [&](json::element content, const Path& content_path) {
+    return decode_user<S>(content, content_path, seen, out);
+  };
+  const auto on_assistant = [&](json::element content, const Path& content_path) -> Status {
+    ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
+    if (content.is_string()) {
+      std::string_view text = content.get_string().value_unsafe();
+      if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
     } else {
-      return json::invalid(role_path,
-                           "unknown role '" + std::string(role) + "' (expected user or assistant)");
+      TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
+      msg.parts.reserve(blocks.size());
+      size_t j = 0;
+      for (json::element block : blocks)
+        TW_TRY(decode_assistant_block<S>(block, Path(content_path, j++), msg.parts, &seen));
     }
-  }
-  return Status::Ok();
+    out.push_back(std::move(msg));
+    return Status::Ok();
+  };
+  return decode_user_assistant_messages(value, path, out, on_user, on_assistant);
 }
 
 template <class S>
@@ -369,8 +351,6 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   return Status::Ok();
 }
 
-template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
-template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
-                                              ir::BasicRequest<Borrowed>&);
+TW_INSTANTIATE_REQUEST_DECODER;
 
 }  // namespace toolwire::dialects::anthropic_messages

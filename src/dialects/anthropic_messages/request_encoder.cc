@@ -162,30 +162,18 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
     w.string(only->text);  // Anthropic's shorthand for one text block
   else
     w.begin_array();
-  for (int pass = user ? 0 : 1; pass < 2; ++pass) {
-    for (size_t k = i; k < j; ++k) {
-      const ir::BasicMessage<S>& m = msgs[k];
-      if (!in_group(m, user)) continue;
-      const Path mpath(msgs_path, k);
-      if (pass == (user ? 0 : 1) && !m.name.empty())
-        warn(warnings, "dropped_message_name", mpath,
-             "Anthropic messages have no participant name");
-      const Path parts_path(mpath, "content");
-      for (size_t n = 0; n < m.parts.size(); ++n) {
-        const ir::BasicPart<S>& part = m.parts[n];
+  visit_group_parts(
+      msgs, i, j, msgs_path, "Anthropic", warnings,
+      [&](const ir::BasicPart<S>& part, GroupPart where, const Path& ppath) {
         // With the shorthand, only parts that write nothing (but may warn) remain.
-        if (only && part_emits(part, user)) continue;
-        const Path ppath(parts_path, n);
-        const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&part);
-        if (!user)
+        if (only && part_emits(part, user)) return;
+        if (where == GroupPart::model)
           encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
-        else if (pass == 0 && result)
-          encode_tool_result(*result, ppath, w, warnings);
-        else if (pass == 1 && !result)
+        else if (where == GroupPart::tool_result)
+          encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w, warnings);
+        else
           encode_user_part(part, ppath, w, warnings);
-      }
-    }
-  }
+      });
   if (!only) w.end_array();
   w.end_object();
 }
@@ -313,9 +301,6 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   });
 }
 
-template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
-                                                             const EncodeOptions&);
-template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
-                                                           Warnings&, const EncodeOptions&);
+TW_INSTANTIATE_REQUEST_ENCODER;
 
 }  // namespace toolwire::dialects::anthropic_messages

@@ -58,6 +58,46 @@ Status write_turns(JsonWriter& w, std::string_view key, const Msgs& msgs, const 
   return Status::Ok();
 }
 
+template <class S>
+bool is_tool_result(const ir::BasicPart<S>& part) {
+  return std::holds_alternative<ir::BasicToolResultPart<S>>(part);
+}
+
+// Where visit_group_parts found a part.
+enum class GroupPart { model, tool_result, user };
+
+// Visits the parts of msgs[i, j) — consecutive messages of one side, written
+// as one wire message — in the order that message needs them: on the user's
+// side the tool results first (they answer the turn before), then the rest;
+// on the model's side in order. `visit(part, where, part_path)`. A message's
+// name is dropped with a warning (`name`: the dialect).
+template <class Msgs, class Visit>
+void visit_group_parts(const Msgs& msgs, size_t i, size_t j, const json::Path& msgs_path,
+                       std::string_view name, Warnings& warnings, Visit&& visit) {
+  const bool user = user_side(msgs[i].role);
+  for (int pass = user ? 0 : 1; pass < 2; ++pass) {
+    for (size_t k = i; k < j; ++k) {
+      const auto& m = msgs[k];
+      if (m.role == ir::Role::system || user_side(m.role) != user) continue;
+      const json::Path mpath(msgs_path, k);
+      if (pass == (user ? 0 : 1) && !m.name.empty())
+        warn(warnings, "dropped_message_name", mpath,
+             std::string(name) + " messages have no participant name");
+      const json::Path parts_path(mpath, "content");
+      for (size_t n = 0; n < m.parts.size(); ++n) {
+        const auto& part = m.parts[n];
+        const bool result = is_tool_result(part);
+        if (!user)
+          visit(part, GroupPart::model, json::Path(parts_path, n));
+        else if (pass == 0 && result)
+          visit(part, GroupPart::tool_result, json::Path(parts_path, n));
+        else if (pass == 1 && !result)
+          visit(part, GroupPart::user, json::Path(parts_path, n));
+      }
+    }
+  }
+}
+
 // The system text: the non-empty system parts (`direct` of them), then the
 // text of each system message, moved with a warning ("its text was appended
 // to <target>"); the developer flag is dropped with a warning.

@@ -35,3 +35,17 @@
   WireError encode_error(const Error& error);                                                      \
   Error decode_error(int http_status, std::string_view body);                                      \
   ErrorCode stream_error_code(std::string_view type)
+
+// The two instantiations (ir::Owning, Borrowed) of a folder's request decoder
+// and encoder templates, written once at the end of request_decoder.cc and
+// request_encoder.cc.
+#define TW_INSTANTIATE_REQUEST_DECODER                                                     \
+  template Status decode_request_into<::toolwire::ir::Owning>(std::string_view, Warnings&, \
+                                                              ::toolwire::ir::Request&);   \
+  template Status decode_request_into<Borrowed>(std::string_view, Warnings&,               \
+                                                ::toolwire::ir::BasicRequest<Borrowed>&)
+#define TW_INSTANTIATE_REQUEST_ENCODER                                      \
+  template Result<std::string> encode_request_from<::toolwire::ir::Owning>( \
+      const ::toolwire::ir::Request&, Warnings&, const EncodeOptions&);     \
+  template Result<std::string> encode_request_from<Borrowed>(               \
+      const ::toolwire::ir::BasicRequest<Borrowed>&, Warnings&, const EncodeOptions&)

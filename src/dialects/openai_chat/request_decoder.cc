@@ -374,8 +374,6 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   return Status::Ok();
 }
 
-template Status decode_request_into<ir::Owning>(std::string_view, Warnings&, ir::Request&);
-template Status decode_request_into<Borrowed>(std::string_view, Warnings&,
-                                              ir::BasicRequest<Borrowed>&);
+TW_INSTANTIATE_REQUEST_DECODER;
 
 }  // namespace toolwire::dialects::openai_chat

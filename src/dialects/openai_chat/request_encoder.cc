@@ -309,9 +309,6 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   });
 }
 
-template Result<std::string> encode_request_from<ir::Owning>(const ir::Request&, Warnings&,
-                                                             const EncodeOptions&);
-template Result<std::string> encode_request_from<Borrowed>(const ir::BasicRequest<Borrowed>&,
-                                                           Warnings&, const EncodeOptions&);
+TW_INSTANTIATE_REQUEST_ENCODER;
 
 }  // namespace toolwire::dialects::openai_chat
