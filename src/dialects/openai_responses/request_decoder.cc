@@ -188,7 +188,6 @@ constexpr SamplingKeys kSampling{.max_tokens = "max_output_tokens",
                                  .metadata = "metadata"};
 
 constexpr RepeatRule kRepeatRules[] = {{"tools", kResetTools}, {"tool_choice", kResetToolChoice}};
-constexpr RepeatRules kRepeats{kRepeatRules, kProviderToolKey};
 
 }  // namespace
 
@@ -201,7 +200,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   json::element input, instructions;
   bool have_instructions = false;
   TW_TRY(decode_request_fields(
-      body, kDialect, req, warnings, kRepeats,
+      body, kDialect, req, warnings, RepeatRules{kRepeatRules, kProviderToolKey},
       [&](std::string_view key, json::element value, const Path& kp) -> Status {
         if (value.is_null()) return Status::Ok();  // explicit null = absent
         TW_ASSIGN(bool taken, decode_openai_tool_field(key, value, kp, req, have_model,

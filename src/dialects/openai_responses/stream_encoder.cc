@@ -13,6 +13,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "dialects/common/openai_usage.h"
 #include "dialects/common/stream_encoder_base.h"
 #include "dialects/openai_responses/wire.h"
 
@@ -413,8 +414,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     for (Call* call : open_calls) end_call(*call, out);
     for (const auto& [index, call] : calls_)  // with any argument that came after its end
       done_items_[static_cast<size_t>(call.output_index)] = call_item(call);
-    if (usage_.cache_write_tokens && *usage_.cache_write_tokens > 0)
-      warn(warnings_, "dropped_cache_write_tokens", "", "OpenAI usage has no cache write count");
+    warn_dropped_cache_write(usage_, "", warnings_);
     ir::FinishReason reason = e.reason;
     if (saw_calls_ && reason.kind == ir::FinishReason::Kind::stop)
       reason.kind = ir::FinishReason::Kind::tool_calls;

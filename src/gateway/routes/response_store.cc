@@ -1,6 +1,6 @@
 #include "gateway/routes/response_store.h"
 
-#include <openssl/rand.h>
+#include "gateway/auth/random_hex.h"
 
 #include <atomic>
 #include <variant>
@@ -42,19 +42,10 @@ size_t approximate_bytes(const ResponseStore::Conversation& conversation) {
 }
 
 std::string new_response_id() {
-  unsigned char raw[24];
-  if (RAND_bytes(raw, sizeof raw) != 1) {
-    // No entropy source: still unique within the process.
-    static std::atomic<unsigned long long> counter{0};
-    return "resp_local" + std::to_string(++counter);
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "resp_";
-  for (unsigned char c : raw) {
-    id += kHex[c >> 4];
-    id += kHex[c & 15];
-  }
-  return id;
+  if (std::optional<std::string> hex = random_hex(24)) return "resp_" + *hex;
+  // No entropy source: still unique within the process.
+  static std::atomic<unsigned long long> counter{0};
+  return "resp_local" + std::to_string(++counter);
 }
 
 void ResponseStore::set_limits(size_t max_responses, size_t max_bytes) {

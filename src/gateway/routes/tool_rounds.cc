@@ -10,17 +10,6 @@
 namespace toolwire::gateway::routes {
 namespace {
 
-void add_usage(ir::Usage& total, const ir::Usage& u) {
-  auto add = [](std::optional<int64_t>& a, const std::optional<int64_t>& b) {
-    if (b) a = a.value_or(0) + *b;
-  };
-  add(total.input_tokens, u.input_tokens);
-  add(total.output_tokens, u.output_tokens);
-  add(total.cache_read_tokens, u.cache_read_tokens);
-  add(total.cache_write_tokens, u.cache_write_tokens);
-  if (u.estimated) total.estimated = true;
-}
-
 // The executor's result for a call that ran past its deadline
 // ("tool 'x' timed out after N ms"), counted apart in the metrics.
 bool timed_out(const agent::ToolResultEvent& r, std::chrono::milliseconds timeout) {
@@ -200,7 +189,7 @@ bool ToolRounds::relay(const ir::StreamEvent& e, ir::StreamEvent& out) {
 
 void ToolRounds::on_round(provider::Generation& g) {
   const ir::Response& r = g.response;
-  add_usage(usage_total_, stream_ ? (r.usage.empty() ? round_usage_ : r.usage) : r.usage);
+  ir::add_usage(usage_total_, stream_ ? (r.usage.empty() ? round_usage_ : r.usage) : r.usage);
   round_usage_ = {};
   client_index_.clear();
   if (first_response_.id.empty() && first_response_.model.empty()) {
