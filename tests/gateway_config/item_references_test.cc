@@ -54,12 +54,12 @@ TEST(ItemReferences, ResolvedInPlaceAndInOrder) {
   const std::string b = base(store_answer(store, ""));
   // The reasoning and the message by reference, the call by its id alone
   // (a reference without a type), its output in full, then the next turn.
-  const std::string body = R"({"model":"m","input":[{"role":"user","content":"first"},)"
-                           R"({"type":"item_reference","id":"rs_)" +
-                           b + R"(_0"},{"type":"item_reference","id":"msg_)" + b +
-                           R"(_1"},{"id":"fc_)" + b +
-                           R"(_2"},{"type":"function_call_output","call_id":"call_1","output":"42"},)"
-                           R"({"role":"user","content":"and now?"}]})";
+  const std::string body =
+      R"({"model":"m","input":[{"role":"user","content":"first"},)"
+      R"({"type":"item_reference","id":"rs_)" +
+      b + R"(_0"},{"type":"item_reference","id":"msg_)" + b + R"(_1"},{"id":"fc_)" + b +
+      R"(_2"},{"type":"function_call_output","call_id":"call_1","output":"42"},)"
+      R"({"role":"user","content":"and now?"}]})";
   auto r = decode(body);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   ASSERT_FALSE(resolve(store, *r, "", body).has_value());
@@ -88,8 +88,9 @@ TEST(ItemReferences, JoinTheModelTurnTheyBorder) {
   const std::string b = base(store_answer(store, ""));
   const std::string body =
       R"({"model":"m","input":[{"role":"user","content":"hi"},{"type":"item_reference","id":"msg_)" +
-      b + R"(_1"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"},)"
-          R"({"type":"function_call_output","call_id":"c2","output":"ok"}]})";
+      b +
+      R"(_1"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"},)"
+      R"({"type":"function_call_output","call_id":"c2","output":"ok"}]})";
   auto r = decode(body);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   ASSERT_FALSE(resolve(store, *r, "", body).has_value());

@@ -115,8 +115,7 @@ TEST_P(ItemReference, EarlierTurnReachesTheUpstreamInOrder) {
   ASSERT_TRUE(second.has_value());
   ASSERT_EQ(second->status, 200) << second->body;
   EXPECT_NE(second->body.find("It is 42."), std::string::npos) << second->body;
-  EXPECT_TRUE(second->header("toolwire-warnings").find("dropped_unknown_part") ==
-              std::string::npos)
+  EXPECT_TRUE(second->header("toolwire-warnings").find("dropped_unknown_part") == std::string::npos)
       << second->header("toolwire-warnings");
 
   auto reqs = upstream_.requests();
@@ -154,13 +153,12 @@ TEST_P(ItemReference, UnknownIdIsA400NamingIt) {
   EXPECT_TRUE(upstream_.requests().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Modes, ItemReference,
-    ::testing::Values(Mode{"openai_chat", "openai_compatible", "/v1", false},
-                      Mode{"openai_chat", "openai_compatible", "/v1", true},
-                      Mode{"anthropic_messages", "anthropic", "", false},
-                      Mode{"anthropic_messages", "anthropic", "", true}),
-    [](const auto& info) { return info.param.name(); });
+INSTANTIATE_TEST_SUITE_P(Modes, ItemReference,
+                         ::testing::Values(Mode{"openai_chat", "openai_compatible", "/v1", false},
+                                           Mode{"openai_chat", "openai_compatible", "/v1", true},
+                                           Mode{"anthropic_messages", "anthropic", "", false},
+                                           Mode{"anthropic_messages", "anthropic", "", true}),
+                         [](const auto& info) { return info.param.name(); });
 
 }  // namespace
 }  // namespace toolwire::testing
