@@ -222,7 +222,10 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void open_reasoning(std::string_view item_id, std::string& out) {
     close_open(out);
     open_ = Open::reasoning;
-    open_id_ = item_id.empty() ? new_id("rs") : std::string(item_id);
+    // A kept id takes a number too, as in a whole answer (response_encoder.cc),
+    // so a streamed answer's items have the ids its whole form gives them.
+    open_id_ = new_id("rs");
+    if (!item_id.empty()) open_id_ = item_id;
     text_.clear();
     encrypted_.clear();
     summary_open_ = false;

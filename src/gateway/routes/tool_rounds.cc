@@ -81,8 +81,10 @@ ToolRounds::~ToolRounds() = default;
 std::optional<Error> ToolRounds::prepare(ir::Request& request) {
   if (tools_->mode == ToolMode::server && !request.tools.empty())
     return make_error(ErrorCode::invalid_argument,
-                      "this route runs tools on the server and takes none from the client "
-                      "(route the model to a mixed route to bring your own tools)",
+                      "this route runs its own tools on the server and takes none from the "
+                      "client: to bring your own tools, start `toolwire serve --tools mixed` "
+                      "(the gateway's tools and yours) or `--tools passthrough` (yours only), "
+                      "or set the route's `tools.mode: mixed` in the configuration",
                       "$.tools");
   for (size_t i = 0; i < request.tools.size(); ++i)
     if (is_server_tool(request.tools[i].name))
