@@ -3,50 +3,111 @@
 //   prose <tool_call>
 //   {"name": "get_weather", "arguments": {"city": "Paris"}}
 //   </tool_call>
-// A call is emitted whole when its </tool_call> arrives. A block whose
-// closing tag is missing at the end of output (servers strip it as a stop
-// string) counts when its JSON is complete; otherwise it was cut off.
+// The block's JSON object is delimited by the JSON scanner, so a
+// </tool_call> inside a string argument does not end it. A call is emitted
+// whole when its object closes; a missing </tool_call> (servers strip it as a
+// stop string) is no error. `<tool_call>` not followed by `{` is prose that
+// mentions the tag. A code fence around the calls (or around a bare
+// {"name": ..., "arguments": ...} object) after prose is dropped.
 #include "textformats/families.h"
+#include "textformats/json_calls.h"
 #include "textformats/parser_base.h"
 
 namespace toolwire::textformats {
 
 namespace {
 
-class Hermes final : public ParserBase {
+constexpr std::string_view kOpen = "<tool_call>";
+constexpr std::string_view kClose = "</tool_call>";
+
+enum class St { text, open, fence, json, close };
+
+class Hermes final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  explicit Hermes(const ToolSet* tools) : StateParser(tools, {.calls = {kOpen}}) {}
 
  private:
-  void body(bool final) override {
-    static const MarkerSet open{"<tool_call>"};
-    static const MarkerSet close{"</tool_call>"};
-    while (true) {
-      if (!inside_) {
-        if (scan_text(open, final) < 0) return;
-        inside_ = true;
+  bool step(bool final) override {
+    static const MarkerSet open{kOpen, "```"};
+    static const MarkerSet close{kClose};
+    switch (st_) {
+      case St::text: {
+        if (!close_fence({kOpen}, final)) return false;
+        int m = scan_text(open, final, false);
+        if (m < 0) return false;
+        if (m == 0) consume(kOpen.size());
+        st_ = m == 0 ? St::open : St::fence;
+        return true;
       }
-      Found f = find_buffered(close, final);
-      if (f.which < 0 && !final) return;
-      std::string_view content = rest().substr(0, f.which < 0 ? rest().size() : f.pos);
-      call(content, f.which >= 0);
-      consume(f.which < 0 ? rest().size() : f.pos + close.marker(0).size());
-      inside_ = false;
-      if (f.which < 0) return;
+      case St::open: {
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final)) return false;
+        if (t.empty()) {
+          error("the output ended inside a <tool_call> block");
+          return false;
+        }
+        bare_ = false;
+        if (t.starts_with('{')) {
+          consume(i);
+          st_ = St::json;
+        } else {
+          text(kOpen);  // the tag named in prose
+          st_ = St::text;
+        }
+        return true;
+      }
+      case St::fence: {
+        int m = open_fence({kOpen, "{"}, final);
+        if (m == -1) return false;
+        if (m == 0) consume(kOpen.size());
+        bare_ = m == 1;
+        st_ = m == 0 ? St::open : m == 1 ? St::json : St::text;
+        return true;
+      }
+      case St::json: {
+        size_t len = 0;
+        Scan sc = scan_buffered(len);
+        if (sc == Scan::more) {
+          if (final)
+            cut_off(bare_ ? "the output ended inside a JSON tool call"
+                          : "the output ended inside a <tool_call> block");
+          return false;
+        }
+        std::string_view json = rest().substr(0, len);
+        simdjson::dom::element doc;
+        bool valid = sc == Scan::done && !json_.parse(json.data(), json.size()).get(doc);
+        if (bare_) {  // a fenced object: a call only when it has a name
+          if (valid && has_string_key(doc, {"name"})) {
+            json_object_call(doc, {});
+          } else {
+            fence_is_text();
+            text(json);
+          }
+          consume(len);
+          st_ = St::text;
+          return true;
+        }
+        st_ = St::text;
+        if (!valid) {
+          error("a <tool_call> block is not valid JSON");
+          skip_until(close);
+          return false;
+        }
+        json_object_call(doc, "<tool_call>");
+        consume(len);
+        st_ = St::close;
+        return true;
+      }
+      case St::close:
+        if (expect({kClose}, final) == -1) return false;
+        st_ = St::text;
+        return true;
     }
+    return false;
   }
 
-  void call(std::string_view content, bool closed) {
-    simdjson::dom::element doc;
-    if (json_.parse(content.data(), content.size()).get(doc)) {
-      error(closed ? "a <tool_call> block is not valid JSON"
-                   : "the output ended inside a <tool_call> block");
-      return;
-    }
-    json_object_call(doc, "<tool_call>");
-  }
-
-  bool inside_ = false;
+  bool bare_ = false;  // a fenced object without <tool_call>
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // checks. A family implements body(): it reads rest(), emits, consume()s.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -16,9 +17,13 @@
 
 namespace toolwire::textformats {
 
+// A family's reasoning block: one of `open` at the start of the output (blanks
+// before it allowed) until one of `close`. A marker of `calls` ends an
+// unclosed block too and is left for body(): a call is never reasoning.
 struct ReasoningMarkers {
-  std::string_view open = "<think>";
-  std::string_view close = "</think>";
+  std::array<std::string_view, 2> open = {"<think>"};
+  std::array<std::string_view, 2> close = {"</think>"};
+  std::array<std::string_view, 4> calls = {};
   bool enabled = true;
   // The prompt already opened the block: output starts inside it (DeepSeek-R1).
   bool at_start = false;
@@ -45,12 +50,21 @@ class Trimmer {
   bool emitted_ = false;
 };
 
+// The characters of a tool name or call id (letters, digits, _ - . : /), at
+// most kMaxName of them: the length of the name at the start of `s`.
+constexpr size_t kMaxName = 256;
+size_t name_length(std::string_view s);
+
 class ParserBase : public TextFormatParser {
  public:
   // Public so that a family can inherit it (`using ParserBase::ParserBase`).
   explicit ParserBase(const ToolSet* tools, ReasoningMarkers r = {});
   void feed(std::string_view delta, ParseOutput& out) final;
   void finish(ParseOutput& out) final;
+  // The prompt ended inside the reasoning block (ParserOptions::reasoning_open).
+  void start_in_reasoning() {
+    if (think_.enabled) think_.at_start = true;
+  }
 
  protected:
   // Consumes what it can of rest(). `final`: no more input; consume all and
@@ -76,7 +90,35 @@ class ParserBase : public TextFormatParser {
   // Prose until one of `ms`: emits the text before it, returns the marker's
   // index with the marker consumed (left in place when !consume_marker), or
   // -1 when there is none yet (everything safe emitted; at final, all).
+  // Blanks before the marker are held: a marker that turns out to be prose
+  // goes out as text() with them; a call drops them (begin_call).
   int scan_text(const MarkerSet& ms, bool final, bool consume_marker = true);
+  // After an opening marker: blanks, a name (name_length), blanks, then one
+  // of `next`. Nothing is consumed; `which` is the index of the word found,
+  // -1 to wait for more input, -2 when this is no such header (prose).
+  struct Header {
+    int which = -2;
+    std::string_view name;  // in rest()
+    size_t end = 0;         // the offset of the word in rest()
+  };
+  Header header(std::initializer_list<std::string_view> next, bool final) const;
+  // A code fence whose first line opens a call (after prose: "```json\n{").
+  // At "```" in rest(): reads the fence's info string and the blanks after
+  // its line; when one of `starts` follows, consumes up to it and returns its
+  // index (the fence is then open: fence_open()); -1 to wait; -2 when the
+  // fence holds something else (the "```" goes out as text).
+  int open_fence(std::initializer_list<std::string_view> starts, bool final);
+  bool fence_open() const { return !fence_.empty(); }
+  // The open fence holds no call after all: what open_fence consumed
+  // ("```json\n") goes out as text and the fence is prose.
+  void fence_is_text() {
+    text(fence_);
+    fence_.clear();
+  }
+  // In an open fence, after a call: blanks and the closing "```" are dropped
+  // (true), unless one of `more` (another call) comes first; anything else
+  // ends the fence as prose. false to wait for more input.
+  bool close_fence(std::initializer_list<std::string_view> more, bool final);
   // Blanks, then one of `words`: its index (consumed with the blanks), -1
   // to wait for more input, -2 for anything else (only blanks consumed).
   int expect(std::initializer_list<std::string_view> words, bool final);
@@ -172,6 +214,7 @@ class ParserBase : public TextFormatParser {
   Scan scan_state() const;
   void close_call();  // the arguments are an object: schema check, ToolCallEnd
 
+  std::string fence_;  // the open fence's head, empty when none
   const MarkerSet* skip_ = nullptr;
   bool skip_marker_ = true;
   simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
@@ -181,7 +224,7 @@ class ParserBase : public TextFormatParser {
   size_t mark_ = 0;  // find_buffered's resume offset into rest()
   ParseOutput* out_ = nullptr;
   ReasoningMarkers think_;
-  MarkerSet think_close_;
+  MarkerSet think_end_;  // think_.close, then think_.calls
   enum class Phase { start, reasoning, body } phase_ = Phase::start;
   Trimmer text_trim_;
   Trimmer reasoning_trim_;
@@ -189,6 +232,25 @@ class ParserBase : public TextFormatParser {
   bool call_open_ = false;
   std::string call_name_;
   std::string args_;
+};
+
+// A family written as a state machine over its enum St (the first value is
+// the initial state): step() handles st_ and returns true to go on, false to
+// wait for more input (or right after skip_until).
+template <class St>
+class StateParser : public ParserBase {
+ public:
+  using ParserBase::ParserBase;
+
+ protected:
+  virtual bool step(bool final) = 0;
+  St st_{};
+
+ private:
+  void body(bool final) final {
+    while (step(final)) {
+    }
+  }
 };
 
 }  // namespace toolwire::textformats
