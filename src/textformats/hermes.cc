@@ -67,16 +67,14 @@ class Hermes final : public StateParser<St> {
       }
       case St::json: {
         size_t len = 0;
-        Scan sc = scan_buffered(len);
-        if (sc == Scan::more) {
-          if (final)
-            cut_off(bare_ ? "the output ended inside a JSON tool call"
-                          : "the output ended inside a <tool_call> block");
-          return false;
-        }
-        std::string_view json = rest().substr(0, len);
         simdjson::dom::element doc;
-        bool valid = sc == Scan::done && !json_.parse(json.data(), json.size()).get(doc);
+        Value v = json_value(final,
+                             bare_ ? "the output ended inside a JSON tool call"
+                                   : "the output ended inside a <tool_call> block",
+                             len, doc);
+        if (v == Value::wait) return false;
+        bool valid = v == Value::valid;
+        std::string_view json = rest().substr(0, len);
         if (bare_) {  // a fenced object: a call only when it has a name
           if (valid && has_string_key(doc, {"name"})) {
             json_object_call(doc, {});

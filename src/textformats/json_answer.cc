@@ -31,13 +31,13 @@ bool JsonAnswer::step(bool final) {
     }
     case St::json: {
       size_t len = 0;
-      Scan sc = scan_buffered(len);
-      if (sc == Scan::more && !final) return false;
-      std::string_view src = rest().substr(0, sc == Scan::more ? rest().size() : len);
       simdjson::dom::element doc;
-      bool valid = sc == Scan::done && !json_.parse(src.data(), src.size()).get(doc);
+      Value v = json_value(final, {}, len, doc);
+      if (v == Value::wait) return false;
+      std::string_view src = rest().substr(0, len);
+      bool valid = v == Value::valid;
       if (!valid) {
-        on_broken(src, sc == Scan::more);
+        on_broken(src, v == Value::cut);
         answered_ = true;
       } else if (on_value(doc, src)) {
         answered_ = true;

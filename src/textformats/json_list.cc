@@ -58,23 +58,10 @@ class JsonList final : public StateParser<St> {
         st_ = St::list;
         return true;
       }
-      case St::list: {
-        size_t len = 0;
-        Scan sc = scan_buffered(len);
-        if (sc == Scan::more) {
-          if (final) cut_off("the output ended inside the tool call list");
-          return false;
-        }
-        if (sc == Scan::invalid) {
-          error("the text after " + std::string(open_.marker(0)) + " is not a JSON list");
-          st_ = St::text;  // the rest is prose
-          return true;
-        }
-        json_list_calls(rest().substr(0, len), f_.keys);
-        consume(len);
+      case St::list:
+        if (!list_calls(open_.marker(0), f_.keys, final)) return false;
         st_ = f_.close.empty() ? St::text : St::close;
         return true;
-      }
       case St::close:
         if (expect({f_.close}, final) == -1) return false;
         st_ = St::text;

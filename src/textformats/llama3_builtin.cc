@@ -56,15 +56,11 @@ class Llama3Builtin final : public StateParser<St> {
       }
       case St::json: {
         size_t len = 0;
-        Scan sc = scan_buffered(len);
-        if (sc == Scan::more) {
-          if (final) cut_off("the output ended inside a JSON tool call");
-          return false;
-        }
-        std::string_view json = rest().substr(0, len);
         simdjson::dom::element doc;
+        Value v = json_value(final, "the output ended inside a JSON tool call", len, doc);
+        if (v == Value::wait) return false;
         st_ = St::text;
-        if (sc == Scan::invalid || json_.parse(json.data(), json.size()).get(doc)) {
+        if (v == Value::invalid) {
           error("a <|python_tag|> JSON call is not valid JSON");
           skip_until(end, false);
           return false;

@@ -53,15 +53,11 @@ class Llama3Json final : public StateParser<St> {
       }
       case St::json: {
         size_t len = 0;
-        Scan sc = scan_buffered(len);
-        if (sc == Scan::more) {
-          if (final) cut_off("the output ended inside a JSON tool call");
-          return false;
-        }
-        std::string_view json = rest().substr(0, len);
         simdjson::dom::element doc;
-        bool is_call = sc == Scan::done && !json_.parse(json.data(), json.size()).get(doc) &&
-                       has_string_key(doc, {"name"});
+        Value v = json_value(final, "the output ended inside a JSON tool call", len, doc);
+        if (v == Value::wait) return false;
+        std::string_view json = rest().substr(0, len);
+        bool is_call = v == Value::valid && has_string_key(doc, {"name"});
         if (is_call) {
           json_object_call(doc, {});
         } else {  // not JSON, or not a call: prose

@@ -101,21 +101,10 @@ class MistralV11 final : public StateParser<St> {
         st_ = St::text;
         return true;
       }
-      case St::list: {
-        size_t len = 0;
-        Scan sc = scan_buffered(len);
-        if (sc == Scan::more) {
-          if (final) cut_off("the output ended inside the tool call list");
-          return false;
-        }
-        if (sc == Scan::done)
-          json_list_calls(rest().substr(0, len));
-        else
-          error("the text after [TOOL_CALLS] is not a JSON list");
-        if (sc == Scan::done) consume(len);
+      case St::list:
+        if (!list_calls(kToolCalls, {}, final)) return false;
         st_ = St::text;
         return true;
-      }
     }
     return false;
   }

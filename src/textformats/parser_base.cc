@@ -340,6 +340,10 @@ void ParserBase::json_list_calls(std::string_view json, const CallKeys& keys) {
     error("the tool call list is not valid JSON");
     return;
   }
+  json_list_calls(doc, keys);
+}
+
+void ParserBase::json_list_calls(simdjson::dom::element doc, const CallKeys& keys) {
   if (doc.is_object()) return json_object_call(doc, "tool call 0", keys);
   size_t i = 0;
   for (simdjson::dom::element e : doc.get_array())
@@ -372,6 +376,36 @@ ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
   mark_ += n;
   length = mark_;
   return scan_state();
+}
+
+ParserBase::Value ParserBase::json_value(bool final, std::string_view cut, size_t& length,
+                                         simdjson::dom::element& doc) {
+  Scan sc = scan_buffered(length);
+  if (sc == Scan::more && !final) return Value::wait;
+  if (sc == Scan::more && !cut.empty()) {
+    cut_off(cut);
+    return Value::wait;
+  }
+  if (sc == Scan::more) {
+    length = rest().size();
+    return Value::cut;
+  }
+  if (sc != Scan::done || json_.parse(rest().data(), length).get(doc)) return Value::invalid;
+  return Value::valid;
+}
+
+bool ParserBase::list_calls(std::string_view marker, const CallKeys& keys, bool final) {
+  size_t len = 0;
+  simdjson::dom::element doc;
+  Value v = json_value(final, "the output ended inside the tool call list", len, doc);
+  if (v == Value::wait) return false;
+  if (v == Value::invalid) {
+    error("the text after " + std::string(marker) + " is not a JSON list");
+    return true;  // the rest is prose
+  }
+  json_list_calls(doc, keys);
+  consume(len);
+  return true;
 }
 
 ParserBase::Scan ParserBase::stream_args(bool final) {

@@ -154,6 +154,17 @@ class ParserBase : public TextFormatParser {
   // or invalid, the next call scans a new value.
   enum class Scan { more, done, invalid };
   Scan scan_buffered(size_t& length);
+  // scan_buffered, and the value parsed (into json_) once it closed. wait:
+  // more input is needed (at the end of output, cut_off(`cut`) first);
+  // valid: `doc` holds it, `length` is its size; invalid: not JSON (`length`
+  // bytes of it are known to be so); cut: the output ended inside it and
+  // `cut` is empty (`length`: all of rest()).
+  enum class Value { wait, valid, invalid, cut };
+  Value json_value(bool final, std::string_view cut, size_t& length, simdjson::dom::element& doc);
+  // A JSON list of calls (or one call object) at rest(), after `marker`:
+  // false to wait for more input; true once it is read (its calls emitted, or
+  // an error: cut off, or no JSON, and then what follows is prose).
+  bool list_calls(std::string_view marker, const CallKeys& keys, bool final);
   // The current call's arguments streamed from rest() as they arrive (leading
   // blanks skipped): done once the object closed, invalid at a byte JSON
   // cannot have there (nothing consumed from it), more otherwise.
@@ -189,6 +200,7 @@ class ParserBase : public TextFormatParser {
   // A JSON list of call objects, or one object; a bad element is reported
   // alone and the others still count.
   void json_list_calls(std::string_view json, const CallKeys& keys = {});
+  void json_list_calls(simdjson::dom::element doc, const CallKeys& keys);
   // A call of `tool` with {"code": code} (Python written after a tag).
   void code_call(std::string_view tool, std::string_view code);
   bool in_call() const { return call_open_; }
