@@ -24,7 +24,7 @@ namespace {
 using namespace deepseek;
 constexpr std::string_view kCutHeader = "the output ended inside a tool call header";
 
-enum class St { text, section, header, name, fence_open, args, fence_close, close };
+enum class St { text, section, header, name, fence_open, args };
 
 class DeepSeek final : public StateParser<St> {
  public:
@@ -76,21 +76,10 @@ class DeepSeek final : public StateParser<St> {
         st_ = St::args;
         return true;
       case St::args: {
-        Args a = stream_args_until(kCallEnd, final);
-        if (a == Args::wait) return false;
-        st_ = a == Args::done ? St::fence_close : St::section;
-        if (a == Args::failed) skip_until(call_end);
-        return a != Args::failed;
-      }
-      case St::fence_close:
-        if (expect({"```"}, final) == -1) return false;
-        st_ = St::close;
-        return true;
-      case St::close: {
-        int m = end_call_at(kCallEnd, final);
-        if (m == -1) return false;
-        st_ = m == 0 ? St::section : St::text;
-        return true;
+        int r = args_to_end(kCallEnd, call_end, final, "```");
+        if (r < 0) return false;
+        st_ = r == 1 ? St::text : St::section;
+        return r < 2;
       }
     }
     return false;

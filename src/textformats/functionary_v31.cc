@@ -14,7 +14,7 @@ namespace {
 constexpr std::string_view kFunction = "<function=";
 constexpr std::string_view kEnd = "</function>";
 
-enum class St { text, name, args, close, python };
+enum class St { text, name, args, python };
 
 class FunctionaryV31 final : public StateParser<St> {
  public:
@@ -58,16 +58,11 @@ class FunctionaryV31 final : public StateParser<St> {
         return true;
       }
       case St::args: {
-        Args a = stream_args_until(kEnd, final);
-        if (a == Args::wait) return false;
-        st_ = a == Args::done ? St::close : St::text;
-        if (a == Args::failed) skip_until(end);
-        return a != Args::failed;
-      }
-      case St::close:
-        if (end_call_at(kEnd, final) == -1) return false;
+        int r = args_to_end(kEnd, end, final);
+        if (r < 0) return false;
         st_ = St::text;
-        return true;
+        return r < 2;
+      }
       case St::python: {
         Found f = find_buffered(eom, final);
         if (f.which < 0 && !final) return false;

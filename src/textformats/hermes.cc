@@ -20,7 +20,7 @@ namespace {
 constexpr std::string_view kOpen = "<tool_call>";
 constexpr std::string_view kClose = "</tool_call>";
 
-enum class St { text, open, fence, json, close };
+enum class St { text, open, json, close };
 
 class Hermes final : public StateParser<St> {
  public:
@@ -34,9 +34,15 @@ class Hermes final : public StateParser<St> {
       case St::text: {
         if (!close_fence({kOpen}, final)) return false;
         int m = scan_text(open, final, false);
+        bare_ = false;
+        if (m == 1) {  // after a wait, scan_text finds the fence again at once
+          m = open_fence({kOpen, "{"}, final);
+          if (m == -2) return true;
+          bare_ = m == 1;
+        }
         if (m < 0) return false;
         if (m == 0) consume(kOpen.size());
-        st_ = m == 0 ? St::open : St::fence;
+        st_ = m == 0 ? St::open : St::json;
         return true;
       }
       case St::open: {
@@ -47,7 +53,6 @@ class Hermes final : public StateParser<St> {
           error("the output ended inside a <tool_call> block");
           return false;
         }
-        bare_ = false;
         if (t.starts_with('{')) {
           consume(i);
           st_ = St::json;
@@ -55,14 +60,6 @@ class Hermes final : public StateParser<St> {
           text(kOpen);  // the tag named in prose
           st_ = St::text;
         }
-        return true;
-      }
-      case St::fence: {
-        int m = open_fence({kOpen, "{"}, final);
-        if (m == -1) return false;
-        if (m == 0) consume(kOpen.size());
-        bare_ = m == 1;
-        st_ = m == 0 ? St::open : m == 1 ? St::json : St::text;
         return true;
       }
       case St::json: {
@@ -87,11 +84,7 @@ class Hermes final : public StateParser<St> {
           return true;
         }
         st_ = St::text;
-        if (!valid) {
-          error("a <tool_call> block is not valid JSON");
-          skip_until(close);
-          return false;
-        }
+        if (!valid) return broken("a <tool_call> block is not valid JSON", close);
         json_object_call(doc, "<tool_call>");
         consume(len);
         st_ = St::close;

@@ -12,21 +12,18 @@ bool JsonAnswer::step(bool final) {
       std::string_view t = after_blanks(i);
       if (undecided(t, final, {"```"})) return false;
       consume(i);
-      st_ = t.starts_with("```") ? St::fence : t.starts_with('{') ? St::json : St::prose;
+      st_ = t.starts_with('{') ? St::json : St::prose;
       return true;
     }
-    case St::prose:
+    case St::prose: {
       if (!close_fence({}, final)) return false;
-      if (scan_text(fence, final, false) >= 0) {
-        st_ = St::fence;
-        return true;
+      if (scan_text(fence, final, false) < 0) {
+        if (final && !answered_) on_prose();
+        return false;
       }
-      if (final && !answered_) on_prose();
-      return false;
-    case St::fence: {
-      int m = open_fence({"{"}, final);
+      int m = open_fence({"{"}, final);  // after a wait, scan_text finds it again at once
       if (m == -1) return false;
-      st_ = m == 0 ? St::json : St::prose;
+      if (m == 0) st_ = St::json;
       return true;
     }
     case St::json: {

@@ -10,7 +10,7 @@
 namespace toolwire::textformats {
 
 namespace json_answer {
-enum class St { start, prose, fence, json };
+enum class St { start, prose, json };
 }
 
 class JsonAnswer : public StateParser<json_answer::St> {

@@ -25,7 +25,7 @@ std::string_view name_of(std::string_view id) {
   return id;
 }
 
-enum class St { text, section, id, args, after_args };
+enum class St { text, section, id, args };
 
 class KimiK2 final : public StateParser<St> {
  public:
@@ -60,17 +60,10 @@ class KimiK2 final : public StateParser<St> {
         return true;
       }
       case St::args: {
-        Args a = stream_args_until(kCallEnd, final);
-        if (a == Args::wait) return false;
-        st_ = a == Args::done ? St::after_args : St::section;
-        if (a == Args::failed) skip_until(call_end);
-        return a != Args::failed;
-      }
-      case St::after_args: {
-        int m = end_call_at(kCallEnd, final);
-        if (m == -1) return false;
-        st_ = m == 0 ? St::section : St::text;
-        return true;
+        int r = args_to_end(kCallEnd, call_end, final);
+        if (r < 0) return false;
+        st_ = r == 1 ? St::text : St::section;
+        return r < 2;
       }
     }
     return false;

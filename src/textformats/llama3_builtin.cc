@@ -60,11 +60,8 @@ class Llama3Builtin final : public StateParser<St> {
         Value v = json_value(final, "the output ended inside a JSON tool call", len, doc);
         if (v == Value::wait) return false;
         st_ = St::text;
-        if (v == Value::invalid) {
-          error("a <|python_tag|> JSON call is not valid JSON");
-          skip_until(end, false);
-          return false;
-        }
+        if (v == Value::invalid)
+          return broken("a <|python_tag|> JSON call is not valid JSON", end, false);
         json_object_call(doc, {});
         consume(len);
         return true;

@@ -15,7 +15,7 @@ namespace toolwire::textformats {
 
 namespace {
 
-enum class St { start, text, fence, json, after };
+enum class St { start, text, json, after };
 
 class Llama3Json final : public StateParser<St> {
  public:
@@ -38,17 +38,15 @@ class Llama3Json final : public StateParser<St> {
         if (!close_fence({}, final)) return false;
         int m = scan_text(open, final, false);
         if (m < 0) return false;
-        if (m == 0 || m == 5 || m == 6) {
-          consume(open.marker(m).size());
-          if (m != 0) boundary();  // a dropped end token
+        if (m == 7) {  // after a wait, scan_text finds the fence again at once
+          int f = open_fence({"{"}, final);
+          if (f == -1) return false;
+          if (f == 0) st_ = St::json;
+          return true;
         }
-        st_ = m == 0 ? St::start : m == 7 ? St::fence : m >= 5 ? St::text : St::json;
-        return true;
-      }
-      case St::fence: {
-        int m = open_fence({"{"}, final);
-        if (m == -1) return false;
-        st_ = m == 0 ? St::json : St::text;
+        if (m == 0 || m >= 5) consume(open.marker(m).size());
+        if (m >= 5) boundary();  // a dropped end token
+        st_ = m == 0 ? St::start : m >= 5 ? St::text : St::json;
         return true;
       }
       case St::json: {

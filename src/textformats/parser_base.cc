@@ -445,6 +445,25 @@ ParserBase::Args ParserBase::stream_args_until(std::string_view end, bool final)
   return Args::failed;
 }
 
+int ParserBase::args_to_end(std::string_view end, const MarkerSet& skip, bool final,
+                            std::string_view fence) {
+  if (args_stage_ == 0) {
+    Args a = stream_args_until(end, final);
+    if (a == Args::wait) return -1;
+    if (a == Args::failed) skip_until(skip);
+    if (a != Args::done) return a == Args::failed ? 2 : 0;
+    args_stage_ = fence.empty() ? 2 : 1;
+  }
+  if (args_stage_ == 1) {
+    if (expect({fence}, final) == -1) return -1;
+    args_stage_ = 2;
+  }
+  int m = end_call_at(end, final);
+  if (m == -1) return -1;
+  args_stage_ = 0;
+  return m == 0 ? 0 : 1;
+}
+
 int ParserBase::end_call_at(std::string_view end, bool final) {
   int m = expect({end}, final);
   if (m != -1) end_call();

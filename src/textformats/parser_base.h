@@ -179,6 +179,20 @@ class ParserBase : public TextFormatParser {
   // After Args::done: blanks, then `end` ends the call (also when it is
   // missing). expect()'s answer: -1 to wait, 0 for `end`, -2 without it.
   int end_call_at(std::string_view end, bool final);
+  // The rest of a call whose arguments stream up to `end`: the arguments
+  // (stream_args_until), the optional `fence` after them ("```"), then `end`
+  // (end_call_at). -1 to wait for more input; 0 once `end` ended the call, 1
+  // when the call ended without it; 2 when it failed: input up to `skip` is
+  // then dropped (skip_until), so the caller returns at once.
+  int args_to_end(std::string_view end, const MarkerSet& skip, bool final,
+                  std::string_view fence = {});
+  // A broken block: `message`, and input up to `skip` is dropped. false, for
+  // step() to return.
+  bool broken(std::string message, const MarkerSet& skip, bool consume_marker = true) {
+    error(std::move(message));
+    skip_until(skip, consume_marker);
+    return false;
+  }
 
   // Calls. begin_call also restarts the JSON scan, for stream_args.
   int begin_call(std::string_view name, std::string_view id = {});
@@ -241,6 +255,7 @@ class ParserBase : public TextFormatParser {
   Trimmer text_trim_;
   Trimmer reasoning_trim_;
   int next_call_ = 0;
+  int args_stage_ = 0;  // args_to_end: 0 arguments, 1 fence, 2 end
   bool call_open_ = false;
   std::string call_name_;
   std::string args_;

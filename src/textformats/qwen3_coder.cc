@@ -102,11 +102,8 @@ class Qwen3Coder final : public StateParser<St> {
         Value v = json_value(final, "the output ended inside a <tool_call> block", len, doc);
         if (v == Value::wait) return false;
         st_ = St::text;
-        if (v == Value::invalid) {
-          error("a <tool_call> block is neither <function=...> nor JSON");
-          skip_until(end_tool_call);
-          return false;
-        }
+        if (v == Value::invalid)
+          return broken("a <tool_call> block is neither <function=...> nor JSON", end_tool_call);
         json_object_call(doc, "<tool_call>");
         consume(len);
         st_ = St::after;
