@@ -39,12 +39,8 @@ class DeepSeek final : public StateParser<St> {
     static const MarkerSet name_end{"\n", "```", kCallEnd};
     static const MarkerSet call_end{kCallEnd};
     switch (st_) {
-      case St::text: {
-        int m = scan_text(open, final);
-        if (m < 0) return false;
-        st_ = m == 0 ? St::section : St::header;
-        return true;
-      }
+      case St::text:
+        return text_until(open, {St::section, St::header}, final);
       case St::section: {
         int m = expect({kCallBegin, kCallsEnd}, final);
         if (m == -1) return false;

@@ -26,12 +26,8 @@ class FunctionaryV31 final : public StateParser<St> {
     static const MarkerSet end{kEnd};
     static const MarkerSet eom{"<|eom_id|>", "<|eot_id|>"};
     switch (st_) {
-      case St::text: {
-        int m = scan_text(open, final);
-        if (m < 0) return false;
-        st_ = m == 0 ? St::name : St::python;
-        return true;
-      }
+      case St::text:
+        return text_until(open, {St::name, St::python}, final);
       case St::name: {  // NAME>, then the arguments or the end
         Header h = header({">"}, final);
         if (h.which == -1) return false;

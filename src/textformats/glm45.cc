@@ -47,9 +47,7 @@ class Glm45 final : public StateParser<St> {
     static const MarkerSet value_end{"</arg_value>"};
     switch (st_) {
       case St::text:
-        if (scan_text(open, final) < 0) return false;
-        st_ = St::name;
-        return true;
+        return text_until(open, {St::name}, final);
       case St::name: {
         Header h = header({kKey, kEnd}, final);
         if (h.which == -1) return false;

@@ -63,30 +63,24 @@ class Hermes final : public StateParser<St> {
         return true;
       }
       case St::json: {
-        size_t len = 0;
-        simdjson::dom::element doc;
-        Value v = json_value(final,
-                             bare_ ? "the output ended inside a JSON tool call"
-                                   : "the output ended inside a <tool_call> block",
-                             len, doc);
-        if (v == Value::wait) return false;
-        bool valid = v == Value::valid;
-        std::string_view json = rest().substr(0, len);
+        JsonValue v = json_value(final, bare_ ? "the output ended inside a JSON tool call"
+                                              : "the output ended inside a <tool_call> block");
+        if (v.state == JsonValue::wait) return false;
+        bool valid = v.state == JsonValue::valid;
+        st_ = St::text;
         if (bare_) {  // a fenced object: a call only when it has a name
-          if (valid && has_string_key(doc, {"name"})) {
-            json_object_call(doc, {});
+          if (valid && has_string_key(v.doc, {"name"})) {
+            json_object_call(v.doc, {});
           } else {
             fence_is_text();
-            text(json);
+            text(rest().substr(0, v.length));
           }
-          consume(len);
-          st_ = St::text;
+          consume(v.length);
           return true;
         }
-        st_ = St::text;
         if (!valid) return broken("a <tool_call> block is not valid JSON", close);
-        json_object_call(doc, "<tool_call>");
-        consume(len);
+        json_object_call(v.doc, "<tool_call>");
+        consume(v.length);
         st_ = St::close;
         return true;
       }

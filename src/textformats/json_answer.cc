@@ -27,16 +27,13 @@ bool JsonAnswer::step(bool final) {
       return true;
     }
     case St::json: {
-      size_t len = 0;
-      simdjson::dom::element doc;
-      Value v = json_value(final, {}, len, doc);
-      if (v == Value::wait) return false;
-      std::string_view src = rest().substr(0, len);
-      bool valid = v == Value::valid;
-      if (!valid) {
-        on_broken(src, v == Value::cut);
+      JsonValue v = json_value(final, {});
+      if (v.state == JsonValue::wait) return false;
+      std::string_view src = rest().substr(0, v.length);
+      if (v.state != JsonValue::valid) {
+        on_broken(src, v.state == JsonValue::cut);
         answered_ = true;
-      } else if (on_value(doc, src)) {
+      } else if (on_value(v.doc, src)) {
         answered_ = true;
       } else {  // some other JSON: text, with its fence
         if (fence_open()) fence_is_text();

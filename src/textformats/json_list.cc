@@ -37,13 +37,10 @@ class JsonList final : public StateParser<St> {
  private:
   bool step(bool final) override {
     switch (st_) {
-      case St::text: {
-        int m = scan_text(open_, final);
-        if (m < 0) return false;
-        if (m != 0) boundary();  // a dropped marker
-        st_ = m == 0 ? St::open : St::text;
+      case St::text:
+        if (!text_until(open_, {St::open, St::text}, final)) return false;
+        if (st_ == St::text) boundary();  // a dropped marker
         return true;
-      }
       case St::open: {
         size_t i = 0;
         std::string_view t = after_blanks(i);

@@ -39,9 +39,7 @@ class KimiK2 final : public StateParser<St> {
     static const MarkerSet call_end{kCallEnd};
     switch (st_) {
       case St::text:
-        if (scan_text(open, final) < 0) return false;
-        st_ = St::section;
-        return true;
+        return text_until(open, {St::section}, final);
       case St::section: {
         int m =
             expect({kCallBegin, "<|tool_calls_section_end|>", "<|tool_call_section_end|>"}, final);

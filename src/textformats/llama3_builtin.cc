@@ -29,13 +29,10 @@ class Llama3Builtin final : public StateParser<St> {
     static const MarkerSet open{kTag, "<|eom_id|>", "<|eot_id|>"};
     static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", kTag};
     switch (st_) {
-      case St::text: {
-        int m = scan_text(open, final);
-        if (m < 0) return false;
+      case St::text:  // a stray end token is dropped
+        if (!text_until(open, {St::body, St::text}, final)) return false;
         boundary();
-        st_ = m == 0 ? St::body : St::text;  // a stray end token: dropped
         return true;
-      }
       case St::body: {
         size_t i = 0;
         std::string_view t = after_blanks(i);
@@ -55,15 +52,13 @@ class Llama3Builtin final : public StateParser<St> {
         return f.which >= 0;
       }
       case St::json: {
-        size_t len = 0;
-        simdjson::dom::element doc;
-        Value v = json_value(final, "the output ended inside a JSON tool call", len, doc);
-        if (v == Value::wait) return false;
+        JsonValue v = json_value(final, "the output ended inside a JSON tool call");
+        if (v.state == JsonValue::wait) return false;
         st_ = St::text;
-        if (v == Value::invalid)
+        if (v.state != JsonValue::valid)
           return broken("a <|python_tag|> JSON call is not valid JSON", end, false);
-        json_object_call(doc, {});
-        consume(len);
+        json_object_call(v.doc, {});
+        consume(v.length);
         return true;
       }
     }

@@ -50,19 +50,16 @@ class Llama3Json final : public StateParser<St> {
         return true;
       }
       case St::json: {
-        size_t len = 0;
-        simdjson::dom::element doc;
-        Value v = json_value(final, "the output ended inside a JSON tool call", len, doc);
-        if (v == Value::wait) return false;
-        std::string_view json = rest().substr(0, len);
-        bool is_call = v == Value::valid && has_string_key(doc, {"name"});
+        JsonValue v = json_value(final, "the output ended inside a JSON tool call");
+        if (v.state == JsonValue::wait) return false;
+        bool is_call = v.state == JsonValue::valid && has_string_key(v.doc, {"name"});
         if (is_call) {
-          json_object_call(doc, {});
+          json_object_call(v.doc, {});
         } else {  // not JSON, or not a call: prose
           if (fence_open()) fence_is_text();
-          text(json);
+          text(rest().substr(0, v.length));
         }
-        consume(len);
+        consume(v.length);
         st_ = is_call ? St::after : St::text;
         return true;
       }

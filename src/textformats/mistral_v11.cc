@@ -32,9 +32,7 @@ class MistralV11 final : public StateParser<St> {
     static const MarkerSet open{kToolCalls};
     switch (st_) {
       case St::text:
-        if (scan_text(open, final) < 0) return false;
-        st_ = St::head;
-        return true;
+        return text_until(open, {St::head}, final);
       case St::head: {
         size_t i = 0;
         std::string_view t = after_blanks(i);

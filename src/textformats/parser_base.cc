@@ -378,33 +378,30 @@ ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
   return scan_state();
 }
 
-ParserBase::Value ParserBase::json_value(bool final, std::string_view cut, size_t& length,
-                                         simdjson::dom::element& doc) {
-  Scan sc = scan_buffered(length);
-  if (sc == Scan::more && !final) return Value::wait;
-  if (sc == Scan::more && !cut.empty()) {
-    cut_off(cut);
-    return Value::wait;
-  }
+ParserBase::JsonValue ParserBase::json_value(bool final, std::string_view cut) {
+  JsonValue v;
+  Scan sc = scan_buffered(v.length);
+  if (sc == Scan::more && final && !cut.empty()) cut_off(cut);
+  if (sc == Scan::more && (!final || !cut.empty())) return v;
   if (sc == Scan::more) {
-    length = rest().size();
-    return Value::cut;
+    v.length = rest().size();
+    v.state = JsonValue::cut;
+  } else {
+    bool ok = sc == Scan::done && !json_.parse(rest().data(), v.length).get(v.doc);
+    v.state = ok ? JsonValue::valid : JsonValue::invalid;
   }
-  if (sc != Scan::done || json_.parse(rest().data(), length).get(doc)) return Value::invalid;
-  return Value::valid;
+  return v;
 }
 
 bool ParserBase::list_calls(std::string_view marker, const CallKeys& keys, bool final) {
-  size_t len = 0;
-  simdjson::dom::element doc;
-  Value v = json_value(final, "the output ended inside the tool call list", len, doc);
-  if (v == Value::wait) return false;
-  if (v == Value::invalid) {
+  JsonValue v = json_value(final, "the output ended inside the tool call list");
+  if (v.state == JsonValue::wait) return false;
+  if (v.state == JsonValue::invalid) {
     error("the text after " + std::string(marker) + " is not a JSON list");
     return true;  // the rest is prose
   }
-  json_list_calls(doc, keys);
-  consume(len);
+  json_list_calls(v.doc, keys);
+  consume(v.length);
   return true;
 }
 

@@ -3,6 +3,7 @@
 // checks. A family implements body(): it reads rest(), emits, consume()s.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -159,8 +160,12 @@ class ParserBase : public TextFormatParser {
   // valid: `doc` holds it, `length` is its size; invalid: not JSON (`length`
   // bytes of it are known to be so); cut: the output ended inside it and
   // `cut` is empty (`length`: all of rest()).
-  enum class Value { wait, valid, invalid, cut };
-  Value json_value(bool final, std::string_view cut, size_t& length, simdjson::dom::element& doc);
+  struct JsonValue {
+    enum { wait, valid, invalid, cut } state = wait;
+    size_t length = 0;
+    simdjson::dom::element doc;
+  };
+  JsonValue json_value(bool final, std::string_view cut);
   // A JSON list of calls (or one call object) at rest(), after `marker`:
   // false to wait for more input; true once it is read (its calls emitted, or
   // an error: cut off, or no JSON, and then what follows is prose).
@@ -271,6 +276,15 @@ class StateParser : public ParserBase {
 
  protected:
   virtual bool step(bool final) = 0;
+  // Prose until a marker of `open` (consumed): false to wait; else the state
+  // becomes next[the marker's index] (the last entry for any later marker).
+  bool text_until(const MarkerSet& open, std::initializer_list<St> next, bool final) {
+    int m = scan_text(open, final);
+    if (m < 0) return false;
+    st_ = next.begin()[std::min(static_cast<size_t>(m), next.size() - 1)];
+    return true;
+  }
+
   St st_{};
 
  private:

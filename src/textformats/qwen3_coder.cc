@@ -97,15 +97,13 @@ class Qwen3Coder final : public StateParser<St> {
         return true;
       }
       case St::json: {
-        size_t len = 0;
-        simdjson::dom::element doc;
-        Value v = json_value(final, "the output ended inside a <tool_call> block", len, doc);
-        if (v == Value::wait) return false;
+        JsonValue v = json_value(final, "the output ended inside a <tool_call> block");
+        if (v.state == JsonValue::wait) return false;
         st_ = St::text;
-        if (v == Value::invalid)
+        if (v.state != JsonValue::valid)
           return broken("a <tool_call> block is neither <function=...> nor JSON", end_tool_call);
-        json_object_call(doc, "<tool_call>");
-        consume(len);
+        json_object_call(v.doc, "<tool_call>");
+        consume(v.length);
         st_ = St::after;
         return true;
       }
