@@ -11,9 +11,6 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kFunction = "<function=";
-constexpr std::string_view kEnd = "</function>";
-
 enum class St { text, name, args, python };
 
 class FunctionaryV31 final : public StateParser<St> {
@@ -22,8 +19,8 @@ class FunctionaryV31 final : public StateParser<St> {
 
  private:
   bool step(bool final) override {
-    static const MarkerSet open{kFunction, "<|python_tag|>"};
-    static const MarkerSet end{kEnd};
+    static const MarkerSet open{tag::function, tag::python_tag};
+    static const MarkerSet end{tag::function_end};
     static const MarkerSet eom{"<|eom_id|>", "<|eot_id|>"};
     switch (st_) {
       case St::text:
@@ -33,7 +30,7 @@ class FunctionaryV31 final : public StateParser<St> {
         if (h.which == -1) return false;
         size_t i = h.which == 0 ? skip_space(rest(), h.end + 1) : 0;
         std::string_view t = rest().substr(i);
-        if (h.which == 0 && undecided(t, final, {kEnd})) return false;
+        if (h.which == 0 && undecided(t, final, {tag::function_end})) return false;
         if (h.which == 0 && t.empty()) {
           cut_off("the output ended inside a <function=...> tag");
           return false;
@@ -43,8 +40,9 @@ class FunctionaryV31 final : public StateParser<St> {
           cut_off("the output ended inside a <function=...> tag");
           return false;
         }
-        if (h.which < 0 || h.name.empty() || !(t.starts_with('{') || t.starts_with(kEnd))) {
-          text(kFunction);  // the tag named in prose
+        if (h.which < 0 || h.name.empty() ||
+            !(t.starts_with('{') || t.starts_with(tag::function_end))) {
+          text(tag::function);  // the tag named in prose
           st_ = St::text;
           return true;
         }
@@ -54,7 +52,7 @@ class FunctionaryV31 final : public StateParser<St> {
         return true;
       }
       case St::args: {
-        int r = args_to_end(kEnd, end, final);
+        int r = args_to_end(tag::function_end, end, final);
         if (r < 0) return false;
         st_ = St::text;
         return r < 2;

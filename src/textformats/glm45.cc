@@ -15,17 +15,15 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kOpen = "<tool_call>";
 constexpr std::string_view kKey = "<arg_key>";
 constexpr std::string_view kValue = "<arg_value>";
-constexpr std::string_view kEnd = "</tool_call>";
 constexpr std::string_view kCut = "the output ended inside this call";
 
 enum class St { text, name, key, before_value, value, args };
 
 class Glm45 final : public StateParser<St> {
  public:
-  explicit Glm45(const ToolSet* tools) : StateParser(tools, {.calls = {kOpen}}) {}
+  explicit Glm45(const ToolSet* tools) : StateParser(tools, {.calls = {tag::tool_call}}) {}
 
  private:
   // Text inside a call that is no markup: the call fails and the rest of the
@@ -42,14 +40,14 @@ class Glm45 final : public StateParser<St> {
   }
 
   bool step(bool final) override {
-    static const MarkerSet open{kOpen};
+    static const MarkerSet open{tag::tool_call};
     static const MarkerSet key_end{"</arg_key>"};
     static const MarkerSet value_end{"</arg_value>"};
     switch (st_) {
       case St::text:
         return text_until(open, {St::name}, final);
       case St::name: {
-        Header h = header({kKey, kEnd}, final);
+        Header h = header({kKey, tag::tool_call_end}, final);
         if (h.which == -1) return false;
         if (h.which == -2) {
           std::string_view t = trim(rest());
@@ -57,7 +55,7 @@ class Glm45 final : public StateParser<St> {
             cut_off("the output ended inside a <tool_call> block");
             return false;
           }
-          text(kOpen);  // the tag named in prose
+          text(tag::tool_call);  // the tag named in prose
           st_ = St::text;
           return true;
         }
@@ -68,11 +66,11 @@ class Glm45 final : public StateParser<St> {
             skip_until(end_);
             return false;
           }
-          consume(h.end + kEnd.size());
+          consume(h.end + tag::tool_call_end.size());
           return true;
         }
         begin_call(h.name);
-        consume(h.end + (h.which == 0 ? kKey.size() : kEnd.size()));
+        consume(h.end + (h.which == 0 ? kKey.size() : tag::tool_call_end.size()));
         if (h.which == 1) end_call();
         st_ = h.which == 0 ? St::key : St::text;
         return true;
@@ -100,7 +98,7 @@ class Glm45 final : public StateParser<St> {
         return true;
       }
       case St::args: {
-        int m = expect({kKey, kEnd}, final);
+        int m = expect({kKey, tag::tool_call_end}, final);
         if (m == -1) return false;
         if (m < 0) return broken("unexpected text inside <tool_call>", final);
         if (m == 1) end_param_call();
@@ -111,7 +109,7 @@ class Glm45 final : public StateParser<St> {
     return false;
   }
 
-  static inline const MarkerSet end_{kEnd};
+  static inline const MarkerSet end_{tag::tool_call_end};
   std::string key_;
 };
 

@@ -17,31 +17,28 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kOpen = "<tool_call>";
-constexpr std::string_view kClose = "</tool_call>";
-
 enum class St { text, open, json, close };
 
 class Hermes final : public StateParser<St> {
  public:
-  explicit Hermes(const ToolSet* tools) : StateParser(tools, {.calls = {kOpen}}) {}
+  explicit Hermes(const ToolSet* tools) : StateParser(tools, {.calls = {tag::tool_call}}) {}
 
  private:
   bool step(bool final) override {
-    static const MarkerSet open{kOpen, "```"};
-    static const MarkerSet close{kClose};
+    static const MarkerSet open{tag::tool_call, "```"};
+    static const MarkerSet close{tag::tool_call_end};
     switch (st_) {
       case St::text: {
-        if (!close_fence({kOpen}, final)) return false;
+        if (!close_fence({tag::tool_call}, final)) return false;
         int m = scan_text(open, final, false);
         bare_ = false;
         if (m == 1) {  // after a wait, scan_text finds the fence again at once
-          m = open_fence({kOpen, "{"}, final);
+          m = open_fence({tag::tool_call, "{"}, final);
           if (m == -2) return true;
           bare_ = m == 1;
         }
         if (m < 0) return false;
-        if (m == 0) consume(kOpen.size());
+        if (m == 0) consume(tag::tool_call.size());
         st_ = m == 0 ? St::open : St::json;
         return true;
       }
@@ -57,7 +54,7 @@ class Hermes final : public StateParser<St> {
           consume(i);
           st_ = St::json;
         } else {
-          text(kOpen);  // the tag named in prose
+          text(tag::tool_call);  // the tag named in prose
           st_ = St::text;
         }
         return true;
@@ -85,7 +82,7 @@ class Hermes final : public StateParser<St> {
         return true;
       }
       case St::close:
-        if (expect({kClose}, final) == -1) return false;
+        if (expect({tag::tool_call_end}, final) == -1) return false;
         st_ = St::text;
         return true;
     }

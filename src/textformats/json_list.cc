@@ -71,7 +71,7 @@ class JsonList final : public StateParser<St> {
   MarkerSet open_;
 };
 
-const ListFormat kMistralNemo{{"[TOOL_CALLS]"}, {}, {}, {.calls = {"[TOOL_CALLS]"}}};
+const ListFormat kMistralNemo{{tag::tool_calls}, {}, {}, {.calls = {tag::tool_calls}}};
 const ListFormat kGranite{
     {"<|tool_call|>", "<response>", "</response>"}, {}, {}, {.calls = {"<|tool_call|>"}}};
 const ListFormat kCommandR7b{{"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"},

@@ -16,18 +16,16 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kTag = "<|python_tag|>";
-
 enum class St { text, body, json };
 
 class Llama3Builtin final : public StateParser<St> {
  public:
-  explicit Llama3Builtin(const ToolSet* tools) : StateParser(tools, {.calls = {kTag}}) {}
+  explicit Llama3Builtin(const ToolSet* tools) : StateParser(tools, {.calls = {tag::python_tag}}) {}
 
  private:
   bool step(bool final) override {
-    static const MarkerSet open{kTag, "<|eom_id|>", "<|eot_id|>"};
-    static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", kTag};
+    static const MarkerSet open{tag::python_tag, "<|eom_id|>", "<|eot_id|>"};
+    static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", tag::python_tag};
     switch (st_) {
       case St::text:  // a stray end token is dropped
         if (!text_until(open, {St::body, St::text}, final)) return false;

@@ -23,8 +23,8 @@ class Llama3Json final : public StateParser<St> {
 
  private:
   bool step(bool final) override {
-    static const MarkerSet open{"<|python_tag|>", "{\"name\"",  "{ \"name\"", "{\"type\"",
-                                "{ \"type\"",     "<|eom_id|>", "<|eot_id|>", "```"};
+    static const MarkerSet open{tag::python_tag, "{\"name\"",  "{ \"name\"", "{\"type\"",
+                                "{ \"type\"",    "<|eom_id|>", "<|eot_id|>", "```"};
     switch (st_) {
       case St::start: {
         size_t i = 0;

@@ -37,6 +37,16 @@ class MarkerSet {
   int single_first_ = -1;  // the one first byte all markers share, else -1
 };
 
+// Markup that more than one family writes.
+namespace tag {
+inline constexpr std::string_view tool_call = "<tool_call>";
+inline constexpr std::string_view tool_call_end = "</tool_call>";
+inline constexpr std::string_view function = "<function=";
+inline constexpr std::string_view function_end = "</function>";
+inline constexpr std::string_view python_tag = "<|python_tag|>";
+inline constexpr std::string_view tool_calls = "[TOOL_CALLS]";
+}  // namespace tag
+
 // True when `s` is blank (spaces, tabs, line breaks).
 inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 inline size_t skip_space(std::string_view s, size_t i = 0) {

@@ -14,7 +14,6 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kToolCalls = "[TOOL_CALLS]";
 constexpr std::string_view kArgs = "[ARGS]";
 constexpr std::string_view kCallId = "[CALL_ID]";
 
@@ -25,11 +24,11 @@ class MistralV11 final : public StateParser<St> {
   explicit MistralV11(const ToolSet* tools)
       : StateParser(tools, {.open = {"[THINK]", "<think>"},
                             .close = {"[/THINK]", "</think>"},
-                            .calls = {kToolCalls}}) {}
+                            .calls = {tag::tool_calls}}) {}
 
  private:
   bool step(bool final) override {
-    static const MarkerSet open{kToolCalls};
+    static const MarkerSet open{tag::tool_calls};
     switch (st_) {
       case St::text:
         return text_until(open, {St::head}, final);
@@ -37,8 +36,8 @@ class MistralV11 final : public StateParser<St> {
         size_t i = 0;
         std::string_view t = after_blanks(i);
         // `[TOOL_C` may be the next marker rather than a list: wait for it.
-        if (undecided(t, final, {kToolCalls})) return false;
-        if ((t.starts_with('[') || t.starts_with('{')) && !t.starts_with(kToolCalls)) {
+        if (undecided(t, final, {tag::tool_calls})) return false;
+        if ((t.starts_with('[') || t.starts_with('{')) && !t.starts_with(tag::tool_calls)) {
           consume(i);
           st_ = St::list;
         } else {
@@ -47,7 +46,7 @@ class MistralV11 final : public StateParser<St> {
         return true;
       }
       case St::name: {
-        Header h = header({kArgs, kCallId, "{", kToolCalls}, final);
+        Header h = header({kArgs, kCallId, "{", tag::tool_calls}, final);
         if (h.which == -1) return false;
         if (h.which == -2 || h.name.empty()) {
           std::string_view t = trim(rest());
@@ -55,7 +54,7 @@ class MistralV11 final : public StateParser<St> {
             cut_off("the output ended inside a tool call name");
             return false;
           }
-          if (!t.empty()) text(kToolCalls);  // the marker named in prose
+          if (!t.empty()) text(tag::tool_calls);  // the marker named in prose
           st_ = St::text;
           return true;
         }
@@ -100,7 +99,7 @@ class MistralV11 final : public StateParser<St> {
         return true;
       }
       case St::list:
-        if (!list_calls(kToolCalls, {}, final)) return false;
+        if (!list_calls(tag::tool_calls, {}, final)) return false;
         st_ = St::text;
         return true;
     }

@@ -21,78 +21,74 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kToolCall = "<tool_call>";
-constexpr std::string_view kFunction = "<function=";
 constexpr std::string_view kParameter = "<parameter=";
-constexpr std::string_view kEndFunction = "</function>";
-constexpr std::string_view kEndToolCall = "</tool_call>";
 
 enum class St { text, wrapper, function, json, params, key, value, after };
 
 class Qwen3Coder final : public StateParser<St> {
  public:
   explicit Qwen3Coder(const ToolSet* tools)
-      : StateParser(tools, {.calls = {kToolCall, kFunction}}) {}
+      : StateParser(tools, {.calls = {tag::tool_call, tag::function}}) {}
 
  private:
   // Markup that turned out to be prose: the tags read so far are text.
   bool prose() {
-    if (wrapped_) text(kToolCall);
+    if (wrapped_) text(tag::tool_call);
     wrapped_ = false;
     st_ = St::text;
     return true;
   }
 
   bool step(bool final) override {
-    static const MarkerSet open{kToolCall, kFunction};
+    static const MarkerSet open{tag::tool_call, tag::function};
     static const MarkerSet gt{">"};
-    static const MarkerSet end_value{"</parameter>", kParameter, kEndFunction};
-    static const MarkerSet end_tool_call{kEndToolCall};
+    static const MarkerSet end_value{"</parameter>", kParameter, tag::function_end};
+    static const MarkerSet end_tool_call{tag::tool_call_end};
     switch (st_) {
       case St::text: {
         int m = scan_text(open, final, false);
         if (m < 0) return false;
         wrapped_ = m == 0;
-        if (m == 0) consume(kToolCall.size());
+        if (m == 0) consume(tag::tool_call.size());
         st_ = m == 0 ? St::wrapper : St::function;
         return true;
       }
       case St::wrapper: {
         size_t i = 0;
         std::string_view t = after_blanks(i);
-        if (undecided(t, final, {kFunction})) return false;
+        if (undecided(t, final, {tag::function})) return false;
         if (t.empty()) {
           cut_off("the output ended inside a <tool_call> block");
           return false;
         }
-        if (!t.starts_with(kFunction) && !t.starts_with('{')) return prose();
+        if (!t.starts_with(tag::function) && !t.starts_with('{')) return prose();
         consume(i);
         st_ = t.starts_with('{') ? St::json : St::function;
         return true;
       }
       case St::function: {  // at <function=NAME>, then a parameter or the end
-        std::string_view s = rest().substr(kFunction.size());
+        std::string_view s = rest().substr(tag::function.size());
         size_t n = name_length(s);
         if (n == s.size() && !final && n <= kMaxName) return false;
         if (n == 0 || n > kMaxName || n == s.size() || s[n] != '>') {
-          text(kFunction);
-          consume(kFunction.size());
+          text(tag::function);
+          consume(tag::function.size());
           return prose();
         }
         size_t i = skip_space(s, n + 1);
         std::string_view t = s.substr(i);
-        if (undecided(t, final, {kParameter, kEndFunction})) return false;
+        if (undecided(t, final, {kParameter, tag::function_end})) return false;
         if (t.empty()) {
           cut_off("the output ended inside a <function=...> tag");
           return false;
         }
-        if (!t.starts_with(kParameter) && !t.starts_with(kEndFunction)) {
-          text(kFunction);
-          consume(kFunction.size());
+        if (!t.starts_with(kParameter) && !t.starts_with(tag::function_end)) {
+          text(tag::function);
+          consume(tag::function.size());
           return prose();
         }
         begin_call(s.substr(0, n));
-        consume(kFunction.size() + i);
+        consume(tag::function.size() + i);
         st_ = St::params;
         return true;
       }
@@ -108,7 +104,7 @@ class Qwen3Coder final : public StateParser<St> {
         return true;
       }
       case St::params: {
-        int m = expect({kParameter, kEndFunction, kEndToolCall}, final);
+        int m = expect({kParameter, tag::function_end, tag::tool_call_end}, final);
         if (m == -1) return false;
         if (m == 0) {
           st_ = St::key;
@@ -143,7 +139,7 @@ class Qwen3Coder final : public StateParser<St> {
         return true;
       }
       case St::after:
-        if (expect({kEndToolCall}, final) == -1) return false;
+        if (expect({tag::tool_call_end}, final) == -1) return false;
         wrapped_ = false;
         st_ = St::text;
         return true;
