@@ -17,7 +17,7 @@ namespace toolwire::textformats {
 
 namespace {
 
-enum class St { text, open, json, close };
+enum class St { text, open, block, json, close };
 
 class Hermes final : public StateParser<St> {
  public:
@@ -52,11 +52,30 @@ class Hermes final : public StateParser<St> {
         }
         if (t.starts_with('{')) {
           consume(i);
-          st_ = St::json;
+          st_ = St::block;
         } else {
           text(tag::tool_call);  // the tag named in prose
           st_ = St::text;
         }
+        return true;
+      }
+      case St::block: {
+        // The usual block: everything up to </tool_call> is the object (one
+        // memchr-driven search, one parse). Anything else (a </tool_call>
+        // inside a string, broken JSON, no </tool_call>) is read again by the
+        // JSON scanner: each byte is looked at twice at most.
+        Found f = find_buffered(close, final);
+        if (f.which < 0 && !final) return false;
+        std::string_view content = rest().substr(0, f.which < 0 ? rest().size() : f.pos);
+        simdjson::dom::element doc;
+        st_ = St::json;
+        if (f.which < 0 || json_.parse(content.data(), content.size()).get(doc)) {
+          rescan();
+          return true;
+        }
+        json_object_call(doc, "<tool_call>");
+        consume(content.size() + tag::tool_call_end.size());
+        st_ = St::text;
         return true;
       }
       case St::json: {

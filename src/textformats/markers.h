@@ -4,8 +4,9 @@
 // there is none it returns where a marker could still begin (a suffix of
 // `hay` that is a prefix of a marker), so the caller emits only what is
 // before that. At the end of output (`final`) partial prefixes do not count.
-// Candidate positions are found by their first byte (memchr when the markers
-// share one), so text without marker bytes is skipped at memory speed.
+// Candidate positions are found by their first byte (memchr for each of up to
+// four distinct first bytes, each resumed where it stopped), so text without
+// marker bytes is skipped at memory speed.
 #pragma once
 
 #include <array>
@@ -34,7 +35,8 @@ class MarkerSet {
  private:
   std::vector<std::string_view> markers_;
   std::array<bool, 256> first_{};
-  int single_first_ = -1;  // the one first byte all markers share, else -1
+  std::array<unsigned char, 4> firsts_{};  // the distinct first bytes, when few
+  size_t nfirsts_ = 0;                     // their number; 0: use first_
 };
 
 // Markup that more than one family writes.

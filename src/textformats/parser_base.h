@@ -155,6 +155,11 @@ class ParserBase : public TextFormatParser {
   // or invalid, the next call scans a new value.
   enum class Scan { more, done, invalid };
   Scan scan_buffered(size_t& length);
+  // The next find_buffered / scan_buffered starts again at the start of rest().
+  void rescan() {
+    mark_ = 0;
+    scan_.reset();
+  }
   // scan_buffered, and the value parsed (into json_) once it closed. wait:
   // more input is needed (at the end of output, cut_off(`cut`) first);
   // valid: `doc` holds it, `length` is its size; invalid: not JSON (`length`
