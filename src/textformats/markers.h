@@ -4,13 +4,15 @@
 // there is none it returns where a marker could still begin (a suffix of
 // `hay` that is a prefix of a marker), so the caller emits only what is
 // before that. At the end of output (`final`) partial prefixes do not count.
-// Candidate positions are found by their first byte (memchr for each of up to
-// four distinct first bytes, each resumed where it stopped), so text without
-// marker bytes is skipped at memory speed.
+// Candidate positions are found by their first byte (memchr when the markers
+// share one; for up to four distinct ones, memchr for each in windows that
+// double as the scan goes), so text without marker bytes is skipped at
+// memory speed.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -33,10 +35,14 @@ class MarkerSet {
   std::string_view marker(int i) const { return markers_[static_cast<size_t>(i)]; }
 
  private:
-  std::vector<std::string_view> markers_;
-  std::array<bool, 256> first_{};
+  // What starts at hay[i]: a marker, a possible longer one that began at
+  // `hold` (pos = hold), or nothing (pos = hay.size(); hold may be set).
+  Hit at(std::string_view hay, size_t i, bool final, size_t& hold) const;
+
+  std::vector<std::string_view> markers_;  // at most 8
+  std::array<uint8_t, 256> by_first_{};    // the markers (bits) each byte starts
   std::array<unsigned char, 4> firsts_{};  // the distinct first bytes, when few
-  size_t nfirsts_ = 0;                     // their number; 0: use first_
+  size_t nfirsts_ = 0;                     // their number; 0: more than four
 };
 
 // Markup that more than one family writes.
