@@ -3,7 +3,8 @@
 //                   "parameters": {"city": "Paris"}, "priority": 0}]}
 // code fences optional. Each element is a call: name = type, arguments =
 // parameters, id kept. A bad element is reported alone (the others count);
-// an answer that is not such JSON is one error and no text. parse_envelope
+// an answer that is not such JSON is one error (prose stays text). Prose
+// before a fenced envelope is text. parse_envelope
 // (envelope_turn.h) also keeps each call's priority and operation.
 #include "textformats/families.h"
 #include "textformats/json_answer.h"
@@ -27,12 +28,11 @@ class Envelope final : public JsonAnswer {
       : JsonAnswer(tools), meta_(meta) {}
 
  private:
-  void on_value(simdjson::dom::element v, std::string_view) override {
+  bool on_value(simdjson::dom::element v, std::string_view) override {
     simdjson::dom::array calls;
     if (!v.is_object() || v["toolCalls"].get_array().get(calls)) {
       error("the answer is not an envelope: expected {\"toolCalls\": [...]}");
-      drop_text_ = true;
-      return;
+      return true;
     }
     static const CallKeys keys{{"type"}, {"parameters"}, {"id"}};
     size_t i = 0;
@@ -61,15 +61,12 @@ class Envelope final : public JsonAnswer {
       if (meta_) meta_->push_back(std::move(m));
       whole_call(*c);
     }
+    return true;
   }
 
-  void on_prose() override {
-    error("the answer is not JSON: expected {\"toolCalls\": [...]}");
-    drop_text_ = true;
-  }
+  void on_prose() override { error("the answer is not JSON: expected {\"toolCalls\": [...]}"); }
   void on_broken(std::string_view, bool cut_off) override {
     error(cut_off ? "the output ended inside the envelope" : "the envelope is not valid JSON");
-    drop_text_ = true;
   }
 
   std::vector<CallMeta>* meta_;

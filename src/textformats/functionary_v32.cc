@@ -17,63 +17,54 @@ namespace toolwire::textformats {
 namespace {
 
 constexpr std::string_view kOpen = ">>>";
-constexpr size_t kMaxName = 256;
 
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
 }
 
-class FunctionaryV32 final : public ParserBase {
+enum class St { start, header, text, args, python };
+
+class FunctionaryV32 final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  using StateParser::StateParser;
 
  private:
-  enum class St { start, header, text, args, python };
-
-  void body(bool final) override {
+  bool step(bool final) override {
     static const MarkerSet open{kOpen, "<|eot_id|>", "<|eom_id|>"};
     static const MarkerSet python_end{kOpen, "<|eot_id|>", "<|eom_id|>"};
     static const MarkerSet skip_end{kOpen};
-    while (true) {
-      switch (st_) {
-        case St::start: {
-          size_t i = 0;
-          std::string_view t = after_blanks(i);
-          if (undecided(t, final, {kOpen})) return;
-          consume(i + (t.starts_with(kOpen) ? kOpen.size() : 0));
-          st_ = St::header;
-          break;
-        }
-        case St::header: {
-          int h = header(final);
-          if (h < 0) return;
-          break;
-        }
-        case St::text: {
-          int m = scan_text(open, final);
-          if (m < 0) return;
-          if (m == 0) st_ = St::header;
-          break;
-        }
-        case St::args: {
-          // The arguments open with `{` (header()), so they are never empty.
-          Args a = stream_args_until({}, final);
-          if (a == Args::wait) return;
-          st_ = St::text;
-          if (a == Args::failed) return skip_until(skip_end, false);
-          break;
-        }
-        case St::python: {
-          Found f = find_buffered(python_end, final);
-          if (f.which < 0 && !final) return;
-          size_t len = f.which < 0 ? rest().size() : f.pos;
-          code_call("python", trim(rest().substr(0, len)));
-          consume(len);
-          st_ = St::text;  // the marker after the code is read there
-          break;
-        }
+    switch (st_) {
+      case St::start: {
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final, {kOpen})) return false;
+        consume(i + (t.starts_with(kOpen) ? kOpen.size() : 0));
+        st_ = St::header;
+        return true;
+      }
+      case St::header:
+        return header(final) >= 0;
+      case St::text:
+        return text_until(open, {St::header, St::text}, final);
+      case St::args: {
+        // The arguments open with `{` (header()), so they are never empty.
+        Args a = stream_args_until({}, final);
+        if (a == Args::wait) return false;
+        st_ = St::text;
+        if (a == Args::failed) skip_until(skip_end, false);
+        return a != Args::failed;
+      }
+      case St::python: {
+        Found f = find_buffered(python_end, final);
+        if (f.which < 0 && !final) return false;
+        size_t len = f.which < 0 ? rest().size() : f.pos;
+        code_call("python", trim(rest().substr(0, len)));
+        consume(len);
+        st_ = St::text;  // the marker after the code is read there
+        return true;
       }
     }
+    return false;
   }
 
   // After `>>>` (or at the start): `NAME\n`. 0 when a state was chosen, -1 to
@@ -115,7 +106,6 @@ class FunctionaryV32 final : public ParserBase {
     return 0;
   }
 
-  St st_ = St::start;
   bool at_start_ = true;
 };
 

@@ -5,7 +5,9 @@
 //   <arg_value>Paris</arg_value>
 //   </tool_call>
 // Values are text: string properties stay strings, others are parsed as JSON
-// when they are (with no schema, any valid JSON value is taken as such).
+// when they are (with no schema, any valid JSON value is taken as such). A
+// <tool_call> not followed by a name and <arg_key> or </tool_call> is prose;
+// one inside an unclosed <think> ends the reasoning.
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
 
@@ -15,117 +17,99 @@ namespace {
 
 constexpr std::string_view kKey = "<arg_key>";
 constexpr std::string_view kValue = "<arg_value>";
-constexpr std::string_view kEnd = "</tool_call>";
+constexpr std::string_view kCut = "the output ended inside this call";
 
-class Glm45 final : public ParserBase {
+enum class St { text, name, key, before_value, value, args };
+
+class Glm45 final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  explicit Glm45(const ToolSet* tools) : StateParser(tools, {.calls = {tag::tool_call}}) {}
 
  private:
-  enum class St { text, name, key, before_value, value, args };
-
-  void cut() {
-    if (in_call())
-      fail_call("the output ended inside this call");
-    else
-      error("the output ended inside a <tool_call> block");
-    consume(rest().size());
+  // Text inside a call that is no markup: the call fails and the rest of the
+  // block is dropped.
+  bool broken(std::string_view why, bool final) {
+    if (final) {
+      cut_off(kCut);
+      return false;
+    }
+    fail_call(std::string(why));
+    st_ = St::text;
+    skip_until(end_);
+    return false;
   }
 
-  void body(bool final) override {
-    static const MarkerSet open{"<tool_call>"};
-    static const MarkerSet name_end{kKey, kEnd};
+  bool step(bool final) override {
+    static const MarkerSet open{tag::tool_call};
     static const MarkerSet key_end{"</arg_key>"};
     static const MarkerSet value_end{"</arg_value>"};
-    static const MarkerSet end{kEnd};
-    while (true) {
-      switch (st_) {
-        case St::text:
-          if (scan_text(open, final) < 0) return;
-          st_ = St::name;
-          break;
-        case St::name: {
-          Found f = find_buffered(name_end, final);
-          if (f.which < 0) {
-            if (final) cut();
-            return;
+    switch (st_) {
+      case St::text:
+        return text_until(open, {St::name}, final);
+      case St::name: {
+        Header h = header({kKey, tag::tool_call_end}, final);
+        if (h.which == -1) return false;
+        if (h.which == -2) {
+          std::string_view t = trim(rest());
+          if (final && name_length(t) == t.size()) {
+            cut_off("the output ended inside a <tool_call> block");
+            return false;
           }
-          std::string name = take(f.pos, name_end.marker(f.which).size());
-          if (name.empty()) {
-            error("a <tool_call> without a function name");
-            st_ = St::text;
-            if (f.which == 0) return skip_until(end);
-            break;
-          }
-          begin_call(name);
-          if (f.which == 1) {
-            end_call();
-            st_ = St::text;
-          } else {
-            st_ = St::key;
-          }
-          break;
+          text(tag::tool_call);  // the tag named in prose
+          st_ = St::text;
+          return true;
         }
-        case St::key: {
-          Found f = find_buffered(key_end, final);
-          if (f.which < 0) {
-            if (final) cut();
-            return;
+        if (h.name.empty()) {
+          error("a <tool_call> without a function name");
+          st_ = St::text;
+          if (h.which == 0) {
+            skip_until(end_);
+            return false;
           }
-          key_ = take(f.pos, 10);
-          st_ = St::before_value;
-          break;
+          consume(h.end + tag::tool_call_end.size());
+          return true;
         }
-        case St::before_value: {
-          int m = expect({kValue}, final);
-          if (m == -1) return;
-          if (m < 0) {
-            if (final) {
-              cut();
-              return;
-            }
-            fail_call("<arg_key> without <arg_value>");
-            st_ = St::text;
-            return skip_until(end);
-          }
-          st_ = St::value;
-          break;
-        }
-        case St::value: {
-          Found f = find_buffered(value_end, final);
-          if (f.which < 0) {
-            if (final) cut();
-            return;
-          }
-          call_param(key_, trim(rest().substr(0, f.pos)), true);
-          consume(f.pos + 12);
-          st_ = St::args;
-          break;
-        }
-        case St::args: {
-          int m = expect({kKey, kEnd}, final);
-          if (m == -1) return;
-          if (m == 0) {
-            st_ = St::key;
-          } else if (m == 1) {
-            end_param_call();
-            st_ = St::text;
-          } else {
-            if (final) {
-              cut();
-              return;
-            }
-            fail_call("unexpected text inside <tool_call>");
-            st_ = St::text;
-            return skip_until(end);
-          }
-          break;
-        }
+        begin_call(h.name);
+        consume(h.end + (h.which == 0 ? kKey.size() : tag::tool_call_end.size()));
+        if (h.which == 1) end_call();
+        st_ = h.which == 0 ? St::key : St::text;
+        return true;
+      }
+      case St::key: {
+        Found f = find_or_cut(key_end, final, kCut);
+        if (f.which < 0) return false;
+        key_ = take(f.pos, 10);
+        st_ = St::before_value;
+        return true;
+      }
+      case St::before_value: {
+        int m = expect({kValue}, final);
+        if (m == -1) return false;
+        if (m < 0) return broken("<arg_key> without <arg_value>", final);
+        st_ = St::value;
+        return true;
+      }
+      case St::value: {
+        Found f = find_or_cut(value_end, final, kCut);
+        if (f.which < 0) return false;
+        call_param(key_, trim(rest().substr(0, f.pos)), true);
+        consume(f.pos + 12);
+        st_ = St::args;
+        return true;
+      }
+      case St::args: {
+        int m = expect({kKey, tag::tool_call_end}, final);
+        if (m == -1) return false;
+        if (m < 0) return broken("unexpected text inside <tool_call>", final);
+        if (m == 1) end_param_call();
+        st_ = m == 0 ? St::key : St::text;
+        return true;
       }
     }
+    return false;
   }
 
-  St st_ = St::text;
+  static inline const MarkerSet end_{tag::tool_call_end};
   std::string key_;
 };
 

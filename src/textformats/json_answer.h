@@ -1,32 +1,34 @@
-// Families where the whole answer is one JSON value, code fences optional
+// Families where the answer is one JSON value, code fences optional
 // (generic_json, envelope). The value is kept until it closes, then on_value
-// turns it into events; what follows it is text.
+// turns it into events; what follows it is text. Prose before the value is
+// text, and a fenced value after it ("Sure:\n```json\n{...}\n```") is still
+// the answer.
 #pragma once
 
 #include "textformats/parser_base.h"
 
 namespace toolwire::textformats {
 
-class JsonAnswer : public ParserBase {
- protected:
-  explicit JsonAnswer(const ToolSet* tools) : ParserBase(tools) {}
+namespace json_answer {
+enum class St { start, prose, json };
+}
 
-  virtual void on_value(simdjson::dom::element value, std::string_view source) = 0;
-  // The answer is not JSON (it opened with neither `{` nor a fence).
+class JsonAnswer : public StateParser<json_answer::St> {
+ protected:
+  explicit JsonAnswer(const ToolSet* tools) : StateParser(tools) {}
+
+  // The answer; false when it is some other JSON (then it is text).
+  virtual bool on_value(simdjson::dom::element value, std::string_view source) = 0;
+  // The output ended with no JSON value in it (prose only).
   virtual void on_prose() = 0;
   // The answer opened like JSON but is not: invalid bytes, a parse error, or
   // the end of output inside it.
   virtual void on_broken(std::string_view source, bool cut_off) = 0;
 
-  // Set by on_prose / on_broken: what follows is dropped, not text.
-  bool drop_text_ = false;
-
  private:
-  enum class St { start, fence, json, close_fence, text };
-  void body(bool final) override;
+  bool step(bool final) override;
 
-  St st_ = St::start;
-  bool fenced_ = false;
+  bool answered_ = false;  // a value was read
 };
 
 }  // namespace toolwire::textformats

@@ -1,13 +1,15 @@
 // Families whose calls are a JSON list after a marker:
 //   mistral_nemo  [TOOL_CALLS][{"name": "f", "arguments": {...}, "id": "abcdefghi"}]
 //   granite       <|tool_call|>[{"name": "f", "arguments": {...}}]
+//                 (Granite 3.3 thinking: <think>...</think><response>...</response>)
 //   command_r7b   <|START_THINKING|>...<|END_THINKING|>
 //                 <|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f",
 //                 "parameters": {...}}]<|END_ACTION|>
 //                 <|START_RESPONSE|>text<|END_RESPONSE|>
-// The list is kept until it closes, then each element is one call; a bad
-// element is reported alone and the others still count. A single object
-// instead of a list is accepted.
+// The list is kept until it closes (the JSON scanner delimits it: markers
+// inside strings are text), then each element is one call; a bad element is
+// reported alone and the others still count. A single object instead of a
+// list is accepted; a marker followed by neither is prose naming it.
 #include <array>
 
 #include "textformats/families.h"
@@ -25,64 +27,61 @@ struct ListFormat {
   ReasoningMarkers reasoning;
 };
 
-class JsonList final : public ParserBase {
+enum class St { text, open, list, close };
+
+class JsonList final : public StateParser<St> {
  public:
   JsonList(const ToolSet* tools, const ListFormat& f)
-      : ParserBase(tools, f.reasoning), f_(f), open_(f.markers) {}
+      : StateParser(tools, f.reasoning), f_(f), open_(f.markers) {}
 
  private:
-  enum class St { text, list, close };
-
-  void body(bool final) override {
-    while (true) {
-      switch (st_) {
-        case St::text: {
-          int m = scan_text(open_, final);
-          if (m < 0) return;
-          if (m == 0) st_ = St::list;
-          break;
-        }
-        case St::list: {
-          size_t len = 0;
-          Scan sc = scan_buffered(len);
-          if (sc == Scan::more) {
-            if (final)
-              cut_off(trim(rest()).empty() ? "" : "the output ended inside the tool call list");
-            return;
-          }
-          if (sc == Scan::invalid) {
-            error("the text after " + std::string(open_.marker(0)) + " is not a JSON list");
-            st_ = St::text;  // the rest is prose
-            break;
-          }
-          json_list_calls(rest().substr(0, len), f_.keys);
-          consume(len);
-          st_ = f_.close.empty() ? St::text : St::close;
-          break;
-        }
-        case St::close: {
-          int m = expect({f_.close}, final);
-          if (m == -1) return;
+  bool step(bool final) override {
+    switch (st_) {
+      case St::text:
+        if (!text_until(open_, {St::open, St::text}, final)) return false;
+        if (st_ == St::text) boundary();  // a dropped marker
+        return true;
+      case St::open: {
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final)) return false;
+        if (t.empty()) return false;
+        if (!t.starts_with('[') && !t.starts_with('{')) {
+          text(open_.marker(0));  // the marker named in prose
           st_ = St::text;
-          break;
+          return true;
         }
+        consume(i);
+        st_ = St::list;
+        return true;
       }
+      case St::list:
+        if (!list_calls(open_.marker(0), f_.keys, final)) return false;
+        st_ = f_.close.empty() ? St::text : St::close;
+        return true;
+      case St::close:
+        if (expect({f_.close}, final) == -1) return false;
+        st_ = St::text;
+        return true;
     }
+    return false;
   }
 
   const ListFormat& f_;
   MarkerSet open_;
-  St st_ = St::text;
 };
 
-const ListFormat kMistralNemo{{"[TOOL_CALLS]"}, {}, {}, {}};
-const ListFormat kGranite{{"<|tool_call|>"}, {}, {}, {}};
+const ListFormat kMistralNemo{{tag::tool_calls}, {}, {}, {.calls = {tag::tool_calls}}};
+const ListFormat kGranite{
+    {"<|tool_call|>", "<response>", "</response>"}, {}, {}, {.calls = {"<|tool_call|>"}}};
 const ListFormat kCommandR7b{{"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"},
                              "<|END_ACTION|>",
                              {.name = {"tool_name", "name"},
                               .arguments = {"parameters", "arguments"},
                               .id = {"tool_call_id", "id"}},
-                             {.open = "<|START_THINKING|>", .close = "<|END_THINKING|>"}};
+                             {.open = {"<|START_THINKING|>"},
+                              .close = {"<|END_THINKING|>"},
+                              .calls = {"<|START_ACTION|>", "<|START_RESPONSE|>"}}};
 
 }  // namespace
 

@@ -3,7 +3,10 @@
 //   <|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city":"Paris"}<|tool_call_end|>
 //   <|tool_calls_section_end|>
 // The id (functions.NAME:N) is kept as the call id; the name is what lies
-// between "functions." and ":N". Arguments stream as they arrive.
+// between "functions." and ":N". Arguments stream as they arrive, delimited
+// by the JSON scanner (markers inside strings are text). A header whose
+// <|tool_call_argument_begin|> was lost in detokenisation (ID{...}) is read
+// too; a section marker ends an unclosed <think> block.
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
 
@@ -11,6 +14,7 @@ namespace toolwire::textformats {
 
 namespace {
 
+constexpr std::string_view kSectionBegin = "<|tool_calls_section_begin|>";
 constexpr std::string_view kCallBegin = "<|tool_call_begin|>";
 constexpr std::string_view kArgBegin = "<|tool_call_argument_begin|>";
 constexpr std::string_view kCallEnd = "<|tool_call_end|>";
@@ -21,57 +25,47 @@ std::string_view name_of(std::string_view id) {
   return id;
 }
 
-class KimiK2 final : public ParserBase {
+enum class St { text, section, id, args };
+
+class KimiK2 final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  explicit KimiK2(const ToolSet* tools)
+      : StateParser(tools, {.calls = {kSectionBegin, "<|tool_call_section_begin|>"}}) {}
 
  private:
-  enum class St { text, section, id, args, after_args };
-
-  void body(bool final) override {
-    static const MarkerSet open{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"};
-    static const MarkerSet arg_begin{kArgBegin};
+  bool step(bool final) override {
+    static const MarkerSet open{kSectionBegin, "<|tool_call_section_begin|>"};
+    static const MarkerSet arg_begin{kArgBegin, "{"};
     static const MarkerSet call_end{kCallEnd};
-    while (true) {
-      switch (st_) {
-        case St::text:
-          if (scan_text(open, final) < 0) return;
-          st_ = St::section;
-          break;
-        case St::section: {
-          int m = expect({kCallBegin, "<|tool_calls_section_end|>", "<|tool_call_section_end|>"},
-                         final);
-          if (m == -1) return;
-          // m < 0: prose inside the section, or its end missing
-          st_ = m == 0 ? St::id : St::text;
-          break;
-        }
-        case St::id: {
-          Found f = find_or_cut(arg_begin, final, "the output ended inside a tool call header");
-          if (f.which < 0) return;
-          std::string id = take(f.pos, kArgBegin.size());
-          begin_call(name_of(id), id);
-          st_ = St::args;
-          break;
-        }
-        case St::args: {
-          Args a = stream_args_until(kCallEnd, final);
-          if (a == Args::wait) return;
-          st_ = a == Args::done ? St::after_args : St::section;
-          if (a == Args::failed) return skip_until(call_end);
-          break;
-        }
-        case St::after_args: {
-          int m = end_call_at(kCallEnd, final);
-          if (m == -1) return;
-          st_ = m == 0 ? St::section : St::text;
-          break;
-        }
+    switch (st_) {
+      case St::text:
+        return text_until(open, {St::section}, final);
+      case St::section: {
+        int m =
+            expect({kCallBegin, "<|tool_calls_section_end|>", "<|tool_call_section_end|>"}, final);
+        if (m == -1) return false;
+        // m < 0: prose inside the section, or its end missing
+        boundary();
+        st_ = m == 0 ? St::id : St::text;
+        return true;
+      }
+      case St::id: {
+        Found f = find_or_cut(arg_begin, final, "the output ended inside a tool call header");
+        if (f.which < 0) return false;
+        std::string id = take(f.pos, f.which == 0 ? kArgBegin.size() : 0);
+        begin_call(name_of(id), id);
+        st_ = St::args;
+        return true;
+      }
+      case St::args: {
+        int r = args_to_end(kCallEnd, call_end, final);
+        if (r < 0) return false;
+        st_ = r == 1 ? St::text : St::section;
+        return r < 2;
       }
     }
+    return false;
   }
-
-  St st_ = St::text;
 };
 
 }  // namespace

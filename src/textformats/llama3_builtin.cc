@@ -4,7 +4,9 @@
 //   <|python_tag|>import math\nprint(math.pi)<|eom_id|>      → code_interpreter {"code": ...}
 //   <|python_tag|>{"name": "get_weather", "parameters": {...}}  (a custom tool, as llama3_json)
 // The call ends at <|eom_id|> / <|eot_id|> or the end of output (servers
-// strip the stop token) and is emitted whole. Prose before the tag is text.
+// strip the stop token) and is emitted whole. Prose before the tag is text. A
+// JSON call is delimited by the JSON scanner (an end token inside one of its
+// strings is text).
 #include "textformats/families.h"
 #include "textformats/parser_base.h"
 #include "textformats/python_call.h"
@@ -14,32 +16,51 @@ namespace toolwire::textformats {
 
 namespace {
 
-constexpr std::string_view kTag = "<|python_tag|>";
+enum class St { text, body, json };
 
-class Llama3Builtin final : public ParserBase {
+class Llama3Builtin final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  explicit Llama3Builtin(const ToolSet* tools) : StateParser(tools, {.calls = {tag::python_tag}}) {}
 
  private:
-  void body(bool final) override {
-    static const MarkerSet open{kTag, "<|eom_id|>", "<|eot_id|>"};
-    static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", kTag};
-    while (true) {
-      if (!inside_) {
-        int m = scan_text(open, final);
-        if (m < 0) return;
-        if (m != 0) continue;  // a stray end token: dropped
-        inside_ = true;
+  bool step(bool final) override {
+    static const MarkerSet open{tag::python_tag, "<|eom_id|>", "<|eot_id|>"};
+    static const MarkerSet end{"<|eom_id|>", "<|eot_id|>", tag::python_tag};
+    switch (st_) {
+      case St::text:  // a stray end token is dropped
+        if (!text_until(open, {St::body, St::text}, final)) return false;
+        boundary();
+        return true;
+      case St::body: {
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final)) return false;
+        if (t.starts_with('{')) {
+          consume(i);
+          st_ = St::json;
+          return true;
+        }
+        Found f = find_buffered(end, final);
+        if (f.which < 0 && !final) return false;
+        size_t len = f.which < 0 ? rest().size() : f.pos;
+        call(trim(rest().substr(0, len)), f.which >= 0);
+        // A second <|python_tag|> starts the next call; an end token is dropped.
+        consume(f.which < 0 ? len : len + (f.which == 2 ? 0 : end.marker(f.which).size()));
+        st_ = St::text;
+        return f.which >= 0;
       }
-      Found f = find_buffered(end, final);
-      if (f.which < 0 && !final) return;
-      size_t len = f.which < 0 ? rest().size() : f.pos;
-      call(trim(rest().substr(0, len)), f.which >= 0);
-      // A second <|python_tag|> starts the next call; an end token is dropped.
-      consume(f.which < 0 ? len : len + (f.which == 2 ? 0 : end.marker(f.which).size()));
-      inside_ = false;
-      if (f.which < 0) return;
+      case St::json: {
+        JsonValue v = json_value(final, "the output ended inside a JSON tool call");
+        if (v.state == JsonValue::wait) return false;
+        st_ = St::text;
+        if (v.state != JsonValue::valid)
+          return broken("a <|python_tag|> JSON call is not valid JSON", end, false);
+        json_object_call(v.doc, {});
+        consume(v.length);
+        return true;
+      }
     }
+    return false;
   }
 
   // Is `s` `name.call(`...? The length of `name` or 0.
@@ -55,15 +76,6 @@ class Llama3Builtin final : public ParserBase {
       if (!closed) error("the output ended after <|python_tag|>");
       return;
     }
-    if (body.front() == '{') {
-      simdjson::dom::element doc;
-      if (json_.parse(body.data(), body.size()).get(doc)) {
-        error(closed ? "a <|python_tag|> JSON call is not valid JSON"
-                     : "the output ended inside a JSON tool call");
-        return;
-      }
-      return json_object_call(doc, {});
-    }
     if (size_t n = builtin_name(body)) {
       std::string list = "[";
       list.append(body);
@@ -77,8 +89,6 @@ class Llama3Builtin final : public ParserBase {
     }
     code_call("code_interpreter", body);
   }
-
-  bool inside_ = false;
 };
 
 }  // namespace

@@ -5,11 +5,14 @@
 // `hay` that is a prefix of a marker), so the caller emits only what is
 // before that. At the end of output (`final`) partial prefixes do not count.
 // Candidate positions are found by their first byte (memchr when the markers
-// share one), so text without marker bytes is skipped at memory speed.
+// share one; for up to four distinct ones, memchr for each in windows that
+// double as the scan goes), so text without marker bytes is skipped at
+// memory speed.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -32,10 +35,25 @@ class MarkerSet {
   std::string_view marker(int i) const { return markers_[static_cast<size_t>(i)]; }
 
  private:
-  std::vector<std::string_view> markers_;
-  std::array<bool, 256> first_{};
-  int single_first_ = -1;  // the one first byte all markers share, else -1
+  // What starts at hay[i]: a marker, a possible longer one that began at
+  // `hold` (pos = hold), or nothing (pos = hay.size(); hold may be set).
+  Hit at(std::string_view hay, size_t i, bool final, size_t& hold) const;
+
+  std::vector<std::string_view> markers_;  // at most 8
+  std::array<uint8_t, 256> by_first_{};    // the markers (bits) each byte starts
+  std::array<unsigned char, 4> firsts_{};  // the distinct first bytes, when few
+  size_t nfirsts_ = 0;                     // their number; 0: more than four
 };
+
+// Markup that more than one family writes.
+namespace tag {
+inline constexpr std::string_view tool_call = "<tool_call>";
+inline constexpr std::string_view tool_call_end = "</tool_call>";
+inline constexpr std::string_view function = "<function=";
+inline constexpr std::string_view function_end = "</function>";
+inline constexpr std::string_view python_tag = "<|python_tag|>";
+inline constexpr std::string_view tool_calls = "[TOOL_CALLS]";
+}  // namespace tag
 
 // True when `s` is blank (spaces, tabs, line breaks).
 inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }

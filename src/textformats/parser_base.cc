@@ -24,8 +24,26 @@ std::string_view Trimmer::put(std::string_view s) {
   return out_;
 }
 
+namespace {
+
+std::array<std::string_view, 6> ends_of(const ReasoningMarkers& r) {
+  return {r.close[0], r.close[1], r.calls[0], r.calls[1], r.calls[2], r.calls[3]};
+}
+
+}  // namespace
+
+size_t name_length(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && i <= kMaxName) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.' && c != ':' && c != '/') break;
+    ++i;
+  }
+  return i;
+}
+
 ParserBase::ParserBase(const ToolSet* tools, ReasoningMarkers r)
-    : tools_(tools), think_(r), think_close_({r.close}) {
+    : tools_(tools), think_(r), think_end_(ends_of(r)) {
   if (!think_.enabled) phase_ = Phase::body;
 }
 
@@ -56,10 +74,17 @@ void ParserBase::run(bool final) {
     if (phase_ == Phase::start) {
       size_t i = 0;
       std::string_view t = after_blanks(i);
-      if (t.starts_with(think_.open)) {
-        consume(i + think_.open.size());
-        phase_ = Phase::reasoning;
-      } else if (undecided(t, final, {think_.open})) {
+      const std::array<std::string_view, 4> edges = {think_.open[0], think_.open[1],
+                                                     think_.close[0], think_.close[1]};
+      int edge = -1;
+      for (size_t k = 0; k < edges.size(); ++k)
+        if (!edges[k].empty() && t.starts_with(edges[k])) edge = static_cast<int>(k);
+      if (edge >= 0) {
+        // An opening marker starts the block; a closing one ends a block the
+        // prompt opened (or an empty one) and goes.
+        consume(i + edges[static_cast<size_t>(edge)].size());
+        phase_ = edge < 2 ? Phase::reasoning : Phase::body;
+      } else if (undecided(t, final, {edges[0], edges[1], edges[2], edges[3]})) {
         return;
       } else {
         phase_ = think_.at_start ? Phase::reasoning : Phase::body;
@@ -68,13 +93,16 @@ void ParserBase::run(bool final) {
     }
     if (phase_ == Phase::reasoning) {
       std::string_view s = rest();
-      MarkerSet::Hit hit = think_close_.find(s, final);
+      MarkerSet::Hit hit = think_end_.find(s, final);
       reasoning(s.substr(0, hit.pos));
       if (hit.which < 0) {
         consume(hit.pos);
         return;
       }
-      consume(hit.pos + think_.close.size());
+      // A closing marker goes; a call's marker stays for body().
+      bool closes = think_end_.marker(hit.which) == think_.close[0] ||
+                    think_end_.marker(hit.which) == think_.close[1];
+      consume(hit.pos + (closes ? think_end_.marker(hit.which).size() : 0));
       phase_ = Phase::body;
       continue;
     }
@@ -107,9 +135,64 @@ int ParserBase::scan_text(const MarkerSet& ms, bool final, bool consume_marker) 
     consume(hit.pos);
     return -1;
   }
-  boundary();
   consume(hit.pos + (consume_marker ? ms.marker(hit.which).size() : 0));
   return hit.which;
+}
+
+ParserBase::Header ParserBase::header(std::initializer_list<std::string_view> next,
+                                      bool final) const {
+  std::string_view s = rest();
+  size_t b = skip_space(s);
+  size_t n = name_length(s.substr(b));
+  size_t i = skip_space(s, b + n);
+  if (n > kMaxName || i - n > kMaxName) return {};
+  if (undecided(s.substr(i), final, next)) return {-1};
+  int k = 0;
+  for (std::string_view w : next) {
+    if (s.substr(i).starts_with(w)) return {k, s.substr(b, n), i};
+    ++k;
+  }
+  return {};
+}
+
+int ParserBase::open_fence(std::initializer_list<std::string_view> starts, bool final) {
+  constexpr size_t kMaxInfo = 32;  // "```json": a language tag, not a line of prose
+  std::string_view s = rest();
+  size_t i = 3;
+  while (
+      i < s.size() && i < kMaxInfo && s[i] != '\n' &&
+      (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == ' ' || s[i] == '_' || s[i] == '-'))
+    ++i;
+  if (i == s.size() && !final && i < kMaxInfo) return -1;
+  if (i < s.size() && s[i] == '\n') {
+    size_t j = skip_space(s, i + 1);
+    std::string_view t = s.substr(j);
+    if (undecided(t, final, starts) && j - i < kMaxInfo) return -1;
+    int k = 0;
+    for (std::string_view w : starts) {
+      if (t.starts_with(w)) {
+        fence_.assign(s.substr(0, j));
+        consume(j);
+        return k;
+      }
+      ++k;
+    }
+  }
+  text(s.substr(0, 3));
+  consume(3);
+  return -2;
+}
+
+bool ParserBase::close_fence(std::initializer_list<std::string_view> more, bool final) {
+  if (fence_.empty()) return true;
+  size_t i = 0;
+  std::string_view t = after_blanks(i);
+  if (undecided(t, final, more) || undecided(t, final, {"```"})) return false;
+  for (std::string_view w : more)
+    if (t.starts_with(w)) return true;  // another call in the same fence
+  if (t.starts_with("```")) consume(i + 3);
+  fence_.clear();
+  return true;
 }
 
 int ParserBase::expect(std::initializer_list<std::string_view> words, bool final) {
@@ -257,6 +340,10 @@ void ParserBase::json_list_calls(std::string_view json, const CallKeys& keys) {
     error("the tool call list is not valid JSON");
     return;
   }
+  json_list_calls(doc, keys);
+}
+
+void ParserBase::json_list_calls(simdjson::dom::element doc, const CallKeys& keys) {
   if (doc.is_object()) return json_object_call(doc, "tool call 0", keys);
   size_t i = 0;
   for (simdjson::dom::element e : doc.get_array())
@@ -289,6 +376,33 @@ ParserBase::Scan ParserBase::scan_buffered(size_t& length) {
   mark_ += n;
   length = mark_;
   return scan_state();
+}
+
+ParserBase::JsonValue ParserBase::json_value(bool final, std::string_view cut) {
+  JsonValue v;
+  Scan sc = scan_buffered(v.length);
+  if (sc == Scan::more && final && !cut.empty()) cut_off(cut);
+  if (sc == Scan::more && (!final || !cut.empty())) return v;
+  if (sc == Scan::more) {
+    v.length = rest().size();
+    v.state = JsonValue::cut;
+  } else {
+    bool ok = sc == Scan::done && !json_.parse(rest().data(), v.length).get(v.doc);
+    v.state = ok ? JsonValue::valid : JsonValue::invalid;
+  }
+  return v;
+}
+
+bool ParserBase::list_calls(std::string_view marker, const CallKeys& keys, bool final) {
+  JsonValue v = json_value(final, "the output ended inside the tool call list");
+  if (v.state == JsonValue::wait) return false;
+  if (v.state == JsonValue::invalid) {
+    error("the text after " + std::string(marker) + " is not a JSON list");
+    return true;  // the rest is prose
+  }
+  json_list_calls(v.doc, keys);
+  consume(v.length);
+  return true;
 }
 
 ParserBase::Scan ParserBase::stream_args(bool final) {
@@ -326,6 +440,25 @@ ParserBase::Args ParserBase::stream_args_until(std::string_view end, bool final)
   }
   fail_call("the arguments are not JSON");
   return Args::failed;
+}
+
+int ParserBase::args_to_end(std::string_view end, const MarkerSet& skip, bool final,
+                            std::string_view fence) {
+  if (args_stage_ == 0) {
+    Args a = stream_args_until(end, final);
+    if (a == Args::wait) return -1;
+    if (a == Args::failed) skip_until(skip);
+    if (a != Args::done) return a == Args::failed ? 2 : 0;
+    args_stage_ = fence.empty() ? 2 : 1;
+  }
+  if (args_stage_ == 1) {
+    if (expect({fence}, final) == -1) return -1;
+    args_stage_ = 2;
+  }
+  int m = end_call_at(end, final);
+  if (m == -1) return -1;
+  args_stage_ = 0;
+  return m == 0 ? 0 : 1;
 }
 
 int ParserBase::end_call_at(std::string_view end, bool final) {

@@ -3,6 +3,8 @@
 // checks. A family implements body(): it reads rest(), emits, consume()s.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -16,9 +18,13 @@
 
 namespace toolwire::textformats {
 
+// A family's reasoning block: one of `open` at the start of the output (blanks
+// before it allowed) until one of `close`. A marker of `calls` ends an
+// unclosed block too and is left for body(): a call is never reasoning.
 struct ReasoningMarkers {
-  std::string_view open = "<think>";
-  std::string_view close = "</think>";
+  std::array<std::string_view, 2> open = {"<think>"};
+  std::array<std::string_view, 2> close = {"</think>"};
+  std::array<std::string_view, 4> calls = {};
   bool enabled = true;
   // The prompt already opened the block: output starts inside it (DeepSeek-R1).
   bool at_start = false;
@@ -45,12 +51,21 @@ class Trimmer {
   bool emitted_ = false;
 };
 
+// The characters of a tool name or call id (letters, digits, _ - . : /), at
+// most kMaxName of them: the length of the name at the start of `s`.
+constexpr size_t kMaxName = 256;
+size_t name_length(std::string_view s);
+
 class ParserBase : public TextFormatParser {
  public:
   // Public so that a family can inherit it (`using ParserBase::ParserBase`).
   explicit ParserBase(const ToolSet* tools, ReasoningMarkers r = {});
   void feed(std::string_view delta, ParseOutput& out) final;
   void finish(ParseOutput& out) final;
+  // The prompt ended inside the reasoning block (ParserOptions::reasoning_open).
+  void start_in_reasoning() {
+    if (think_.enabled) think_.at_start = true;
+  }
 
  protected:
   // Consumes what it can of rest(). `final`: no more input; consume all and
@@ -76,7 +91,35 @@ class ParserBase : public TextFormatParser {
   // Prose until one of `ms`: emits the text before it, returns the marker's
   // index with the marker consumed (left in place when !consume_marker), or
   // -1 when there is none yet (everything safe emitted; at final, all).
+  // Blanks before the marker are held: a marker that turns out to be prose
+  // goes out as text() with them; a call drops them (begin_call).
   int scan_text(const MarkerSet& ms, bool final, bool consume_marker = true);
+  // After an opening marker: blanks, a name (name_length), blanks, then one
+  // of `next`. Nothing is consumed; `which` is the index of the word found,
+  // -1 to wait for more input, -2 when this is no such header (prose).
+  struct Header {
+    int which = -2;
+    std::string_view name;  // in rest()
+    size_t end = 0;         // the offset of the word in rest()
+  };
+  Header header(std::initializer_list<std::string_view> next, bool final) const;
+  // A code fence whose first line opens a call (after prose: "```json\n{").
+  // At "```" in rest(): reads the fence's info string and the blanks after
+  // its line; when one of `starts` follows, consumes up to it and returns its
+  // index (the fence is then open: fence_open()); -1 to wait; -2 when the
+  // fence holds something else (the "```" goes out as text).
+  int open_fence(std::initializer_list<std::string_view> starts, bool final);
+  bool fence_open() const { return !fence_.empty(); }
+  // The open fence holds no call after all: what open_fence consumed
+  // ("```json\n") goes out as text and the fence is prose.
+  void fence_is_text() {
+    text(fence_);
+    fence_.clear();
+  }
+  // In an open fence, after a call: blanks and the closing "```" are dropped
+  // (true), unless one of `more` (another call) comes first; anything else
+  // ends the fence as prose. false to wait for more input.
+  bool close_fence(std::initializer_list<std::string_view> more, bool final);
   // Blanks, then one of `words`: its index (consumed with the blanks), -1
   // to wait for more input, -2 for anything else (only blanks consumed).
   int expect(std::initializer_list<std::string_view> words, bool final);
@@ -112,6 +155,26 @@ class ParserBase : public TextFormatParser {
   // or invalid, the next call scans a new value.
   enum class Scan { more, done, invalid };
   Scan scan_buffered(size_t& length);
+  // The next find_buffered / scan_buffered starts again at the start of rest().
+  void rescan() {
+    mark_ = 0;
+    scan_.reset();
+  }
+  // scan_buffered, and the value parsed (into json_) once it closed. wait:
+  // more input is needed (at the end of output, cut_off(`cut`) first);
+  // valid: `doc` holds it, `length` is its size; invalid: not JSON (`length`
+  // bytes of it are known to be so); cut: the output ended inside it and
+  // `cut` is empty (`length`: all of rest()).
+  struct JsonValue {
+    enum { wait, valid, invalid, cut } state = wait;
+    size_t length = 0;
+    simdjson::dom::element doc;
+  };
+  JsonValue json_value(bool final, std::string_view cut);
+  // A JSON list of calls (or one call object) at rest(), after `marker`:
+  // false to wait for more input; true once it is read (its calls emitted, or
+  // an error: cut off, or no JSON, and then what follows is prose).
+  bool list_calls(std::string_view marker, const CallKeys& keys, bool final);
   // The current call's arguments streamed from rest() as they arrive (leading
   // blanks skipped): done once the object closed, invalid at a byte JSON
   // cannot have there (nothing consumed from it), more otherwise.
@@ -126,6 +189,20 @@ class ParserBase : public TextFormatParser {
   // After Args::done: blanks, then `end` ends the call (also when it is
   // missing). expect()'s answer: -1 to wait, 0 for `end`, -2 without it.
   int end_call_at(std::string_view end, bool final);
+  // The rest of a call whose arguments stream up to `end`: the arguments
+  // (stream_args_until), the optional `fence` after them ("```"), then `end`
+  // (end_call_at). -1 to wait for more input; 0 once `end` ended the call, 1
+  // when the call ended without it; 2 when it failed: input up to `skip` is
+  // then dropped (skip_until), so the caller returns at once.
+  int args_to_end(std::string_view end, const MarkerSet& skip, bool final,
+                  std::string_view fence = {});
+  // A broken block: `message`, and input up to `skip` is dropped. false, for
+  // step() to return.
+  bool broken(std::string message, const MarkerSet& skip, bool consume_marker = true) {
+    error(std::move(message));
+    skip_until(skip, consume_marker);
+    return false;
+  }
 
   // Calls. begin_call also restarts the JSON scan, for stream_args.
   int begin_call(std::string_view name, std::string_view id = {});
@@ -147,6 +224,7 @@ class ParserBase : public TextFormatParser {
   // A JSON list of call objects, or one object; a bad element is reported
   // alone and the others still count.
   void json_list_calls(std::string_view json, const CallKeys& keys = {});
+  void json_list_calls(simdjson::dom::element doc, const CallKeys& keys);
   // A call of `tool` with {"code": code} (Python written after a tag).
   void code_call(std::string_view tool, std::string_view code);
   bool in_call() const { return call_open_; }
@@ -172,6 +250,7 @@ class ParserBase : public TextFormatParser {
   Scan scan_state() const;
   void close_call();  // the arguments are an object: schema check, ToolCallEnd
 
+  std::string fence_;  // the open fence's head, empty when none
   const MarkerSet* skip_ = nullptr;
   bool skip_marker_ = true;
   simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
@@ -181,14 +260,43 @@ class ParserBase : public TextFormatParser {
   size_t mark_ = 0;  // find_buffered's resume offset into rest()
   ParseOutput* out_ = nullptr;
   ReasoningMarkers think_;
-  MarkerSet think_close_;
+  MarkerSet think_end_;  // think_.close, then think_.calls
   enum class Phase { start, reasoning, body } phase_ = Phase::start;
   Trimmer text_trim_;
   Trimmer reasoning_trim_;
   int next_call_ = 0;
+  int args_stage_ = 0;  // args_to_end: 0 arguments, 1 fence, 2 end
   bool call_open_ = false;
   std::string call_name_;
   std::string args_;
+};
+
+// A family written as a state machine over its enum St (the first value is
+// the initial state): step() handles st_ and returns true to go on, false to
+// wait for more input (or right after skip_until).
+template <class St>
+class StateParser : public ParserBase {
+ public:
+  using ParserBase::ParserBase;
+
+ protected:
+  virtual bool step(bool final) = 0;
+  // Prose until a marker of `open` (consumed): false to wait; else the state
+  // becomes next[the marker's index] (the last entry for any later marker).
+  bool text_until(const MarkerSet& open, std::initializer_list<St> next, bool final) {
+    int m = scan_text(open, final);
+    if (m < 0) return false;
+    st_ = next.begin()[std::min(static_cast<size_t>(m), next.size() - 1)];
+    return true;
+  }
+
+  St st_{};
+
+ private:
+  void body(bool final) final {
+    while (step(final)) {
+    }
+  }
 };
 
 }  // namespace toolwire::textformats

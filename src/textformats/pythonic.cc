@@ -17,13 +17,13 @@ namespace {
 constexpr std::string_view kStart = "<|python_start|>";
 constexpr std::string_view kEnd = "<|python_end|>";
 
-class Pythonic final : public ParserBase {
+enum class St { start, text, list, after };
+
+class Pythonic final : public StateParser<St> {
  public:
-  using ParserBase::ParserBase;
+  using StateParser::StateParser;
 
  private:
-  enum class St { start, text, list, after };
-
   // Does the list at rest() begin like calls: `[ name(`? 1 yes, 0 no, -1 unknown yet.
   int looks_like_calls(bool final) const {
     std::string_view s = rest();
@@ -37,72 +37,66 @@ class Pythonic final : public ParserBase {
     return s[i] == '(' ? 1 : 0;
   }
 
-  void body(bool final) override {
+  bool step(bool final) override {
     static const MarkerSet open{kStart};
-    while (true) {
-      switch (st_) {
-        case St::start: {
-          size_t i = 0;
-          std::string_view t = after_blanks(i);
-          if (undecided(t, final, {kStart})) return;
-          if (t.starts_with('[')) {
-            consume(i);
-            st_ = St::list;
-            checked_ = false;
-            py_ = PyScanner();
-            scanned_ = 0;
-          } else if (t.starts_with(kStart)) {
-            consume(i + kStart.size());
-          } else {
-            st_ = St::text;
-          }
-          break;
+    switch (st_) {
+      case St::start: {
+        size_t i = 0;
+        std::string_view t = after_blanks(i);
+        if (undecided(t, final, {kStart})) return false;
+        if (t.starts_with('[')) {
+          consume(i);
+          st_ = St::list;
+          checked_ = false;
+          py_ = PyScanner();
+          scanned_ = 0;
+        } else if (t.starts_with(kStart)) {
+          consume(i + kStart.size());
+        } else {
+          st_ = St::text;
         }
-        case St::text:
-          if (scan_text(open, final) < 0) return;
-          st_ = St::start;
-          break;
-        case St::list: {
-          if (!checked_) {
-            int looks = looks_like_calls(final);
-            if (looks < 0) return;
-            if (looks == 0) {
-              text("[");
-              consume(1);
-              st_ = St::text;
-              break;
-            }
-            checked_ = true;
-          }
-          scanned_ += py_.scan(rest().substr(scanned_));
-          if (py_.state() == PyScanner::State::inside) {
-            if (final) cut_off("the output ended inside the call list");
-            return;
-          }
-          std::string_view list = rest().substr(0, scanned_);
-          std::vector<PyParser::Call> calls;
-          if (py_.state() == PyScanner::State::done && PyParser(list).calls(calls)) {
-            for (const auto& c : calls) whole_call(c.name, "", c.args);
-            st_ = St::after;
-          } else {
-            error("a call list that is not Python calls");
-            text(list);
-            st_ = St::text;
-          }
-          consume(scanned_);
-          break;
-        }
-        case St::after: {
-          int m = expect({kEnd}, final);
-          if (m == -1) return;
-          st_ = St::start;
-          break;
-        }
+        return true;
       }
+      case St::text:
+        return text_until(open, {St::start}, final);
+      case St::list: {
+        if (!checked_) {
+          int looks = looks_like_calls(final);
+          if (looks < 0) return false;
+          if (looks == 0) {
+            text("[");
+            consume(1);
+            st_ = St::text;
+            return true;
+          }
+          checked_ = true;
+        }
+        scanned_ += py_.scan(rest().substr(scanned_));
+        if (py_.state() == PyScanner::State::inside) {
+          if (final) cut_off("the output ended inside the call list");
+          return false;
+        }
+        std::string_view list = rest().substr(0, scanned_);
+        std::vector<PyParser::Call> calls;
+        if (py_.state() == PyScanner::State::done && PyParser(list).calls(calls)) {
+          for (const auto& c : calls) whole_call(c.name, "", c.args);
+          st_ = St::after;
+        } else {
+          error("a call list that is not Python calls");
+          text(list);
+          st_ = St::text;
+        }
+        consume(scanned_);
+        return true;
+      }
+      case St::after:
+        if (expect({kEnd}, final) == -1) return false;
+        st_ = St::start;
+        return true;
     }
+    return false;
   }
 
-  St st_ = St::start;
   bool checked_ = false;
   PyScanner py_;
   size_t scanned_ = 0;

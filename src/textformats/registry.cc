@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "textformats/families.h"
+#include "textformats/parser_base.h"
 
 namespace toolwire::textformats {
 
@@ -44,10 +45,14 @@ constexpr auto kNames = [] {
 
 std::span<const std::string_view> families() { return kNames; }
 
-Result<std::unique_ptr<TextFormatParser>> make_parser(std::string_view family,
-                                                      const ToolSet* tools) {
-  for (const Family& f : kFamilies)
-    if (f.name == family) return f.make(tools);
+Result<std::unique_ptr<TextFormatParser>> make_parser(std::string_view family, const ToolSet* tools,
+                                                      ParserOptions options) {
+  for (const Family& f : kFamilies) {
+    if (f.name != family) continue;
+    ParserPtr p = f.make(tools);
+    if (options.reasoning_open) static_cast<ParserBase&>(*p).start_in_reasoning();
+    return p;
+  }
   std::string known;
   for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
   return make_error(ErrorCode::not_found,

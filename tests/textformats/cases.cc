@@ -604,7 +604,7 @@ std::vector<Case> make() {
   c.push_back({"functionary_v32",
                "format_ignored",
                "The weather is nice.\nUse a >>> b in prose.",
-               "The weather is nice.\nUse a>>> b in prose.",
+               "The weather is nice.\nUse a >>> b in prose.",
                "",
                {}});
   c.push_back({"functionary_v32",
@@ -675,8 +675,13 @@ std::vector<Case> make() {
        "",
        {{"end_turn", "{}", "c3"}, {"configure", kNested}},
        {"toolCalls[0]", "toolCalls[2]"}});
-  c.push_back(
-      {"envelope", "not_json", "Sure, I will check the weather.", "", "", {}, {"not JSON"}});
+  c.push_back({"envelope",
+               "not_json",
+               "Sure, I will check the weather.",
+               "Sure, I will check the weather.",
+               "",
+               {},
+               {"not JSON"}});
   c.push_back({"envelope",
                "truncated",
                R"({"toolCalls": [{"type": "get_weather", "param)",
@@ -684,6 +689,7 @@ std::vector<Case> make() {
                "",
                {},
                {"ended inside"}});
+  add_real_output_cases(c);
   return c;
 }
 

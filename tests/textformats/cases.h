@@ -22,6 +22,7 @@ struct Case {
   std::vector<Call> calls;               // complete calls only
   std::vector<std::string> errors = {};  // substrings, one per error, in order
   bool tools = false;                    // parse with kTools
+  bool reasoning_open = false;           // the prompt ended inside the reasoning block
 };
 
 // get_weather(city: string, days: integer), set_flag(on: boolean),
@@ -37,5 +38,7 @@ inline constexpr const char* kTools = R"([
 ])";
 
 const std::vector<Case>& all_cases();
+// cases_real.cc: what real model output adds to the textbook markup.
+void add_real_output_cases(std::vector<Case>& c);
 
 }  // namespace toolwire::textformats::testing

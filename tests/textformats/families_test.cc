@@ -18,7 +18,8 @@ class Families : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Families, ParsesAsExpected) {
   const Case& c = GetParam();
-  ParseOutput out = run_pieces(c.family, {c.input}, c.tools ? &tools() : nullptr);
+  ParseOutput out =
+      run_pieces(c.family, {c.input}, c.tools ? &tools() : nullptr, {c.reasoning_open});
   ParseSummary s = summarize(out);
   EXPECT_EQ(s.content, c.content);
   EXPECT_EQ(s.reasoning, c.reasoning);

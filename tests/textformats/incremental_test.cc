@@ -1,5 +1,6 @@
 // Every case fed split at every byte offset, and one byte at a time, must give
 // the same events (deltas of one kind merged) and errors as one piece.
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -22,22 +23,43 @@ class Incremental : public ::testing::TestWithParam<Case> {};
 TEST_P(Incremental, SameResultAtEverySplit) {
   const Case& c = GetParam();
   const ToolSet* t = c.tools ? &tools() : nullptr;
+  const ParserOptions o{c.reasoning_open};
   std::string_view in = c.input;
-  auto whole = normalized(run_pieces(c.family, {in}, t));
+  auto whole = normalized(run_pieces(c.family, {in}, t, o));
   for (size_t cut = 0; cut <= in.size(); ++cut) {
-    auto split = normalized(run_pieces(c.family, {in.substr(0, cut), in.substr(cut)}, t));
+    auto split = normalized(run_pieces(c.family, {in.substr(0, cut), in.substr(cut)}, t, o));
     ASSERT_EQ(split, whole) << "split at " << cut;
   }
   std::vector<std::string_view> bytes;
   for (size_t i = 0; i < in.size(); ++i) bytes.push_back(in.substr(i, 1));
-  EXPECT_EQ(normalized(run_pieces(c.family, bytes, t)), whole) << "one byte at a time";
+  EXPECT_EQ(normalized(run_pieces(c.family, bytes, t, o)), whole) << "one byte at a time";
   // Three pieces at a few places too (a marker split twice).
   for (size_t a = 0; a < in.size(); a += 7)
     for (size_t b = a; b <= in.size(); b += 5)
-      ASSERT_EQ(
-          normalized(run_pieces(c.family, {in.substr(0, a), in.substr(a, b - a), in.substr(b)}, t)),
-          whole)
+      ASSERT_EQ(normalized(run_pieces(c.family,
+                                      {in.substr(0, a), in.substr(a, b - a), in.substr(b)}, t, o)),
+                whole)
           << "cuts at " << a << ", " << b;
+}
+
+// Small random chunks (1 to 8 bytes, as a server's tokens arrive), several
+// seeds per case.
+TEST_P(Incremental, SameResultInRandomSmallChunks) {
+  const Case& c = GetParam();
+  const ToolSet* t = c.tools ? &tools() : nullptr;
+  const ParserOptions o{c.reasoning_open};
+  std::string_view in = c.input;
+  auto whole = normalized(run_pieces(c.family, {in}, t, o));
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    std::vector<std::string_view> chunks;
+    for (size_t i = 0; i < in.size();) {
+      size_t n = std::min<size_t>(1 + rng() % 8, in.size() - i);
+      chunks.push_back(in.substr(i, n));
+      i += n;
+    }
+    ASSERT_EQ(normalized(run_pieces(c.family, chunks, t, o)), whole) << "seed " << seed;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Incremental, ::testing::ValuesIn(all_cases()), [](const auto& info) {

@@ -16,8 +16,8 @@
 namespace toolwire::textformats::testing {
 
 inline ParseOutput run_pieces(std::string_view family, const std::vector<std::string_view>& pieces,
-                              const ToolSet* tools) {
-  auto p = make_parser(family, tools);
+                              const ToolSet* tools, ParserOptions options = {}) {
+  auto p = make_parser(family, tools, options);
   EXPECT_TRUE(p.ok());
   ParseOutput out;
   if (!p) return out;

@@ -64,6 +64,13 @@ class TextFormatParser {
   virtual void finish(ParseOutput& out) = 0;
 };
 
+struct ParserOptions {
+  // The prompt ended inside the family's reasoning block (a generation
+  // prompt that opens `<think>`, as Qwen3 thinking models' and DeepSeek-V3.1's
+  // thinking mode do): the output starts as reasoning until the block's end.
+  bool reasoning_open = false;
+};
+
 // The families, in the order docs/textformats.md lists them.
 std::span<const std::string_view> families();
 
@@ -71,6 +78,7 @@ std::span<const std::string_view> families();
 // values where the markup carries strings and validates arguments.
 // not_found for an unknown family.
 Result<std::unique_ptr<TextFormatParser>> make_parser(std::string_view family,
-                                                      const ToolSet* tools = nullptr);
+                                                      const ToolSet* tools = nullptr,
+                                                      ParserOptions options = {});
 
 }  // namespace toolwire::textformats
