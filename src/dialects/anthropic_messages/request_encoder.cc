@@ -1,6 +1,8 @@
 // IR request → Anthropic Messages request JSON.
+#include "dialects/anthropic_messages/structured_output.h"
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/forced_output.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -27,6 +29,7 @@ const TailRules kTail{
         [](std::string_view source) {
           return "a " + std::string(source) + " tool of a kind Anthropic does not have was dropped";
         },
+    .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
 };
 
 // True when `part` becomes a block in a user-side Anthropic message.
@@ -293,6 +296,10 @@ constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"}
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
+  if (needs_forced_output(req)) {  // no JSON mode: the answer comes as a tool's input
+    TW_ASSIGN(auto forced, with_forced_output(req, warnings));
+    return encode_request_from(forced, warnings, options);
+  }
   const bool same = req.source_dialect == kDialect;
   return write_request_object(req, [&](JsonWriter& w) -> Status {
     w.field("model", req.model);
@@ -309,6 +316,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     encode_tool_choice(req, w);
     write_sampling(w, req, kStop);
     write_sampling(w, req, kSampling);
+    TW_TRY(write_output_config(w, req, same, options.raw_json_verified, warnings));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });
 }

@@ -1,12 +1,26 @@
-// The Bedrock Converse codec: this folder's functions behind the Codec
-// interface (dialects/common/codec_adapter.h), registered in src/dialects/dialects.cc.
+// The Bedrock Converse codec: this folder's functions behind the Codec interface
+// (dialects/common/codec_adapter.h), registered in src/dialects/dialects.cc.
+// Its answers go through the forced-tool unwrapping (forced_output.h): its
+// encoder asks for JSON mode with a forced tool.
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/codec_adapter.h"
+#include "dialects/common/forced_output.h"
 
 namespace toolwire::dialects {
 
+namespace {
+
+CodecFunctions functions() {
+  CodecFunctions f = TW_CODEC_FUNCTIONS(bedrock_converse);
+  f.decode_response = &decode_response_unwrapped<&bedrock_converse::decode_response>;
+  f.make_stream_decoder = &make_stream_decoder_unwrapped<&bedrock_converse::make_stream_decoder>;
+  return f;
+}
+
+}  // namespace
+
 const Codec& bedrock_converse_codec() {
-  static const FunctionCodec codec(TW_CODEC_FUNCTIONS(bedrock_converse));
+  static const FunctionCodec codec(functions());
   return codec;
 }
 
