@@ -338,6 +338,56 @@ TEST(StructuredOutput, JsonModeBesideTheCallersToolsMakesAToolRequired) {
   EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument);
 }
 
+// A schema constrained decoding does not take (an open object, a numeric
+// bound: common in schemas written for OpenAI without strict) goes to
+// Anthropic and Bedrock as the forced tool's input schema.
+TEST(StructuredOutput, SchemaOutsideConstrainedDecodingGoesAsAForcedTool) {
+  const json open_schema = json::parse(
+      R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})");
+  json f = {
+      {"type", "json_schema"},
+      {"json_schema", {{"name", "count"}, {"description", "how many"}, {"schema", open_schema}}}};
+  Warnings w;
+  json out = translate("openai_chat", "anthropic_messages", chat_request(f), w);
+  EXPECT_FALSE(out.contains("output_config")) << out.dump(2);
+  ASSERT_EQ(out["tools"].size(), 1u);
+  EXPECT_EQ(out["tools"][0]["name"], "toolwire_json_output");
+  EXPECT_EQ(out["tools"][0]["description"], "how many");
+  EXPECT_EQ(out["tools"][0]["input_schema"], open_schema);
+  EXPECT_EQ(out["tool_choice"]["name"], "toolwire_json_output");
+  EXPECT_TRUE(has_warning(w, "response_format_as_tool", "$.response_format")) << warnings_text(w);
+  Warnings w2;
+  out = translate("openai_chat", "bedrock_converse", chat_request(f), w2);
+  EXPECT_FALSE(out.contains("outputConfig"));
+  EXPECT_EQ(out["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"]["json"], open_schema);
+  EXPECT_TRUE(has_warning(w2, "response_format_as_tool")) << warnings_text(w2);
+  // Closed, without bounds: native.
+  json closed = open_schema;
+  closed["properties"]["n"].erase("minimum");
+  closed["additionalProperties"] = false;
+  f["json_schema"]["schema"] = closed;
+  Warnings w3;
+  out = translate("openai_chat", "anthropic_messages", chat_request(f), w3);
+  EXPECT_EQ(out["output_config"]["format"]["schema"], closed);
+  EXPECT_FALSE(out.contains("tools"));
+  // Nested objects count too.
+  json nested = closed;
+  nested["properties"]["inner"] = {{"type", "object"},
+                                   {"properties", {{"x", {{"type", "string"}}}}}};
+  f["json_schema"]["schema"] = nested;
+  Warnings w4;
+  out = translate("openai_chat", "anthropic_messages", chat_request(f), w4);
+  EXPECT_FALSE(out.contains("output_config"));
+  // The target's own callers' schema is theirs: passed as it is.
+  json body = {{"model", "m"},
+               {"max_tokens", 5},
+               {"messages", {{{"role", "user"}, {"content", "hi"}}}},
+               {"output_config", {{"format", {{"type", "json_schema"}, {"schema", open_schema}}}}}};
+  Warnings w5;
+  out = translate("anthropic_messages", "anthropic_messages", body.dump(), w5);
+  EXPECT_EQ(out["output_config"]["format"]["schema"], open_schema);
+}
+
 TEST(StructuredOutput, ForcedToolAnswerComesBackAsTextWhole) {
   const std::string bedrock_answer = R"({
     "output":{"message":{"role":"assistant","content":[

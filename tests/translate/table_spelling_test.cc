@@ -218,7 +218,8 @@ TEST_P(TableTest, ParallelCallsOffSpelling) {
 
 TEST_P(TableTest, StructuredOutputSpelling) {
   ir::Request r = ask();
-  const std::string schema = R"({"type":"object","properties":{"a":{"type":"string"}}})";
+  const std::string schema =
+      R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})";
   r.response_format =
       ir::ResponseFormat{ir::ResponseFormatKind::json_schema, "answer", "", schema, true};
   Warnings w;
@@ -239,9 +240,10 @@ TEST_P(TableTest, StructuredOutputSpelling) {
             {"/text/format/name", "answer"},
             {"/text/format/schema", s},
             {"/text/format/strict", true}}},
+          // additionalProperties is outside Gemini's subset: JSON Schema.
           {"gemini",
            {{"/generationConfig/responseMimeType", "application/json"},
-            {"/generationConfig/responseSchema", s}}},
+            {"/generationConfig/responseJsonSchema", s}}},
           {"bedrock_converse",
            {{"/outputConfig/textFormat/type", "json_schema"},
             {"/outputConfig/textFormat/structure/jsonSchema/schema", schema},  // JSON text

@@ -296,11 +296,11 @@ constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"}
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  if (needs_forced_output(req)) {  // no JSON mode: the answer comes as a tool's input
+  const bool same = req.source_dialect == kDialect;
+  if (needs_forced_output(req, same)) {  // the answer comes as a tool's input
     TW_ASSIGN(auto forced, with_forced_output(req, warnings));
     return encode_request_from(forced, warnings, options);
   }
-  const bool same = req.source_dialect == kDialect;
   return write_request_object(req, [&](JsonWriter& w) -> Status {
     w.field("model", req.model);
     if (req.max_tokens) {

@@ -299,11 +299,11 @@ const TailRules kTail{
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  if (needs_forced_output(req)) {  // no JSON mode: the answer comes as a tool's input
+  const bool same = req.source_dialect == kDialect;
+  if (needs_forced_output(req, same)) {  // the answer comes as a tool's input
     TW_ASSIGN(auto forced, with_forced_output(req, warnings));
     return encode_request_from(forced, warnings, options);
   }
-  const bool same = req.source_dialect == kDialect;
   return write_request_object(req, [&](JsonWriter& w) -> Status {
     encode_messages(req, options.raw_json_verified, w, warnings);
     encode_system(req, w, warnings);

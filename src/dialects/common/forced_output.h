@@ -1,7 +1,7 @@
 // forced_output.h — JSON output for a target that cannot ask for it natively
-// (Anthropic and Bedrock have a JSON schema format but no JSON mode): the
-// "forced tool" technique. The request gains a tool, ir::kForcedOutputTool,
-// whose input schema is the wanted shape, and a tool choice that makes the
+// (Anthropic and Bedrock have no JSON mode, and their JSON schema format
+// takes a subset of JSON Schema): the "forced tool" technique. The request gains a tool,
+// ir::kForcedOutputTool, whose input schema is the wanted shape, and a tool choice that makes the
 // model call it; the call's arguments are the answer. On the way back the
 // target's decoders turn that call into text (whole answers and streams), so
 // the caller sees content and finish reason stop, never the tool.
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dialects/common/borrowed_ir.h"
+#include "dialects/common/constrained_schema.h"
 #include "dialects/common/style.h"
 #include "toolwire/dialects/codec.h"
 #include "toolwire/ir/request.h"
@@ -24,9 +25,16 @@
 
 namespace toolwire::dialects {
 
+// JSON mode always; from another dialect, a JSON schema that constrained
+// decoding does not take (constrained_schema.h). A schema of the target's own
+// callers is theirs to fit.
 template <class S>
-bool needs_forced_output(const ir::BasicRequest<S>& req) {
-  return req.response_format && req.response_format->kind == ir::ResponseFormatKind::json_object;
+bool needs_forced_output(const ir::BasicRequest<S>& req, bool same_dialect) {
+  if (!req.response_format) return false;
+  const auto& rf = *req.response_format;
+  if (rf.kind == ir::ResponseFormatKind::json_object) return true;
+  return rf.kind == ir::ResponseFormatKind::json_schema && !same_dialect &&
+         !std::string_view(rf.schema).empty() && !fits_constrained_decoding(rf.schema);
 }
 
 // A copy of `req` with the answer tool and its tool choice, and no response
@@ -43,9 +51,16 @@ Result<ir::BasicRequest<S>> with_forced_output(const ir::BasicRequest<S>& req, W
           json::Path(root, "tools").str());
   ir::BasicRequest<S> out = req;
   const auto& rf = *req.response_format;
+  if (rf.kind == ir::ResponseFormatKind::json_schema)
+    warn(warnings, "response_format_as_tool", json::Path(root, "response_format"),
+         "the schema is outside what the target's structured output takes (additionalProperties: "
+         "false on every object, no numeric or length bounds, no oneOf...): asked for as a "
+         "forced tool's input instead");
   ir::BasicToolDefinition<S> tool;
   tool.name = ir::kForcedOutputTool;
-  tool.description = "Give your final answer as this tool's input: a JSON object.";
+  tool.description = std::string_view(rf.description).empty()
+                         ? "Give your final answer as this tool's input: a JSON object."
+                         : rf.description;
   tool.input_schema = std::string_view(rf.schema).empty() ? R"({"type":"object"})" : rf.schema;
   const bool own_tools = !req.tools.empty();
   out.tools.push_back(std::move(tool));
