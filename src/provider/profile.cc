@@ -82,7 +82,9 @@ Status parse_capabilities(const json& j, Capabilities& c) {
 }  // namespace
 
 Result<Profile> parse_profile(std::string_view text) {
-  TW_ASSIGN(json j, parse_json_object<json>(text, "profile"));
+  auto parsed = parse_json_object<json>(text, "profile");
+  if (!parsed) return parsed.error();
+  json j = std::move(*parsed);
   Profile p;
   TW_TRY(get_string(j, "name", "$", p.name));
   TW_TRY(get_string(j, "dialect", "$", p.dialect));

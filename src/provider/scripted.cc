@@ -161,7 +161,9 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
 }  // namespace
 
 Result<Script> parse_script(std::string_view text) {
-  TW_ASSIGN(json j, parse_json_object<json>(text, "script"));
+  auto parsed = parse_json_object<json>(text, "script");
+  if (!parsed) return parsed.error();
+  json j = std::move(*parsed);
   Script s;
   if (auto it = j.find("fallback"); it != j.end()) {
     if (!it->is_string())

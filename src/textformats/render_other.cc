@@ -59,6 +59,7 @@ class DeepSeek : public Base {
     return r1_ ? "<｜Assistant｜><think>\n" : "<｜Assistant｜></think>";
   }
   std::string_view reply_prefix() const override { return r1_ ? "</think>\n\n" : ""; }
+  bool opens_reasoning() const override { return r1_; }
 
  private:
   bool r1_;

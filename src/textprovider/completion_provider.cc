@@ -45,6 +45,7 @@ ir::Usage usage_of(const nlohmann::json& u) {
 struct Context {
   std::string url;
   std::string family;
+  textformats::ParserOptions parser_options;  // the prompt may open reasoning
   std::string name;  // how messages name the upstream: never by its address
   transport::HttpHeaders secret_headers;
 
@@ -85,6 +86,7 @@ class CompletionProvider final : public provider::Provider {
     while (!base.empty() && base.back() == '/') base.pop_back();
     ctx->url = base + profile_.path;
     ctx->family = std::move(family);
+    ctx->parser_options.reasoning_open = renderer_->opens_reasoning();
     ctx->name = cfg_.name.empty() ? profile_.name : cfg_.name;
     if (!profile_.auth_header.empty() && !key.empty())
       ctx->secret_headers.add(profile_.auth_header, profile_.auth_prefix + key);
@@ -132,7 +134,8 @@ class CompletionProvider final : public provider::Provider {
         return finish(make_error(ErrorCode::unavailable,
                                  "upstream response: not a completion (no choices[0])"));
       const auto& c = j["choices"][0];
-      TextTurn turn(textformats::make_parser(ctx->family, tools.get()).value(), tools, nullptr);
+      TextTurn turn(textformats::make_parser(ctx->family, tools.get(), ctx->parser_options).value(),
+                    tools, nullptr);
       ir::MessageStart start;
       if (j.contains("id") && j["id"].is_string()) start.id = j["id"];
       if (j.contains("model") && j["model"].is_string()) start.model = j["model"];
@@ -179,7 +182,8 @@ class CompletionProvider final : public provider::Provider {
     };
     auto st = std::make_shared<State>();
     st->turn = std::make_unique<TextTurn>(
-        textformats::make_parser(ctx_->family, tools.get()).value(), tools, std::move(on_event));
+        textformats::make_parser(ctx_->family, tools.get(), ctx_->parser_options).value(), tools,
+        std::move(on_event));
     transport::HttpCallbacks cb;
     cb.on_head = [st](const transport::HttpResponseHead& h) {
       st->status = h.status;

@@ -105,5 +105,39 @@ TEST(ChatToolFormat, CompletionEndpointRunsParsedCalls) {
   EXPECT_NE(prompts[1].find("<tool_response>\n"), std::string::npos) << prompts[1];
 }
 
+// DeepSeek-R1's generation prompt opens `<think>`: the model's output starts
+// inside its reasoning, so the text before `</think>` is reasoning, not the
+// answer.
+TEST(ChatToolFormat, ReasoningOpenedByThePromptIsNotTheAnswer) {
+  std::string prompt;
+  std::mutex mu;
+  MockHttpServer server([&](const MockRequest& req) {
+    auto body = nlohmann::json::parse(req.body, nullptr, false);
+    std::lock_guard<std::mutex> lock(mu);
+    prompt = body.value("prompt", "");
+    return completion("The user greets me.</think>\n\nHello there.");
+  });
+  auto dir = std::filesystem::temp_directory_path() / ("tw_r1_chat_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string cmd = "NO_PROXY=127.0.0.1 no_proxy=127.0.0.1 " + std::string(TOOLWIRE_BINARY) +
+                    " chat --data-dir " + dir.string() + " --dir " + dir.string() +
+                    " --provider openai_completions --base-url " + server.url("/v1") +
+                    " --model m --tool-format deepseek_r1 --json --once 'hi' 2>&1";
+  int status = -1;
+  std::string out = run(cmd, status);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(status, 0) << out;
+  std::string final_text;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    auto e = nlohmann::json::parse(line, nullptr, false);
+    if (e.is_object() && e.value("type", "") == "final_answer") final_text = e["text"];
+  }
+  EXPECT_EQ(final_text, "Hello there.") << out;
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_TRUE(prompt.ends_with("<think>\n")) << prompt;
+}
+
 }  // namespace
 }  // namespace toolwire::testing

@@ -122,6 +122,12 @@ std::string print(const ir::Request& r) {
   o << "parallel_tool_calls=" << opt(r.parallel_tool_calls) << " max_tokens=" << opt(r.max_tokens)
     << " temperature=" << opt(r.temperature) << " top_p=" << opt(r.top_p) << "\n";
   for (const auto& s : r.stop) o << "stop " << q(s) << "\n";
+  if (const auto& f = r.response_format) {
+    static const char* kinds[] = {"text", "json_object", "json_schema"};
+    o << "response_format " << kinds[static_cast<int>(f->kind)] << " name=" << q(f->name)
+      << " strict=" << opt(f->strict) << "\n  desc " << q(f->description) << "\n  schema "
+      << q(f->schema) << "\n";
+  }
   if (!r.metadata.empty()) o << "metadata " << q(r.metadata) << "\n";
   for (size_t i = 0; i < r.messages.size(); ++i) {
     const auto& m = r.messages[i];

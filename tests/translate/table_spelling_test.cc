@@ -216,6 +216,68 @@ TEST_P(TableTest, ParallelCallsOffSpelling) {
   EXPECT_EQ(decode_request(wire).parallel_tool_calls, false);
 }
 
+TEST_P(TableTest, StructuredOutputSpelling) {
+  ir::Request r = ask();
+  const std::string schema =
+      R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})";
+  r.response_format =
+      ir::ResponseFormat{ir::ResponseFormatKind::json_schema, "answer", "", schema, true};
+  Warnings w;
+  json wire = encode(r, w);
+  const json s = json::parse(schema);
+  expect_spelling(
+      wire,
+      {
+          {"openai_chat",
+           {{"/response_format/type", "json_schema"},
+            {"/response_format/json_schema/name", "answer"},
+            {"/response_format/json_schema/schema", s},
+            {"/response_format/json_schema/strict", true}}},
+          {"anthropic_messages",
+           {{"/output_config/format/type", "json_schema"}, {"/output_config/format/schema", s}}},
+          {"openai_responses",
+           {{"/text/format/type", "json_schema"},
+            {"/text/format/name", "answer"},
+            {"/text/format/schema", s},
+            {"/text/format/strict", true}}},
+          // additionalProperties is outside Gemini's subset: JSON Schema.
+          {"gemini",
+           {{"/generationConfig/responseMimeType", "application/json"},
+            {"/generationConfig/responseJsonSchema", s}}},
+          {"bedrock_converse",
+           {{"/outputConfig/textFormat/type", "json_schema"},
+            {"/outputConfig/textFormat/structure/jsonSchema/schema", schema},  // JSON text
+            {"/outputConfig/textFormat/structure/jsonSchema/name", "answer"}}},
+      });
+  auto back = decode_request(wire).response_format;
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->kind, ir::ResponseFormatKind::json_schema);
+  EXPECT_EQ(json::parse(back->schema), s);
+}
+
+TEST_P(TableTest, JsonModeSpelling) {
+  ir::Request r = ask();
+  r.tools.clear();  // beside tools the choice is "required" (a loss row)
+  r.response_format = ir::ResponseFormat{ir::ResponseFormatKind::json_object, "", "", "", {}};
+  Warnings w;
+  json wire = encode(r, w);
+  expect_spelling(wire,
+                  {
+                      {"openai_chat", {{"/response_format/type", "json_object"}}},
+                      {"anthropic_messages",  // a loss row: the forced tool
+                       {{"/tool_choice/name", "toolwire_json_output"}, none_at("/output_config")}},
+                      {"openai_responses", {{"/text/format/type", "json_object"}}},
+                      {"gemini", {{"/generationConfig/responseMimeType", "application/json"}}},
+                      {"bedrock_converse",
+                       {{"/toolConfig/toolChoice/tool/name", "toolwire_json_output"},
+                        none_at("/outputConfig")}},
+                  });
+  if (in({"anthropic_messages", "bedrock_converse"})) return;
+  auto back = decode_request(wire).response_format;
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->kind, ir::ResponseFormatKind::json_object);
+}
+
 TEST_P(TableTest, ToolCallSpelling) {
   ir::Request r = answered({ir::TextPart{"18C"}});
   Warnings w;

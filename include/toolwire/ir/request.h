@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "toolwire/ir/message.h"
+#include "toolwire/ir/response_format.h"
 #include "toolwire/ir/tool.h"
 
 namespace toolwire::ir {
@@ -39,6 +40,9 @@ struct BasicRequest {
   std::optional<double> temperature;
   std::optional<double> top_p;
   Vector<typename S::String> stop;
+  // response_format / text.format / output_config.format / responseSchema...;
+  // nullopt: the request names none.
+  std::optional<BasicResponseFormat<S>> response_format;
   bool stream = false;
   typename S::String metadata;        // raw JSON object, empty if none
   typename S::String source_dialect;  // dialect `extra` came from

@@ -64,6 +64,10 @@ class PromptRenderer {
   virtual std::string_view prompt_start() const = 0;
   virtual std::string turn(const TextMessage& m) const = 0;
   virtual std::string generation_prompt() const = 0;
+  // The generation prompt leaves the model inside its reasoning block (it
+  // ends with an opened `<think>`): parse its output with
+  // ParserOptions::reasoning_open.
+  virtual bool opens_reasoning() const { return false; }
   // What the model writes before its answer when the prompt leaves it inside
   // a block (deepseek_r1 opens `<think>`): prepended to assistant() for the
   // round trip through the parser.

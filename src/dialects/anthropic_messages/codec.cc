@@ -1,12 +1,25 @@
 // The Anthropic Messages codec: this folder's functions behind the Codec interface
 // (dialects/common/codec_adapter.h), registered in src/dialects/dialects.cc.
+// Its answers go through the forced-tool unwrapping (forced_output.h): its
+// encoder asks for JSON mode with a forced tool.
 #include "dialects/anthropic_messages/entry.h"
 #include "dialects/common/codec_adapter.h"
+#include "dialects/common/forced_output.h"
 
 namespace toolwire::dialects::anthropic_messages {
+namespace {
+
+CodecFunctions functions() {
+  CodecFunctions f = TW_CODEC_FUNCTIONS(anthropic_messages);
+  f.decode_response = &decode_response_unwrapped<&anthropic_messages::decode_response>;
+  f.make_stream_decoder = &make_stream_decoder_unwrapped<&anthropic_messages::make_stream_decoder>;
+  return f;
+}
+
+}  // namespace
 
 const Codec& codec() {
-  static const FunctionCodec instance(TW_CODEC_FUNCTIONS(anthropic_messages));
+  static const FunctionCodec instance(functions());
   return instance;
 }
 

@@ -1,6 +1,7 @@
 // Anthropic Messages request JSON → IR request. Written once for both IR
 // policies (IrText<S>: copies for the owning IR, views for translate_request's
 // borrowed one).
+#include "dialects/anthropic_messages/structured_output.h"
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/request_fields.h"
@@ -337,6 +338,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_TRY(decode_tools<S>(value, fpath, req));
         } else if (key == "tool_choice") {
           TW_TRY(decode_tool_choice<S>(value, fpath, req));
+        } else if ((key == "output_config" || key == "output_format") && !value.is_null()) {
+          TW_TRY(decode_output_config<S>(key, value, fpath, req));
         } else if (key == kUnsupportedToolKey) {
           // Reserved: the IR uses this key for server tools kept from `tools`.
           return json::invalid(fpath, "reserved field name");

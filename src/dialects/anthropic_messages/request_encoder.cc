@@ -1,6 +1,8 @@
 // IR request → Anthropic Messages request JSON.
+#include "dialects/anthropic_messages/structured_output.h"
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/forced_output.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -31,6 +33,7 @@ const TailRules kTail{
         [](std::string_view source) {
           return "a " + std::string(source) + " tool of a kind Anthropic does not have was dropped";
         },
+    .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
 };
 
 // True when `part` becomes a block in a user-side Anthropic message.
@@ -281,6 +284,11 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
+  if (needs_forced_output(req,
+                          req.source_dialect == kDialect)) {  // the answer comes as a tool's input
+    TW_ASSIGN(auto forced, with_forced_output(req, warnings));
+    return encode_request_from(forced, warnings, options);
+  }
   return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     w.field("model", req.model);
     if (req.max_tokens) {
@@ -296,6 +304,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     encode_tool_choice(req, w);
     write_sampling(w, req, kStop);
     write_sampling(w, req, kSampling);
+    TW_TRY(write_output_config(w, req, same, options.raw_json_verified, warnings));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });
 }

@@ -2,6 +2,7 @@
 // policies (IrText<S>: copies for the owning IR, views for translate_request's
 // borrowed one). The body names no model (it is in the URL path): the IR's
 // model stays empty, for the caller to fill in from the path.
+#include "dialects/bedrock_converse/structured_output.h"
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/request_fields.h"
@@ -294,6 +295,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_TRY(decode_tool_config<S>(value, fpath, req));
         } else if (key == "requestMetadata") {
           TW_TRY(decode_request_metadata<S>(value, fpath, req));
+        } else if (key == "outputConfig" && !value.is_null()) {
+          TW_TRY(decode_output_config<S>(value, fpath, req));
         } else if (key == kUnsupportedToolKey) {
           return json::invalid(fpath, "reserved field name");
         } else {

@@ -1,8 +1,10 @@
 // IR request → Bedrock Converse request JSON. The model is not written: it
 // goes in the URL path (/model/{modelId}/converse), and so does streaming
 // (/converse-stream).
+#include "dialects/bedrock_converse/structured_output.h"
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/forced_output.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -278,6 +280,7 @@ const TailRules kTail{
         [](std::string_view source) {
           return "a " + std::string(source) + " tool of a kind Bedrock does not have was dropped";
         },
+    .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
 };
 
 }  // namespace
@@ -285,12 +288,18 @@ const TailRules kTail{
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
+  if (needs_forced_output(req,
+                          req.source_dialect == kDialect)) {  // the answer comes as a tool's input
+    TW_ASSIGN(auto forced, with_forced_output(req, warnings));
+    return encode_request_from(forced, warnings, options);
+  }
   return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     encode_messages(req, options.raw_json_verified, w, warnings);
     encode_system(req, w, warnings);
     encode_inference_config(req, w);
     TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
     TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
+    TW_TRY(write_output_config(w, req, same, options.raw_json_verified, warnings));
     return write_request_extras(w, req, warnings, kTail);
   });
 }

@@ -7,6 +7,7 @@
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/gemini/structured_output.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -416,16 +417,17 @@ Status decode_generation_config(json::element value, const Path& path, ir::Basic
   using T = IrText<S>;
   TW_ASSIGN(json::object obj, json::as_object(value, path));
   std::string scratch;
+  FormatMembers format;
   for (auto [raw_key, v] : obj) {
     const std::string_view key = camel_key(raw_key, scratch);
     const Path p(path, raw_key);
-    if (v.is_null()) continue;
+    if (v.is_null() || format.take(key, raw_key, v)) continue;
     TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, v, p, req));
-    if (!taken)  // topK, seed, responseMimeType, thinkingConfig, ...
+    if (!taken)  // topK, seed, thinkingConfig, ...
       req.extra.push_back(ir::BasicExtraField<S>{
           T::made(std::string(kGenerationConfigPrefix) + std::string(raw_key)), T::raw_json(v)});
   }
-  return Status::Ok();
+  return decode_response_format(format, path, req);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "dialects/common/sampling.h"
 #include "dialects/common/turns.h"
 #include "dialects/common/unknown_part.h"
+#include "dialects/gemini/structured_output.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
 
@@ -344,19 +345,23 @@ Status write_tool_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& 
 }
 
 template <class S>
-void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& w) {
-  bool extras = false;
+Status write_generation_config(const ir::BasicRequest<S>& req, bool same, bool raw_verified,
+                               JsonWriter& w, Warnings& warnings) {
+  bool extras = has_response_format(req);
   if (same)
     for (const auto& e : req.extra) extras |= has_prefix(e.key, kGenerationConfigPrefix);
-  if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty() && !extras) return;
+  if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty() && !extras)
+    return Status::Ok();
   w.key("generationConfig");
   w.begin_object();
   write_sampling(w, req, kSampling);
+  TW_TRY(write_response_format(w, req, raw_verified, warnings));
   if (same)
     for (const auto& e : req.extra)
       if (has_prefix(e.key, kGenerationConfigPrefix))
         w.field_raw(std::string_view(e.key).substr(kGenerationConfigPrefix.size()), e.raw_json);
   w.end_object();
+  return Status::Ok();
 }
 
 // Gemini takes the model and the stream flag in the URL, has no metadata,
@@ -381,7 +386,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     write_system(req, w, warnings);
     TW_TRY(write_tools(req, same, w, warnings));
     TW_TRY(write_tool_config(req, same, w, warnings));
-    write_generation_config(req, same, w);
+    TW_TRY(write_generation_config(req, same, options.raw_json_verified, w, warnings));
     if (!req.metadata.empty())
       warn(warnings, "dropped_metadata", Path(kRoot, "metadata"),
            "Gemini requests have no metadata");

@@ -12,6 +12,7 @@
 #include "dialects/common/sampling.h"
 #include "dialects/common/seen_ids.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/openai_chat/structured_output.h"
 #include "dialects/openai_chat/wire.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -347,6 +348,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           have_max_completion |= key == "max_completion_tokens";
         } else if (key == "stop") {
           TW_TRY(decode_stop<S>(value, kp, req));
+        } else if (key == "response_format") {
+          TW_TRY(decode_response_format<S>(value, kp, req));
         } else if (key == kUnsupportedToolKey) {
           // Reserved: our own extra key for non-function tools.
           warn(warnings, "dropped_reserved_field", kp.str(),

@@ -6,6 +6,7 @@
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_definition.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/openai_chat/structured_output.h"
 #include "dialects/openai_chat/wire.h"
 #include "toolwire/core/json_valid.h"
 #include "toolwire/dialects/tool_rules.h"
@@ -304,6 +305,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (req.tool_choice) write_openai_tool_choice(w, *req.tool_choice, /*nested=*/true);
     if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
     write_sampling(w, req, kSampling);
+    TW_TRY(write_response_format(w, req, options.raw_json_verified));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });
 }

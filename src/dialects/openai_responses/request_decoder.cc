@@ -10,6 +10,7 @@
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/openai_responses/structured_output.h"
 #include "dialects/openai_responses/wire.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -225,6 +226,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           have_instructions = true;
         } else if (key == kUnsupportedToolKey || key == kProviderToolKey) {
           warn(warnings, "dropped_reserved_field", kp, "this field name is reserved by toolwire");
+        } else if (key == "text") {
+          TW_TRY(decode_text_config<S>(value, kp, req));
         } else {
           TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, value, kp, req));
           if (taken) return Status::Ok();

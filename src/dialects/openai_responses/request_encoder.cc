@@ -6,6 +6,7 @@
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_definition.h"
 #include "dialects/common/tool_schema.h"
+#include "dialects/openai_responses/structured_output.h"
 #include "dialects/openai_responses/wire.h"
 #include "toolwire/dialects/tool_rules.h"
 
@@ -182,6 +183,7 @@ const TailRules kTail{
         [](std::string_view) {
           return std::string("a tool of another dialect has no OpenAI Responses form");
         },
+    .written_in_place = [](std::string_view key) { return key.starts_with(kTextPrefix); },
 };
 
 template <class S>
@@ -241,6 +243,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     write_sampling(w, req, kSampling);
     if (!req.stop.empty())
       warn(warnings, "dropped_stop", "$.stop", "OpenAI Responses has no stop sequences");
+    TW_TRY(write_text_config(w, req, same, options.raw_json_verified));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });
 }

@@ -1,0 +1,89 @@
+// Responses `text.format` (structured_output.h).
+#include "dialects/openai_responses/structured_output.h"
+
+#include "dialects/common/response_format.h"
+
+namespace toolwire::dialects::openai_responses {
+
+using json::Path;
+using Kind = ir::ResponseFormatKind;
+
+namespace {
+
+// False (and nothing set) for a type this dialect does not know.
+template <class S>
+Result<bool> decode_format(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  json::element type_e;
+  const Path tp(path, "type");
+  if (!json::get(obj, "type", type_e)) return json::invalid(tp, "missing format type");
+  TW_ASSIGN(std::string_view type, json::as_string(type_e, tp));
+  ir::BasicResponseFormat<S> rf;
+  if (type == "text")
+    rf.kind = Kind::text;
+  else if (type == "json_object")
+    rf.kind = Kind::json_object;
+  else if (type == "json_schema")
+    TW_TRY(decode_schema_members(obj, path, rf));
+  else
+    return false;
+  req.response_format = std::move(rf);
+  return true;
+}
+
+}  // namespace
+
+template <class S>
+Status decode_text_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  for (auto [key, member] : obj) {
+    if (key == "format" && !member.is_null()) {
+      TW_ASSIGN(bool known, decode_format(member, Path(path, key), req));
+      if (known) continue;
+    }
+    keep_nested_extra(req, kTextPrefix, key, member);
+  }
+  return Status::Ok();
+}
+
+template <class S>
+Status write_text_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
+                         bool raw_verified) {
+  if (!req.response_format && !has_nested_extras(req, same, kTextPrefix)) return Status::Ok();
+  const Path root, text(root, "text"), path(text, "format");  // (a Path points at its parent)
+  w.key("text");
+  w.begin_object();
+  if (req.response_format) {
+    const auto& rf = *req.response_format;
+    w.key("format");
+    w.begin_object();
+    switch (rf.kind) {
+      case Kind::text:
+        w.field("type", "text");
+        break;
+      case Kind::json_object:
+        w.field("type", "json_object");
+        break;
+      case Kind::json_schema: {
+        TW_ASSIGN(std::string_view schema,
+                  checked_format_schema(rf, raw_verified, Path(path, "schema")));
+        w.field("type", "json_schema");
+        write_schema_members(w, rf, schema);
+        break;
+      }
+    }
+    w.end_object();
+  }
+  write_nested_extras(w, req, same, kTextPrefix);
+  w.end_object();
+  return Status::Ok();
+}
+
+template Status decode_text_config<ir::Owning>(json::element, const Path&, ir::Request&);
+template Status decode_text_config<Borrowed>(json::element, const Path&,
+                                             ir::BasicRequest<Borrowed>&);
+template Status write_text_config<ir::Owning>(JsonWriter&, const ir::Request&, bool, bool);
+template Status write_text_config<Borrowed>(JsonWriter&, const ir::BasicRequest<Borrowed>&, bool,
+                                            bool);
+
+}  // namespace toolwire::dialects::openai_responses
