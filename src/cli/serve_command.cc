@@ -134,7 +134,8 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--upstream-key-env", a->key_env,
                   "environment variable holding the upstream's API key");
   cmd->add_option("--upstream-model", a->upstream_model,
-                  "model name sent upstream (default: the client's)");
+                  "model name sent upstream (default: the client's, unchanged: an OpenAI "
+                  "client's gpt-* name reaches an Anthropic upstream as it is)");
   cmd->add_option("--threads", a->threads, "server threads (default: one per core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--stream-keepalive-ms", a->keepalive_ms, "keep-alive interval of idle streams")

@@ -99,7 +99,13 @@ Result<ir::Request> adapt_request(ir::Request r, const Capabilities& c, std::str
     warnings.push_back({"dropped_thinking", "$.messages",
                         "reasoning blocks left out: the model does not take them"});
 
-  if (c.requires_max_tokens && !r.max_tokens) r.max_tokens = c.default_max_tokens;
+  if (c.requires_max_tokens && !r.max_tokens) {
+    r.max_tokens = c.default_max_tokens;
+    // The same word `convert` gives when its encoder fills the field in.
+    warnings.push_back(
+        {"defaulted_max_tokens", "$.max_tokens",
+         "the upstream requires max_tokens; defaulted to " + std::to_string(c.default_max_tokens)});
+  }
   return r;
 }
 

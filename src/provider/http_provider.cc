@@ -133,8 +133,7 @@ class HttpProvider final : public Provider {
     struct State {
       int status = 0;
       RateLimits limits;
-      std::string body;
-      bool too_big = false;
+      transport::BoundedBody body;
     };
     auto st = std::make_shared<State>();
     transport::HttpCallbacks cb;
@@ -144,23 +143,16 @@ class HttpProvider final : public Provider {
       return true;
     };
     std::string url = http->url;
-    cb.on_body = [st](std::string_view bytes) {
-      if (st->body.size() + bytes.size() > kMaxBody) {
-        st->too_big = true;
-        return false;
-      }
-      st->body.append(bytes);
-      return true;
-    };
+    cb.on_body = [st](std::string_view bytes) { return st->body.append(bytes, kMaxBody); };
     cb.on_complete = [ctx = ctx_, st, done, warnings, url](
                          const Status& s, const transport::HttpStats& stats) mutable {
-      if (st->too_big)
+      if (st->body.too_big)
         return done(ctx->bad_answer("an answer larger than 64 MiB",
                                     make_error(ErrorCode::resource_exhausted, "")));
       if (!s) return done(ctx->transport_error(s.error(), url));
       if (st->status < 200 || st->status > 299)
-        return done(ctx->upstream_error(st->status, st->body, st->limits));
-      auto resp = ctx->codec->decode_response(st->body, warnings);
+        return done(ctx->upstream_error(st->status, st->body.text, st->limits));
+      auto resp = ctx->codec->decode_response(st->body.text, warnings);
       if (!resp) return done(ctx->bad_answer("an answer it could not read", resp.error()));
       Generation g;
       g.response = std::move(*resp);

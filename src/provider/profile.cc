@@ -82,10 +82,7 @@ Status parse_capabilities(const json& j, Capabilities& c) {
 }  // namespace
 
 Result<Profile> parse_profile(std::string_view text) {
-  json j = parse_json_bounded<json>(text);
-  if (j.is_discarded()) return make_error(ErrorCode::parse_error, "profile is not valid JSON", "$");
-  if (!j.is_object())
-    return make_error(ErrorCode::invalid_argument, "profile must be an object", "$");
+  TW_ASSIGN(json j, parse_json_object<json>(text, "profile"));
   Profile p;
   TW_TRY(get_string(j, "name", "$", p.name));
   TW_TRY(get_string(j, "dialect", "$", p.dialect));

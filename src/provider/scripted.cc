@@ -24,25 +24,20 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string text_of(const ir::Message& m) {
+// The text parts of `parts` (a message's, or a tool result's content), one
+// per line.
+template <class Parts>
+std::string text_lines(const Parts& parts) {
   std::string out;
-  for (const auto& p : m.parts)
+  for (const auto& p : parts)
     if (auto* t = std::get_if<ir::TextPart>(&p)) {
       if (!out.empty()) out += "\n";
       out += t->text;
     }
   return out;
 }
-
-std::string result_text(const ir::ToolResultPart& r) {
-  std::string out;
-  for (const auto& c : r.content)
-    if (auto* t = std::get_if<ir::TextPart>(&c)) {
-      if (!out.empty()) out += "\n";
-      out += t->text;
-    }
-  return out;
-}
+std::string text_of(const ir::Message& m) { return text_lines(m.parts); }
+std::string result_text(const ir::ToolResultPart& r) { return text_lines(r.content); }
 
 struct Bindings {
   std::smatch match;
@@ -166,10 +161,7 @@ Result<ScriptRule> parse_rule(const json& j, const std::string& path) {
 }  // namespace
 
 Result<Script> parse_script(std::string_view text) {
-  json j = parse_json_bounded<json>(text);
-  if (j.is_discarded()) return make_error(ErrorCode::parse_error, "script is not valid JSON", "$");
-  if (!j.is_object())
-    return make_error(ErrorCode::invalid_argument, "script must be an object", "$");
+  TW_ASSIGN(json j, parse_json_object<json>(text, "script"));
   Script s;
   if (auto it = j.find("fallback"); it != j.end()) {
     if (!it->is_string())

@@ -105,8 +105,7 @@ class CompletionProvider final : public provider::Provider {
     struct State {
       int status = 0;
       provider::RateLimits limits;
-      std::string body;
-      bool too_big = false;
+      transport::BoundedBody body;
     };
     auto st = std::make_shared<State>();
     transport::HttpCallbacks cb;
@@ -114,27 +113,20 @@ class CompletionProvider final : public provider::Provider {
       st->status = h.status;
       return true;
     };
-    cb.on_body = [st](std::string_view bytes) {
-      if (st->body.size() + bytes.size() > kMaxBody) {
-        st->too_big = true;
-        return false;
-      }
-      st->body.append(bytes);
-      return true;
-    };
+    cb.on_body = [st](std::string_view bytes) { return st->body.append(bytes, kMaxBody); };
     // `done` (and what it holds: the caller's whole request) is moved out and
     // released when the call ends, not when the transport frees the transfer,
     // which may be after the caller's executor is gone.
     cb.on_complete = [ctx = ctx_, st, tools, done = std::move(done)](
                          const Status& s, const transport::HttpStats& stats) mutable {
       auto finish = std::move(done);
-      if (st->too_big)
+      if (st->body.too_big)
         return finish(provider::upstream_bad_answer(ctx->name, "an answer larger than 64 MiB",
                                                     make_error(ErrorCode::unavailable, "")));
       if (!s) return finish(ctx->transport_error(s.error()));
       if (st->status < 200 || st->status > 299)
-        return finish(ctx->upstream_error(st->status, st->body));
-      auto j = parse_json_bounded<nlohmann::json>(st->body);
+        return finish(ctx->upstream_error(st->status, st->body.text));
+      auto j = parse_json_bounded<nlohmann::json>(st->body.text);
       if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() ||
           j["choices"].empty() || !j["choices"][0].is_object())
         return finish(make_error(ErrorCode::unavailable,

@@ -78,7 +78,11 @@ TEST(Adapt, ThinkingIsDroppedParallelFlagDroppedMaxTokensFilled) {
   EXPECT_TRUE(std::holds_alternative<ir::TextPart>(r->messages[1].parts[0]));
   EXPECT_FALSE(r->parallel_tool_calls.has_value());
   EXPECT_EQ(r->max_tokens, 1234);
-  EXPECT_EQ(w.size(), 2u);
+  ASSERT_EQ(w.size(), 3u);
+  // Filled in, and said so: `convert` says the same of its default.
+  EXPECT_EQ(w[2].code, "defaulted_max_tokens");
+  EXPECT_EQ(w[2].path, "$.max_tokens");
+  EXPECT_NE(w[2].message.find("1234"), std::string::npos) << w[2].message;
 }
 
 TEST(Profiles, BuiltinsParseAndCarryCapabilities) {

@@ -339,6 +339,36 @@ TEST(ResponsesRequestRules, UnknownItemsAndPartsArePassedThroughRaw) {
   EXPECT_TRUE(has_warning(w, "dropped_unknown_part")) << warnings_text(w);
 }
 
+// An item_reference (also an item given by its id alone) is kept for a
+// gateway's response store to resolve; the outputs after it may answer calls
+// it names, so they are not refused for want of an earlier function_call.
+TEST(ResponsesRequestRules, ItemReferencesAreKeptForAStore) {
+  const std::string body = R"({"model":"m","input":[{"role":"user","content":"hi"},
+      {"type":"item_reference","id":"fc_1"},{"id":"msg_2"},
+      {"type":"function_call_output","call_id":"call_9","output":"ok"}]})";
+  ir::Request req = decode_ok(body);
+  ASSERT_EQ(req.messages.size(), 2u);
+  ASSERT_EQ(req.messages[0].parts.size(), 3u);
+  for (size_t i : {1u, 2u}) {
+    const auto& u = std::get<ir::UnknownPart>(req.messages[0].parts[i]);
+    EXPECT_EQ(u.type, "item:item_reference");
+    EXPECT_EQ(u.dialect, "openai_responses");
+  }
+  EXPECT_EQ(std::get<ir::UnknownPart>(req.messages[0].parts[2]).raw_json, R"({"id":"msg_2"})");
+  EXPECT_EQ(std::get<ir::ToolResultPart>(req.messages[1].parts[0]).call_id, "call_9");
+  // Without a reference the same output is refused.
+  EXPECT_NE(decode_error(R"({"model":"m","input":[{"role":"user","content":"hi"},
+      {"type":"function_call_output","call_id":"call_9","output":"ok"}]})")
+                .find("$.input[1].call_id"),
+            std::string::npos);
+  EXPECT_NE(decode_error(R"({"model":"m","input":[{"type":"item_reference","id":7}]})")
+                .find("$.input[0].id"),
+            std::string::npos);
+  EXPECT_NE(
+      decode_error(R"({"model":"m","input":[{"type":"item_reference"}]})").find("$.input[0].id"),
+      std::string::npos);
+}
+
 TEST(ResponsesRequestRules, DuplicateKeysAndReservedNames) {
   Warnings w;
   ir::Request req = decode_ok(R"({"model":"a","model":"b","x-provider-tool":1})", &w);

@@ -159,6 +159,12 @@ TEST(GatewayConfig, TurnProtocolAndScript) {
   ASSERT_TRUE(env);
   EXPECT_EQ(env->front().turn_protocol, agent::TurnProtocol::envelope);
   EXPECT_EQ(built->router->resolve("nat")->front().turn_protocol, agent::TurnProtocol::native);
+  // The startup log says that a target without a model of its own gets the
+  // client's model name as it is.
+  bool said = false;
+  for (const auto& line : built->described)
+    said = said || line.starts_with("env -> s (model: the client's, unchanged)");
+  EXPECT_TRUE(said) << ::testing::PrintToString(built->described);
 }
 
 TEST(GatewayConfig, ExampleFileIsValid) {

@@ -141,6 +141,7 @@ TEST(PreviousResponse, StoreOffIsAClearError) {
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->http_status, 400);
   EXPECT_NE(w->body.find("response_store"), std::string::npos) << w->body;
+  EXPECT_NE(w->body.find(R"("param":"previous_response_id")"), std::string::npos) << w->body;
   // Without the field the store is not needed.
   ir::Request plain = request_with({});
   EXPECT_FALSE(apply_previous_response(store, plain, rec, {}, store_error()).has_value());

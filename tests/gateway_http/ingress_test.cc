@@ -8,6 +8,8 @@
 // dialect's header; keep-alives while nothing is sent; previous_response_id.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "gateway_rig.h"
 #include "toolwire/gateway/auth.h"
 
@@ -261,6 +263,55 @@ TEST(IngressPaths, GeminiUnderV1AndUnknownMethod) {
   RawClient d(rig.port);
   ASSERT_TRUE(d.send(http_post("/v1beta/models/gpt-test:countTokens", "{}")));
   expect_error(d.read_response(), Kind::gemini, 404, "no route");
+}
+
+// @ai-sdk/anthropic appends /messages to its base URL, whose default ends in
+// /v1: given the gateway's bare address it posts /messages.
+TEST(IngressPaths, AnthropicWithoutV1) {
+  GatewayRig rig;
+  RawClient c(rig.port);
+  ASSERT_TRUE(c.send(http_post(
+      "/messages",
+      R"({"model":"claude-x","max_tokens":16,"messages":[{"role":"user","content":"bare"}]})",
+      "anthropic-version: 2023-06-01\r\n")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->body.find("echo: bare"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find(R"("type":"message")"), std::string::npos) << r->body;
+}
+
+// An upstream that gives no time (Anthropic, the scripted model): the
+// answer's `created` is when the gateway answered, whole and streamed.
+TEST(IngressPaths, CreatedIsTheAnswersTimeWhenTheUpstreamGaveNone) {
+  GatewayRig rig;
+  const auto now = [] {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const int64_t before = now();
+  RawClient c(rig.port);
+  ASSERT_TRUE(c.send(http_post("/v1/chat/completions",
+                               R"({"model":"gpt-x","messages":[{"role":"user","content":"t"}]})")));
+  auto whole = c.read_response();
+  ASSERT_TRUE(whole.has_value());
+  ASSERT_EQ(whole->status, 200) << whole->body;
+  json j = json::parse(whole->body, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << whole->body;
+  EXPECT_GE(j.value("created", int64_t{0}), before) << whole->body;
+  EXPECT_LE(j.value("created", int64_t{0}), now()) << whole->body;
+  RawClient s(rig.port);
+  ASSERT_TRUE(s.send(
+      http_post("/v1/chat/completions",
+                R"({"model":"gpt-x","stream":true,"messages":[{"role":"user","content":"t"}]})")));
+  auto streamed = s.read_response();
+  ASSERT_TRUE(streamed.has_value());
+  ASSERT_EQ(streamed->status, 200) << streamed->body;
+  EXPECT_EQ(streamed->body.find(R"("created":0)"), std::string::npos) << streamed->body;
+  EXPECT_NE(streamed->body.find(R"("created":)" + std::to_string(before).substr(0, 6)),
+            std::string::npos)
+      << streamed->body;
 }
 
 TEST(IngressPaths, BedrockBadModelSegments) {

@@ -9,6 +9,8 @@
 //   auto j = nlohmann::json::parse(text, nullptr, false);
 #pragma once
 
+#include "toolwire/core/result.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -33,6 +35,18 @@ template <class Json>
 Json parse_json_bounded(std::string_view text, size_t max_depth = kMaxJsonDepth) {
   if (json_deeper_than(text, max_depth)) return Json(Json::value_t::discarded);
   return Json::parse(text, nullptr, false);
+}
+
+// parse_json_bounded of a document that must be one object: `what` names it
+// in the error ("<what> is not valid JSON", "<what> must be an object").
+template <class Json>
+Result<Json> parse_json_object(std::string_view text, std::string_view what) {
+  Json j = parse_json_bounded<Json>(text);
+  if (j.is_discarded())
+    return make_error(ErrorCode::parse_error, std::string(what) + " is not valid JSON", "$");
+  if (!j.is_object())
+    return make_error(ErrorCode::invalid_argument, std::string(what) + " must be an object", "$");
+  return j;
 }
 
 }  // namespace toolwire

@@ -14,10 +14,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "toolwire/core/json_writer.h"
 #include "toolwire/core/result.h"
 #include "toolwire/ir/request.h"
+#include "toolwire/ir/response.h"
 
 namespace toolwire::dialects {
 
@@ -54,8 +56,28 @@ using RequestCheck = std::optional<WireError> (*)(const ir::Request& request);
 
 // An error of a gateway's response store (an unknown `previous_response_id`)
 // in the dialect's shape, status 400; `code` says why in a word
-// ("previous_response_not_found").
-using StoreErrorWriter = WireError (*)(std::string_view message, std::string_view code);
+// ("previous_response_not_found"), `param` names the request field at fault
+// ("previous_response_id", "input[2]").
+using StoreErrorWriter = WireError (*)(std::string_view message, std::string_view code,
+                                       std::string_view param);
+
+// One item of a stored answer that a later request may name by its id
+// (Responses' `item_reference`): the id the client got, and its parts.
+struct StoredItem {
+  std::string id;
+  std::vector<ir::Part> parts;
+};
+
+// How a dialect names items of earlier answers (all null: it does not).
+struct ItemReferences {
+  // The item id a decoded request's part refers to; nullopt: not a reference.
+  std::optional<std::string> (*id_of)(const ir::Part& part) = nullptr;
+  // An answer's items (its id set) as the dialect gave them to the client.
+  std::vector<StoredItem> (*items_of)(const ir::Response& answer) = nullptr;
+  // Where the request body's `n`-th reference (from 0) sits ("input[3]"),
+  // for its error.
+  std::string (*param_of)(std::string_view body, size_t n) = nullptr;
+};
 
 // The body of `GET /v1/models` in the dialect's shape, for these model ids.
 using ModelListWriter = void (*)(JsonWriter& w, std::span<const std::string> ids);
@@ -90,6 +112,9 @@ struct Ingress {
   // Non-null: `previous_response_id` and `store` are served from a
   // gateway's response store, whose errors this writes.
   StoreErrorWriter response_store = nullptr;
+  // With response_store: references to items of stored answers, replaced by
+  // the items before the request goes on.
+  ItemReferences item_references;
 };
 
 // `Bearer KEY` (either case of the scheme's first letter) → KEY.

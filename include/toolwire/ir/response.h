@@ -36,6 +36,10 @@ struct Usage {
   bool operator==(const Usage&) const = default;
 };
 
+// Adds `add`'s counts to `sum` (the usage of several model calls): a count
+// either side lacks stays the other's; one estimate makes the sum one.
+void add_usage(Usage& sum, const Usage& add);
+
 struct Response {
   std::string id;
   std::string model;

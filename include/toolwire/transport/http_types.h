@@ -125,4 +125,20 @@ struct HttpCallbacks {
   std::function<void(const Status&, const HttpStats&)> on_complete;
 };
 
+// A whole answer's body, gathered by on_body up to a bound: past it, the
+// transfer stops and `too_big` says why.
+struct BoundedBody {
+  std::string text;
+  bool too_big = false;
+  // on_body's work: false (abort) once `bytes` would pass `max` in all.
+  bool append(std::string_view bytes, size_t max) {
+    if (text.size() + bytes.size() > max) {
+      too_big = true;
+      return false;
+    }
+    text.append(bytes);
+    return true;
+  }
+};
+
 }  // namespace toolwire::transport

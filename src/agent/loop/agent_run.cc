@@ -47,17 +47,6 @@ std::string text_of(const std::vector<ir::Part>& parts) {
   return out;
 }
 
-void add_usage(ir::Usage& sum, const ir::Usage& u) {
-  auto add = [](std::optional<int64_t>& a, const std::optional<int64_t>& b) {
-    if (b) a = a.value_or(0) + *b;
-  };
-  add(sum.input_tokens, u.input_tokens);
-  add(sum.output_tokens, u.output_tokens);
-  add(sum.cache_read_tokens, u.cache_read_tokens);
-  add(sum.cache_write_tokens, u.cache_write_tokens);
-  if (u.estimated) sum.estimated = true;  // a sum with one estimate in it is an estimate
-}
-
 // The end-turn tool's answer: its "answer" (or only string) argument, else the raw arguments.
 std::string end_turn_answer(const ir::ToolCallPart& call) {
   nlohmann::json j = parse_json_bounded<nlohmann::json>(call.arguments);
@@ -272,7 +261,7 @@ class Run final : public AgentRun, public std::enable_shared_from_this<Run> {
       return finish(StopReason::error);
     }
     provider::Generation& g = got.value();
-    add_usage(res_.usage, g.response.usage);
+    ir::add_usage(res_.usage, g.response.usage);
     if (env_) return on_envelope_answer(g);
     if (!opt_.stream)
       for (const auto& p : g.response.parts)

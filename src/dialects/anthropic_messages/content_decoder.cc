@@ -110,9 +110,7 @@ constexpr RawReasons kStopReasons[] = {
     {ReasonKind::content_filter, {"refusal"}}};
 
 ir::FinishReason decode_stop_reason(std::string_view raw, bool has_tool_calls) {
-  ir::FinishReason r = decode_reason(kStopReasons, raw);
-  if (has_tool_calls) r.kind = ReasonKind::tool_calls;
-  return r;
+  return decode_reason(kStopReasons, raw, has_tool_calls);
 }
 
 std::string_view encode_stop_reason(const ir::FinishReason& reason, bool has_tool_calls) {

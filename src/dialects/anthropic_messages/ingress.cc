@@ -1,15 +1,20 @@
-// How a gateway serves Anthropic Messages: POST /v1/messages, its model list,
-// and the `thread` its SDK's tool runner may send.
+// How a gateway serves Anthropic Messages: POST /v1/messages (also without
+// /v1), its model list, and the `thread` its SDK's tool runner may send.
 #include "dialects/anthropic_messages/entry.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
+// Also without /v1: clients whose base URL carries the /v1 themselves
+// (@ai-sdk/anthropic) reach /messages when given the gateway's bare address.
 std::optional<Result<RouteMatch>> match_model_call(std::string_view path, std::string_view) {
-  if (path == "/v1/messages") return Result<RouteMatch>(RouteMatch{"/v1/messages", {}, {}});
+  if (path == "/v1/messages" || path == "/messages")
+    return Result<RouteMatch>(RouteMatch{"/v1/messages", {}, {}});
   return std::nullopt;
 }
 
-bool owns_path(std::string_view path) { return path.starts_with("/v1/messages"); }
+bool owns_path(std::string_view path) {
+  return path.starts_with("/v1/messages") || path.starts_with("/messages");
+}
 
 // {"data":[{type, id, display_name, created_at}], has_more, first_id, last_id}
 void write_models(JsonWriter& w, std::span<const std::string> ids) {

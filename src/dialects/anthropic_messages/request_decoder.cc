@@ -312,7 +312,6 @@ constexpr RepeatRule kRepeatRules[] = {{"messages", kResetMessages},
                                        {"tools", kResetTools},
                                        {"stop_sequences", kResetStop},
                                        {"tool_choice", kResetToolChoice | kResetParallel}};
-constexpr RepeatRules kRepeats{kRepeatRules, kUnsupportedToolKey};
 
 }  // namespace
 
@@ -322,7 +321,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   const Path path;
   bool has_messages = false;
   TW_TRY(decode_request_fields(
-      body, kDialect, req, warnings, kRepeats,
+      body, kDialect, req, warnings, RepeatRules{kRepeatRules, kUnsupportedToolKey},
       [&](std::string_view key, json::element value, const Path& fpath) -> Status {
         if (key == "messages") {
           has_messages = true;

@@ -18,6 +18,10 @@ namespace {
 using ir::Role;
 using json::Path;
 
+// stop_sequences goes before the sampling fields.
+constexpr SamplingKeys kStop{.stop = "stop_sequences"};
+constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"};
+
 const Path kRoot;
 
 const TailRules kTail{
@@ -272,17 +276,12 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
   w.end_object();
 }
 
-// stop_sequences goes before the sampling fields.
-constexpr SamplingKeys kStop{.stop = "stop_sequences"};
-constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"};
-
 }  // namespace
 
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  const bool same = req.source_dialect == kDialect;
-  return write_request_object(req, [&](JsonWriter& w) -> Status {
+  return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     w.field("model", req.model);
     if (req.max_tokens) {
       w.field("max_tokens", *req.max_tokens);

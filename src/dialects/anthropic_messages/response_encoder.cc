@@ -3,6 +3,7 @@
 
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/request_object.h"
+#include "dialects/common/response_object.h"
 
 namespace toolwire::dialects::anthropic_messages {
 
@@ -50,14 +51,8 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     write_input_usage(resp.usage, w);
     w.field("output_tokens", resp.usage.output_tokens.value_or(0));
     w.end_object();
-    for (const auto& e : resp.extra) {
-      if (&e == stop_sequence) continue;
-      if (same)
-        w.field_raw(e.key, e.raw_json);
-      else
-        warn(warnings, "dropped_unknown_field", Path(root, e.key),
-             "field '" + e.key + "' has no Anthropic equivalent");
-    }
+    write_response_extras(w, resp, same, "Anthropic", warnings,
+                          [&](const ir::ExtraField& e) { return &e == stop_sequence; });
     return Status::Ok();
   });
 }

@@ -20,6 +20,11 @@ namespace {
 using ir::Role;
 using json::Path;
 
+constexpr SamplingKeys kSampling{.max_tokens = "maxTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
+
 const Path kRoot;
 
 template <class S>
@@ -153,11 +158,6 @@ void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warn
   write_text_objects(w, texts);
 }
 
-constexpr SamplingKeys kSampling{.max_tokens = "maxTokens",
-                                 .temperature = "temperature",
-                                 .top_p = "topP",
-                                 .stop = "stopSequences"};
-
 template <class S>
 void encode_inference_config(const ir::BasicRequest<S>& req, JsonWriter& w) {
   if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty()) return;
@@ -285,8 +285,7 @@ const TailRules kTail{
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  const bool same = req.source_dialect == kDialect;
-  return write_request_object(req, [&](JsonWriter& w) -> Status {
+  return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     encode_messages(req, options.raw_json_verified, w, warnings);
     encode_system(req, w, warnings);
     encode_inference_config(req, w);

@@ -1,6 +1,7 @@
 // IR response → Bedrock Converse response JSON.
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/request_object.h"
+#include "dialects/common/response_object.h"
 
 namespace toolwire::dialects::bedrock_converse {
 
@@ -32,15 +33,8 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     encode_usage(resp.usage, w);
     w.end_object();
     bool has_metrics = false;
-    for (const auto& e : resp.extra) {
-      if (same) {
-        has_metrics |= e.key == "metrics";
-        w.field_raw(e.key, e.raw_json);
-      } else {
-        warn(warnings, "dropped_unknown_field", Path(root, e.key),
-             "field '" + e.key + "' has no Bedrock equivalent");
-      }
-    }
+    for (const auto& e : resp.extra) has_metrics |= same && e.key == "metrics";
+    write_response_extras(w, resp, same, "Bedrock", warnings);
     // Required by the API's shape; toolwire did not time the upstream call. (A
     // Bedrock response without it passes through as it came.)
     if (!has_metrics && !same) w.field_raw("metrics", R"({"latencyMs":0})");

@@ -34,6 +34,15 @@ ir::FinishReason decode_reason(const RawReasons (&table)[N], std::string_view ra
   return r;
 }
 
+// decode_reason, but a turn that made tool calls ends for them, whatever the
+// raw reason says.
+template <size_t N>
+ir::FinishReason decode_reason(const RawReasons (&table)[N], std::string_view raw, bool has_calls) {
+  ir::FinishReason r = decode_reason(table, raw);
+  if (has_calls) r.kind = ReasonKind::tool_calls;
+  return r;
+}
+
 // The value written for each kind; empty: the dialect decides.
 struct ReasonNames {
   std::string_view stop, length, tool_calls, content_filter, error, other;

@@ -26,4 +26,10 @@ Result<ir::Usage> decode_openai_usage(json::element e, const json::Path& path,
   return u;
 }
 
+void warn_dropped_cache_write(const ir::Usage& usage, std::string_view path, Warnings& warnings) {
+  if (usage.cache_write_tokens && *usage.cache_write_tokens > 0)
+    warn(warnings, "dropped_cache_write_tokens", std::string(path),
+         "OpenAI usage has no cache write count");
+}
+
 }  // namespace toolwire::dialects

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "dialects/common/request_size.h"
@@ -24,9 +25,14 @@ Result<std::string> write_json_object(size_t reserve, Body&& body) {
   return out;
 }
 
+// A request's object: `body(JsonWriter&, bool same)`, `same` when the request
+// was decoded from `dialect` (its extras are then written back as they came).
 template <class S, class Body>
-Result<std::string> write_request_object(const ir::BasicRequest<S>& req, Body&& body) {
-  return write_json_object(estimate_request_json_size(req), std::forward<Body>(body));
+Result<std::string> write_request_object(const ir::BasicRequest<S>& req, std::string_view dialect,
+                                         Body&& body) {
+  const bool same = req.source_dialect == dialect;
+  return write_json_object(estimate_request_json_size(req),
+                           [&](JsonWriter& w) -> Status { return body(w, same); });
 }
 
 }  // namespace toolwire::dialects

@@ -9,6 +9,7 @@
 
 #include "dialects/common/json_in.h"
 #include "dialects/common/style.h"
+#include "toolwire/core/json_writer.h"
 #include "toolwire/core/result.h"
 #include "toolwire/ir/response.h"
 
@@ -23,6 +24,27 @@ inline Result<json::object> open_response(std::string_view body, std::string_vie
   TW_ASSIGN(json::object obj, json::as_object(root, json::Path()));
   resp.source_dialect.assign(dialect);
   return obj;
+}
+
+// A response's extras, after `skip(extra)` ones the encoder writes itself:
+// written back when the response came from the encoder's own dialect
+// (`same`), else each dropped with a warning ("has no <target> equivalent").
+template <class Skip>
+void write_response_extras(JsonWriter& w, const ir::Response& resp, bool same,
+                           std::string_view target, Warnings& warnings, Skip&& skip) {
+  const json::Path root;
+  for (const auto& e : resp.extra) {
+    if (skip(e)) continue;
+    if (same)
+      w.field_raw(e.key, e.raw_json);
+    else
+      warn(warnings, "dropped_unknown_field", json::Path(root, e.key),
+           "field '" + e.key + "' has no " + std::string(target) + " equivalent");
+  }
+}
+inline void write_response_extras(JsonWriter& w, const ir::Response& resp, bool same,
+                                  std::string_view target, Warnings& warnings) {
+  write_response_extras(w, resp, same, target, warnings, [](const auto&) { return false; });
 }
 
 }  // namespace toolwire::dialects

@@ -15,6 +15,11 @@ namespace {
 using ir::Role;
 using json::Path;
 
+constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
+                                 .temperature = "temperature",
+                                 .top_p = "topP",
+                                 .stop = "stopSequences"};
+
 const Path kRoot;
 
 // Call id → function name, for the functionResponse that answers the call.
@@ -338,11 +343,6 @@ Status write_tool_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& 
   return Status::Ok();
 }
 
-constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
-                                 .temperature = "temperature",
-                                 .top_p = "topP",
-                                 .stop = "stopSequences"};
-
 template <class S>
 void write_generation_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& w) {
   bool extras = false;
@@ -376,8 +376,7 @@ const TailRules kTail{
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  const bool same = req.source_dialect == kDialect;
-  return write_request_object(req, [&](JsonWriter& w) -> Status {
+  return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     TW_TRY(write_contents(req, same, options.raw_json_verified, w, warnings));
     write_system(req, w, warnings);
     TW_TRY(write_tools(req, same, w, warnings));

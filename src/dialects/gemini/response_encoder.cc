@@ -1,5 +1,6 @@
 // IR response → Gemini GenerateContentResponse JSON.
 #include "dialects/common/request_object.h"
+#include "dialects/common/response_object.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -19,27 +20,23 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
                            return false;
                          }();
     if (!blocked) {
-      w.key("candidates");
-      w.begin_array();
-      w.begin_object();
-      w.key("content");
-      w.begin_object();
-      w.key("parts");
-      w.begin_array();
-      auto written = write_model_parts<ir::Owning>(resp.parts, true, /*in_request=*/false, false,
-                                                   Path(root, "content"), w, warnings);
-      if (!written) return written.error();
-      w.end_array();
-      w.field("role", "model");
-      w.end_object();
-      w.field("finishReason", encode_finish_reason(resp.finish, calls));
-      w.field("index", 0);
-      if (same)
-        for (const auto& e : resp.extra)
-          if (e.key.starts_with(kCandidatePrefix))
-            w.field_raw(std::string_view(e.key).substr(kCandidatePrefix.size()), e.raw_json);
-      w.end_object();
-      w.end_array();
+      TW_TRY(write_candidate(
+          w,
+          [&](JsonWriter& w) -> Status {
+            auto written = write_model_parts<ir::Owning>(resp.parts, true, /*in_request=*/false,
+                                                         false, Path(root, "content"), w, warnings);
+            if (!written) return written.error();
+            return Status::Ok();
+          },
+          [&](JsonWriter& w) -> Status {
+            w.field("finishReason", encode_finish_reason(resp.finish, calls));
+            w.field("index", 0);
+            if (same)
+              for (const auto& e : resp.extra)
+                if (e.key.starts_with(kCandidatePrefix))
+                  w.field_raw(std::string_view(e.key).substr(kCandidatePrefix.size()), e.raw_json);
+            return Status::Ok();
+          }));
     }
     write_usage(w, resp.usage);
     if (resp.usage.cache_write_tokens)
@@ -47,14 +44,10 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
            "Gemini usage has no count of tokens written to a cache");
     if (!resp.model.empty()) w.field("modelVersion", resp.model);
     if (!resp.id.empty()) w.field("responseId", resp.id);
-    for (const auto& e : resp.extra) {
-      if (same) {
-        if (!e.key.starts_with(kCandidatePrefix)) w.field_raw(e.key, e.raw_json);
-      } else {
-        warn(warnings, "dropped_unknown_field", Path(root, e.key),
-             "field '" + e.key + "' has no Gemini equivalent");
-      }
-    }
+    // Candidate extras went into the candidate.
+    write_response_extras(w, resp, same, "Gemini", warnings, [&](const ir::ExtraField& e) {
+      return same && e.key.starts_with(kCandidatePrefix);
+    });
     return Status::Ok();
   });
 }

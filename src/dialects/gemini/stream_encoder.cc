@@ -34,21 +34,17 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     out.append("data: ");
     JsonWriter w(out);
     w.begin_object();
-    w.key("candidates");
-    w.begin_array();
-    w.begin_object();
-    w.key("content");
-    w.begin_object();
-    w.key("parts");
-    w.begin_array();
-    parts(w);
-    w.end_array();
-    w.field("role", "model");
-    w.end_object();
-    tail(w);
-    w.field("index", 0);
-    w.end_object();
-    w.end_array();
+    (void)write_candidate(
+        w,
+        [&](JsonWriter& w) {
+          parts(w);
+          return Status::Ok();
+        },
+        [&](JsonWriter& w) {
+          tail(w);
+          w.field("index", 0);
+          return Status::Ok();
+        });
     if (with_usage || !usage_.empty()) write_usage(w, usage_);
     if (!model_.empty()) w.field("modelVersion", model_);
     if (!id_.empty()) w.field("responseId", id_);

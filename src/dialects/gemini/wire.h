@@ -188,6 +188,27 @@ void write_args(std::string_view arguments, bool valid, bool raw_verified, const
 template <class S, class Parts>
 Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request, bool raw_verified,
                                  const json::Path& path, JsonWriter& w, Warnings& warnings);
+// Writes "candidates":[{"content":{"parts":[...],"role":"model"}, ...}], the
+// one candidate both encoders write: `parts(w)` writes the parts, `tail(w)` the
+// candidate's fields after its content (each returning Status).
+template <class Parts, class Tail>
+Status write_candidate(JsonWriter& w, Parts&& parts, Tail&& tail) {
+  w.key("candidates");
+  w.begin_array();
+  w.begin_object();
+  w.key("content");
+  w.begin_object();
+  w.key("parts");
+  w.begin_array();
+  TW_TRY(parts(w));
+  w.end_array();
+  w.field("role", "model");
+  w.end_object();
+  TW_TRY(tail(w));
+  w.end_object();
+  w.end_array();
+  return Status::Ok();
+}
 // The image MIME type a URL's extension names (fileData wants one); empty: none.
 std::string_view media_from_url(std::string_view url);
 // An image as an inlineData (base64) or fileData (URL) part body.

@@ -127,14 +127,8 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
     TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
   if (f.has[kRefusal]) {
     TW_ASSIGN(auto r, json::as_string(f.e[kRefusal], Path(path, "refusal")));
-    std::string raw;
-    JsonWriter w(raw);
-    w.begin_object();
-    w.field("type", "refusal");
-    w.field("refusal", r);
-    w.end_object();
-    m.parts.push_back(
-        ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal", T::made(std::move(raw))});
+    m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal",
+                                              T::made(refusal_block(r))});
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
@@ -325,7 +319,6 @@ constexpr SamplingKeys kSampling{
 
 constexpr RepeatRule kRepeatRules[] = {
     {"tools", kResetTools}, {"stop", kResetStop}, {"tool_choice", kResetToolChoice}};
-constexpr RepeatRules kRepeats{kRepeatRules, kUnsupportedToolKey};
 
 }  // namespace
 
@@ -337,7 +330,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   bool have_model = false, have_messages = false, have_max_completion = false;
   json::element messages;
   TW_TRY(decode_request_fields(
-      body, kDialect, req, warnings, kRepeats,
+      body, kDialect, req, warnings, RepeatRules{kRepeatRules, kUnsupportedToolKey},
       [&](std::string_view key, json::element value, const Path& kp) -> Status {
         if (key == "messages") {
           messages = value;

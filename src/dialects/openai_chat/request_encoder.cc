@@ -13,6 +13,11 @@
 namespace toolwire::dialects::openai_chat {
 namespace {
 
+constexpr SamplingKeys kSampling{.max_tokens = "max_completion_tokens",
+                                 .temperature = "temperature",
+                                 .top_p = "top_p",
+                                 .stop = "stop"};
+
 template <class S>
 struct Enc {
   JsonWriter& w;
@@ -281,18 +286,12 @@ Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same_dial
   return Status::Ok();
 }
 
-constexpr SamplingKeys kSampling{.max_tokens = "max_completion_tokens",
-                                 .temperature = "temperature",
-                                 .top_p = "top_p",
-                                 .stop = "stop"};
-
 }  // namespace
 
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  const bool same = req.source_dialect == kDialect;
-  return write_request_object(req, [&](JsonWriter& w) -> Status {
+  return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     w.field("model", req.model);
     w.key("messages");
     w.begin_array();

@@ -37,13 +37,7 @@ Status decode_message(json::element e, const Path& path, ir::Response& resp) {
   }
   if (json::get(msg, "refusal", refusal)) {
     TW_ASSIGN(auto r, json::as_string(refusal, Path(path, "refusal")));
-    std::string raw;
-    JsonWriter w(raw);
-    w.begin_object();
-    w.field("type", "refusal");
-    w.field("refusal", r);
-    w.end_object();
-    resp.parts.push_back(ir::UnknownPart{std::string(kDialect), "refusal", std::move(raw)});
+    resp.parts.push_back(ir::UnknownPart{std::string(kDialect), "refusal", refusal_block(r)});
   }
   if (json::get(msg, "tool_calls", calls)) {
     Path tp(path, "tool_calls");

@@ -59,14 +59,19 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void on(const ir::ErrorEvent&, std::string&) {}
   void on(const ir::ToolCallEnd&, std::string&) {}
 
-  void on(const ir::TextDelta& e, std::string& out) {
-    if (e.text.empty()) return;
+  // A chunk whose delta is one text field: `opening` is `{"<field>":`.
+  void text_delta(std::string_view opening, std::string_view text, std::string& out) {
     flush_role(out);
     out.append(envelope_);
-    out.append(R"({"content":)");
-    JsonWriter::append_escaped(out, e.text);
+    out.append(opening);
+    JsonWriter::append_escaped(out, text);
     out.append("}");
     out.append(kNoFinish);
+  }
+
+  void on(const ir::TextDelta& e, std::string& out) {
+    if (e.text.empty()) return;
+    text_delta(R"({"content":)", e.text, out);
   }
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
@@ -81,12 +86,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
       note_once("dropped_reasoning_item",
                 "reasoning_content carries no Responses reasoning item id or encrypted content");
     if (e.text.empty()) return;
-    flush_role(out);
-    out.append(envelope_);
-    out.append(R"({"reasoning_content":)");
-    JsonWriter::append_escaped(out, e.text);
-    out.append("}");
-    out.append(kNoFinish);
+    text_delta(R"({"reasoning_content":)", e.text, out);
   }
 
   void on(const ir::ToolCallStart& e, std::string& out) {

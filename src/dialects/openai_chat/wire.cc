@@ -18,9 +18,7 @@ constexpr RawReasons kFinishReasons[] = {{ReasonKind::stop, {"stop", ""}},
                                          {ReasonKind::content_filter, {"content_filter"}}};
 
 ir::FinishReason decode_finish_reason(std::string_view raw, bool has_calls) {
-  ir::FinishReason r = decode_reason(kFinishReasons, raw);
-  if (has_calls) r.kind = ReasonKind::tool_calls;
-  return r;
+  return decode_reason(kFinishReasons, raw, has_calls);
 }
 
 std::string_view encode_finish_reason(const ir::FinishReason& reason, bool has_calls) {
@@ -136,5 +134,15 @@ void write_tool_call(JsonWriter& w, const ir::BasicToolCallPart<S>& call) {
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)
 #undef TOOLWIRE_INSTANTIATE
+
+std::string refusal_block(std::string_view refusal) {
+  std::string raw;
+  JsonWriter w(raw);
+  w.begin_object();
+  w.field("type", "refusal");
+  w.field("refusal", refusal);
+  w.end_object();
+  return raw;
+}
 
 }  // namespace toolwire::dialects::openai_chat

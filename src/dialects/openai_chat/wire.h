@@ -37,6 +37,9 @@ void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image);
 
 // Decodes a `usage` object.
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
+// A message's `refusal` text as the raw block an UnknownPart keeps:
+// {"type":"refusal","refusal":...}.
+std::string refusal_block(std::string_view refusal);
 // Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
 void write_usage(JsonWriter& w, const ir::Usage& usage);
 

@@ -11,7 +11,11 @@ TW_ENTRY_FUNCTIONS;
 
 // ingress.cc
 bool owns_path(std::string_view path);
-WireError store_error(std::string_view message, std::string_view code);
+WireError store_error(std::string_view message, std::string_view code, std::string_view param);
+// item_references.cc
+std::optional<std::string> reference_id(const ir::Part& part);
+std::vector<StoredItem> answer_items(const ir::Response& answer);
+std::string reference_param(std::string_view body, size_t n);
 
 inline constexpr Dialect kEntry{
     .name = kDialect,
@@ -32,6 +36,9 @@ inline constexpr Dialect kEntry{
             .key_help = "Authorization: Bearer KEY",
             .stream_keepalive = ": keep-alive\n\n",
             .response_store = &store_error,
+            .item_references = {.id_of = &reference_id,
+                                .items_of = &answer_items,
+                                .param_of = &reference_param},
         },
 };
 

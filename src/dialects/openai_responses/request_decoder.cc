@@ -98,9 +98,19 @@ Status decode_item(json::element e, const Path& path, ir::BasicRequest<S>& req, 
   if (json::get(obj, "type", type_el)) {
     TW_ASSIGN(auto t, json::as_string(type_el, Path(path, "type")));
     type = t;
+  } else if (is_bare_reference(obj)) {
+    type = kItemReference;
   }
   if (type == "message") return decode_message(obj, path, req, ctx);
   if (type == "function_call_output") return decode_call_output_item(obj, path, req, ctx);
+  if (type == kItemReference) {
+    // Kept for a gateway to resolve from its response store; the calls that
+    // later outputs answer may be among the items it names.
+    json::element id;
+    if (!json::get(obj, "id", id)) return json::invalid(Path(path, "id"), "missing id");
+    if (!id.is_string()) return json::as_string(id, Path(path, "id")).error();
+    ctx.stored_context = true;
+  }
   if (is_answer_item_type(type)) {  // computer_call_output, item_reference...: kept raw
     message_of(req, ir::Role::user).parts.push_back(unknown_item<S>(e, type));
     return Status::Ok();
@@ -188,7 +198,6 @@ constexpr SamplingKeys kSampling{.max_tokens = "max_output_tokens",
                                  .metadata = "metadata"};
 
 constexpr RepeatRule kRepeatRules[] = {{"tools", kResetTools}, {"tool_choice", kResetToolChoice}};
-constexpr RepeatRules kRepeats{kRepeatRules, kProviderToolKey};
 
 }  // namespace
 
@@ -201,7 +210,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   json::element input, instructions;
   bool have_instructions = false;
   TW_TRY(decode_request_fields(
-      body, kDialect, req, warnings, kRepeats,
+      body, kDialect, req, warnings, RepeatRules{kRepeatRules, kProviderToolKey},
       [&](std::string_view key, json::element value, const Path& kp) -> Status {
         if (value.is_null()) return Status::Ok();  // explicit null = absent
         TW_ASSIGN(bool taken, decode_openai_tool_field(key, value, kp, req, have_model,

@@ -12,6 +12,9 @@
 namespace toolwire::dialects::openai_responses {
 namespace {
 
+constexpr SamplingKeys kSampling{
+    .max_tokens = "max_output_tokens", .temperature = "temperature", .top_p = "top_p"};
+
 template <class S>
 struct Enc {
   JsonWriter& w;
@@ -210,16 +213,12 @@ Status write_tools(JsonWriter& w, const ir::BasicRequest<S>& req, bool same, boo
   return Status::Ok();
 }
 
-constexpr SamplingKeys kSampling{
-    .max_tokens = "max_output_tokens", .temperature = "temperature", .top_p = "top_p"};
-
 }  // namespace
 
 template <class S>
 Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings& warnings,
                                         const EncodeOptions& options) {
-  const bool same = req.source_dialect == kDialect;
-  return write_request_object(req, [&](JsonWriter& w) -> Status {
+  return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     w.field("model", req.model);
     // The first plain system part is `instructions`; the rest lead `input`.
     size_t first_input_system = 0;

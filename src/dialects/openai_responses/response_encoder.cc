@@ -1,5 +1,7 @@
 // IR response → OpenAI Responses `response` object.
+#include "dialects/common/openai_usage.h"
 #include "dialects/common/request_object.h"
+#include "dialects/common/response_object.h"
 #include "dialects/openai_responses/wire.h"
 
 namespace toolwire::dialects::openai_responses {
@@ -49,16 +51,8 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     write_model_items<ir::Owning>(w, resp.parts, style, next, warnings);
     w.end_array();
     write_usage(w, resp.usage);
-    if (resp.usage.cache_write_tokens && *resp.usage.cache_write_tokens > 0)
-      warn(warnings, "dropped_cache_write_tokens", "$.usage",
-           "OpenAI usage has no cache write count");
-    for (const auto& x : resp.extra) {
-      if (same)
-        w.field_raw(x.key, x.raw_json);
-      else
-        warn(warnings, "dropped_unknown_field", "$." + x.key,
-             "field '" + x.key + "' has no equivalent in OpenAI Responses");
-    }
+    warn_dropped_cache_write(resp.usage, "$.usage", warnings);
+    write_response_extras(w, resp, same, "OpenAI Responses", warnings);
     return Status::Ok();
   });
 }

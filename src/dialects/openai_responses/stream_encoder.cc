@@ -13,6 +13,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "dialects/common/openai_usage.h"
 #include "dialects/common/stream_encoder_base.h"
 #include "dialects/openai_responses/wire.h"
 
@@ -221,7 +222,10 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void open_reasoning(std::string_view item_id, std::string& out) {
     close_open(out);
     open_ = Open::reasoning;
-    open_id_ = item_id.empty() ? new_id("rs") : std::string(item_id);
+    // A kept id takes a number too, as in a whole answer (response_encoder.cc),
+    // so a streamed answer's items have the ids its whole form gives them.
+    open_id_ = new_id("rs");
+    if (!item_id.empty()) open_id_ = item_id;
     text_.clear();
     encrypted_.clear();
     summary_open_ = false;
@@ -413,8 +417,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     for (Call* call : open_calls) end_call(*call, out);
     for (const auto& [index, call] : calls_)  // with any argument that came after its end
       done_items_[static_cast<size_t>(call.output_index)] = call_item(call);
-    if (usage_.cache_write_tokens && *usage_.cache_write_tokens > 0)
-      warn(warnings_, "dropped_cache_write_tokens", "", "OpenAI usage has no cache write count");
+    warn_dropped_cache_write(usage_, "", warnings_);
     ir::FinishReason reason = e.reason;
     if (saw_calls_ && reason.kind == ir::FinishReason::Kind::stop)
       reason.kind = ir::FinishReason::Kind::tool_calls;

@@ -64,6 +64,15 @@ ir::BasicUnknownPart<S> unknown_item(json::element item, std::string_view type) 
   return ir::BasicUnknownPart<S>{typename S::String(kDialect), IrText<S>::made(std::move(tagged)),
                                  IrText<S>::raw_json(item)};
 }
+// `item_reference`: an item of an earlier answer named by its id, which only
+// a gateway's response store can resolve (item_references.cc). An item with
+// an `id` and neither `type` nor `role` is one too.
+inline constexpr std::string_view kItemReference = "item_reference";
+inline bool is_bare_reference(json::object item) {
+  json::element e;
+  return !json::get(item, "role", e) && json::get(item, "id", e);
+}
+
 // Item types that answer something the model did (computer_call_output...):
 // decoded into a user message, the rest into the assistant's turn.
 bool is_answer_item_type(std::string_view type);

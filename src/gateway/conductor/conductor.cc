@@ -5,13 +5,13 @@
 #include "toolwire/dialects/ingress.h"
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "gateway/auth/random_hex.h"
 #include "gateway/conductor/connection.h"
 #include "gateway/conductor/session.h"
 #include "gateway/http/origin.h"
@@ -26,18 +26,6 @@ namespace bhttp = boost::beast::http;
 using json = nlohmann::json;
 
 namespace {
-
-std::string random_hex(size_t bytes) {
-  std::vector<unsigned char> b(bytes);
-  if (RAND_bytes(b.data(), static_cast<int>(bytes)) != 1) std::abort();
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : b) {
-    out.push_back(hex[c >> 4]);
-    out.push_back(hex[c & 15]);
-  }
-  return out;
-}
 
 bool same_secret(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
@@ -283,9 +271,9 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
                               "this gateway holds its maximum of " +
                                   std::to_string(o.max_sessions) + " conductor sessions",
                               true, frame.id);
-    std::string id = "cs_" + random_hex(12);
+    std::string id = "cs_" + secret_hex(12);
     s = std::make_shared<Session>(*this, asio::make_strand(conn->strand().get_inner_executor()), id,
-                                  random_hex(24), std::move(setup));
+                                  secret_hex(24), std::move(setup));
     sessions_.emplace(id, s);
   }
   conn->set_session(s);

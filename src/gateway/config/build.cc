@@ -296,7 +296,10 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     std::string line = rc.model + " ->";
     for (const auto& t : rc.targets) {
       r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol});
-      line += " " + t.upstream + (t.model.empty() ? "" : "(" + t.model + ")");
+      // Without a model of its own the target gets the client's model name
+      // unchanged: said at startup, where a wrong name shows first.
+      line += " " + t.upstream +
+              (t.model.empty() ? " (model: the client's, unchanged)" : "(" + t.model + ")");
     }
     static const char* modes[] = {"passthrough", "server", "mixed"};
     line += std::string(" [tools: ") + modes[static_cast<int>(rc.tools.mode)] + "]";

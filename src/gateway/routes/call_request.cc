@@ -6,19 +6,15 @@
 namespace toolwire::gateway::routes {
 
 std::optional<Error> check_limits(const ir::Request& request, const Limits& limits) {
-  if (request.messages.size() > limits.max_messages)
+  const auto too_many = [](std::string_view what, size_t n, size_t max) -> std::optional<Error> {
+    if (n <= max) return std::nullopt;
     return make_error(ErrorCode::invalid_argument,
-                      "too many messages: " + std::to_string(request.messages.size()) +
-                          " (this gateway accepts at most " + std::to_string(limits.max_messages) +
-                          ")",
-                      "$.messages");
-  if (request.tools.size() > limits.max_tools)
-    return make_error(ErrorCode::invalid_argument,
-                      "too many tools: " + std::to_string(request.tools.size()) +
-                          " (this gateway accepts at most " + std::to_string(limits.max_tools) +
-                          ")",
-                      "$.tools");
-  return std::nullopt;
+                      "too many " + std::string(what) + ": " + std::to_string(n) +
+                          " (this gateway accepts at most " + std::to_string(max) + ")",
+                      "$." + std::string(what));
+  };
+  if (auto e = too_many("messages", request.messages.size(), limits.max_messages)) return e;
+  return too_many("tools", request.tools.size(), limits.max_tools);
 }
 
 std::optional<int64_t> client_deadline_ms(const http::Request& req) {

@@ -1,13 +1,12 @@
 // POST/DELETE /mcp (see mcp_endpoint.h).
 #include "gateway/routes/mcp_endpoint.h"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "gateway/auth/random_hex.h"
 #include "gateway/http/origin.h"
 #include "gateway/routes/context.h"
 #include "toolwire/mcp/client.h"
@@ -20,19 +19,6 @@ namespace {
 
 using boost::beast::http::verb;
 using nlohmann::json;
-
-std::string random_hex(size_t bytes) {
-  std::string b(bytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(b.data()), static_cast<int>(bytes)) != 1)
-    std::abort();
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : b) {
-    out.push_back(hex[c >> 4]);
-    out.push_back(hex[c & 15]);
-  }
-  return out;
-}
 
 std::string rpc_error_body(const json& id, int code, const std::string& message) {
   return mcp::serialize(mcp::Message::failure(id, code, message));
@@ -359,7 +345,7 @@ std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& err
       error = "too many MCP sessions (" + std::to_string(opts_.max_sessions) + ")";
       return nullptr;
     }
-    s->id = random_hex(16);
+    s->id = secret_hex(16);
     s->owner = owner;
     s->last_used = now;
     mcp::ServerOptions so;

@@ -11,11 +11,13 @@
 // (tool_rounds.h) through the same upstream call.
 #include "gateway/routes/model_call.h"
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
 #include "gateway/routes/call_request.h"
 #include "gateway/routes/errors.h"
+#include "gateway/routes/item_references.h"
 #include "gateway/routes/previous_response.h"
 #include "gateway/routes/stream_relay.h"
 #include "gateway/routes/stream_shape.h"
@@ -29,6 +31,12 @@ namespace toolwire::gateway::routes {
 namespace {
 
 using http::Clock;
+
+int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<ModelCall> {
  public:
@@ -52,7 +60,12 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
     if (auto store_error = dialect_->ingress.response_store) {
-      if (auto w = recorder_.begin(ctx_->response_store, request_, key_scope(key_), store_error))
+      const auto& refs = dialect_->ingress.item_references;
+      if (auto w = resolve_item_references(ctx_->response_store, request_, key_scope(key_),
+                                           req.body, refs, store_error))
+        return reject_wire(std::move(*w));
+      if (auto w =
+              recorder_.begin(ctx_->response_store, request_, key_scope(key_), store_error, refs))
         return reject_wire(std::move(*w));
     }
     if (auto err = check_limits(request_, ctx_->options.limits)) return reject(*err);
@@ -202,6 +215,11 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   void on_event(const ir::StreamEvent& e) {
     if (done_) return;
+    if (const auto* start = std::get_if<ir::MessageStart>(&e); start && start->created == 0) {
+      ir::MessageStart dated = *start;  // the upstream gave no time: now
+      dated.created = unix_now();
+      return on_event(ir::StreamEvent{std::move(dated)});
+    }
     if (!rounds_) return send(e, e);
     ir::StreamEvent shown;  // what the client sees of a round
     if (rounds_->relay(e, shown)) send(e, shown);
@@ -254,6 +272,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   void answer(ir::Response& resp) {
     if (done_) return;
     if (!recorder_.id().empty()) resp.id = recorder_.id();
+    if (resp.created == 0) resp.created = unix_now();  // the upstream gave no time: the answer's
     Warnings encode_warnings;
     auto body = codec_.encode_response(resp, encode_warnings);
     if (!body) return fail(body.error());

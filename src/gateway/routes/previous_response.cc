@@ -5,6 +5,8 @@
 namespace toolwire::gateway::routes {
 namespace {
 
+constexpr std::string_view kField = "previous_response_id";
+
 // The extra field `key`'s raw JSON; removed from the request when `take`.
 std::optional<std::string> extra(ir::Request& request, std::string_view key, bool take) {
   for (auto it = request.extra.begin(); it != request.extra.end(); ++it) {
@@ -44,18 +46,19 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
   auto raw = extra(request, "previous_response_id", true);
   if (raw && *raw != "null") {
     auto id = plain_string(*raw);
-    if (!id) return error("previous_response_id: expected a response id string", "invalid_type");
+    if (!id)
+      return error("previous_response_id: expected a response id string", "invalid_type", kField);
     if (!store.enabled())
       return error(
           "previous_response_id needs the gateway's response store, which is off "
           "(response_store.max_responses is 0): send the whole conversation as input instead",
-          "previous_response_unsupported");
+          "previous_response_unsupported", kField);
     auto conversation = store.find(scoped_response_id(scope, *id));
     if (!conversation)
       return error("Previous response with id '" + *id +
                        "' not found (this gateway keeps stored answers in memory, bounded: "
                        "it may have been evicted or the gateway restarted)",
-                   "previous_response_not_found");
+                   "previous_response_not_found", kField);
     request.messages.insert(request.messages.begin(), conversation->begin(), conversation->end());
   }
   if (record.store && store.enabled()) record.input = request.messages;
@@ -64,8 +67,10 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
 
 std::optional<dialects::WireError> ResponseRecorder::begin(ResponseStore& store,
                                                            ir::Request& request, std::string scope,
-                                                           dialects::StoreErrorWriter error) {
+                                                           dialects::StoreErrorWriter error,
+                                                           dialects::ItemReferences references) {
   scope_ = std::move(scope);
+  items_of_ = references.items_of;
   if (auto w = apply_previous_response(store, request, record_, scope_, error)) return w;
   if (record_.store && store.enabled()) id_ = new_response_id();
   return std::nullopt;
@@ -88,7 +93,12 @@ void ResponseRecorder::done(ResponseStore& store, const ir::Response& response) 
   if (id_.empty()) return;
   ResponseStore::Conversation c = std::move(record_.input);
   c.push_back(ir::Message{ir::Role::assistant, response.parts, {}});
-  store.put(scoped_response_id(scope_, id_), std::move(c));
+  ResponseStore::Items items;
+  if (items_of_) {
+    items = items_of_(response);
+    for (auto& item : items) item.id = scoped_response_id(scope_, item.id);
+  }
+  store.put(scoped_response_id(scope_, id_), std::move(c), std::move(items));
   id_.clear();
 }
 

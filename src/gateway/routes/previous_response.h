@@ -49,8 +49,11 @@ class ResponseRecorder {
  public:
   // See apply_previous_response(); on success, an id when this answer will
   // be stored.
+  // `references`: how the dialect lists an answer's items, which are stored
+  // with it for later `item_reference`s.
   std::optional<dialects::WireError> begin(ResponseStore& store, ir::Request& request,
-                                           std::string scope, dialects::StoreErrorWriter error);
+                                           std::string scope, dialects::StoreErrorWriter error,
+                                           dialects::ItemReferences references = {});
   // The id the client gets; empty: the answer is not stored (keep the
   // upstream's).
   const std::string& id() const { return id_; }
@@ -64,6 +67,7 @@ class ResponseRecorder {
  private:
   ResponseRecord record_;
   std::string scope_;  // the owner's (scoped_response_id)
+  std::vector<dialects::StoredItem> (*items_of_)(const ir::Response&) = nullptr;
   std::string id_;
   std::optional<ir::StreamAccumulator> seen_;
 };

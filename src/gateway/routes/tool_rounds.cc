@@ -10,17 +10,6 @@
 namespace toolwire::gateway::routes {
 namespace {
 
-void add_usage(ir::Usage& total, const ir::Usage& u) {
-  auto add = [](std::optional<int64_t>& a, const std::optional<int64_t>& b) {
-    if (b) a = a.value_or(0) + *b;
-  };
-  add(total.input_tokens, u.input_tokens);
-  add(total.output_tokens, u.output_tokens);
-  add(total.cache_read_tokens, u.cache_read_tokens);
-  add(total.cache_write_tokens, u.cache_write_tokens);
-  if (u.estimated) total.estimated = true;
-}
-
 // The executor's result for a call that ran past its deadline
 // ("tool 'x' timed out after N ms"), counted apart in the metrics.
 bool timed_out(const agent::ToolResultEvent& r, std::chrono::milliseconds timeout) {
@@ -92,8 +81,10 @@ ToolRounds::~ToolRounds() = default;
 std::optional<Error> ToolRounds::prepare(ir::Request& request) {
   if (tools_->mode == ToolMode::server && !request.tools.empty())
     return make_error(ErrorCode::invalid_argument,
-                      "this route runs tools on the server and takes none from the client "
-                      "(route the model to a mixed route to bring your own tools)",
+                      "this route runs its own tools on the server and takes none from the "
+                      "client: to bring your own tools, start `toolwire serve --tools mixed` "
+                      "(the gateway's tools and yours) or `--tools passthrough` (yours only), "
+                      "or set the route's `tools.mode: mixed` in the configuration",
                       "$.tools");
   for (size_t i = 0; i < request.tools.size(); ++i)
     if (is_server_tool(request.tools[i].name))
@@ -200,7 +191,7 @@ bool ToolRounds::relay(const ir::StreamEvent& e, ir::StreamEvent& out) {
 
 void ToolRounds::on_round(provider::Generation& g) {
   const ir::Response& r = g.response;
-  add_usage(usage_total_, stream_ ? (r.usage.empty() ? round_usage_ : r.usage) : r.usage);
+  ir::add_usage(usage_total_, stream_ ? (r.usage.empty() ? round_usage_ : r.usage) : r.usage);
   round_usage_ = {};
   client_index_.clear();
   if (first_response_.id.empty() && first_response_.model.empty()) {

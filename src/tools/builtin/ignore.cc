@@ -16,71 +16,6 @@ namespace {
 
 constexpr size_t kMaxIgnoreFileBytes = 1 << 20;  // larger files are not read
 
-// Matches the pattern element at p[pi] (a character, `?`, `\x` or a `[...]`
-// class) against `c`; sets `next` past the element.
-bool match_one(std::string_view p, size_t pi, unsigned char c, size_t& next) {
-  char pc = p[pi];
-  if (pc == '\\' && pi + 1 < p.size()) {
-    next = pi + 2;
-    return static_cast<unsigned char>(p[pi + 1]) == c;
-  }
-  if (pc == '?') {
-    next = pi + 1;
-    return true;
-  }
-  if (pc == '[') {
-    size_t j = pi + 1;
-    bool neg = j < p.size() && (p[j] == '!' || p[j] == '^');
-    if (neg) ++j;
-    bool hit = false;
-    size_t k = j;
-    for (; k < p.size() && (k == j || p[k] != ']'); ++k) {
-      auto take = [&](size_t& at) {
-        if (p[at] == '\\' && at + 1 < p.size()) ++at;
-        return static_cast<unsigned char>(p[at]);
-      };
-      unsigned char lo = take(k), hi = lo;
-      if (k + 2 < p.size() && p[k + 1] == '-' && p[k + 2] != ']') {
-        k += 2;
-        hi = take(k);
-      }
-      if (c >= lo && c <= hi) hit = true;
-    }
-    if (k < p.size()) {
-      next = k + 1;
-      return hit != neg;
-    }
-    // An unclosed '[' is a literal.
-  }
-  next = pi + 1;
-  return static_cast<unsigned char>(pc) == c;
-}
-
-// One path component against one pattern component (neither holds '/').
-bool match_component(std::string_view p, std::string_view s) {
-  constexpr size_t npos = std::string_view::npos;
-  size_t pi = 0, si = 0, star_p = npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && p[pi] == '*') {
-      while (pi < p.size() && p[pi] == '*') ++pi;
-      star_p = pi;
-      star_s = si;
-      continue;
-    }
-    size_t next = 0;
-    if (pi < p.size() && match_one(p, pi, static_cast<unsigned char>(s[si]), next)) {
-      pi = next;
-      ++si;
-      continue;
-    }
-    if (star_p == npos) return false;
-    pi = star_p;
-    si = ++star_s;
-  }
-  while (pi < p.size() && p[pi] == '*') ++pi;
-  return pi == p.size();
-}
-
 // Pattern components against path components; `**` matches any number of
 // components, but at least one when it ends the pattern ("a/**" is what is
 // inside a, not a itself). Memoised: a few `**` never cost more than
@@ -98,7 +33,7 @@ bool match_parts(const std::vector<std::string>& pp, const std::vector<std::stri
     else if (pp[i] == "**")
       r = self(self, i + 1, j) || (j < sc.size() && self(self, i, j + 1));
     else
-      r = j < sc.size() && match_component(pp[i], sc[j]) && self(self, i + 1, j + 1);
+      r = j < sc.size() && glob_component_match(pp[i], sc[j]) && self(self, i + 1, j + 1);
     m = r ? 2 : 1;
     return r;
   };

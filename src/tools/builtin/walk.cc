@@ -83,48 +83,64 @@ struct Walker {
   }
 };
 
-// One component against one pattern component (no '/').
-bool match_component(std::string_view p, std::string_view s) {
-  size_t pi = 0, si = 0, star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size()) {
-      char c = p[pi];
-      if (c == '*') {
-        star_p = ++pi;
-        star_s = si;
-        continue;
+// Matches the pattern element at p[pi] (a character, `?`, `\x` or a `[...]`
+// class) against `c`; sets `next` past the element.
+bool match_one(std::string_view p, size_t pi, unsigned char c, size_t& next) {
+  char pc = p[pi];
+  if (pc == '\\' && pi + 1 < p.size()) {
+    next = pi + 2;
+    return static_cast<unsigned char>(p[pi + 1]) == c;
+  }
+  if (pc == '?') {
+    next = pi + 1;
+    return true;
+  }
+  if (pc == '[') {
+    size_t j = pi + 1;
+    bool neg = j < p.size() && (p[j] == '!' || p[j] == '^');
+    if (neg) ++j;
+    bool hit = false;
+    size_t k = j;
+    for (; k < p.size() && (k == j || p[k] != ']'); ++k) {
+      auto take = [&](size_t& at) {
+        if (p[at] == '\\' && at + 1 < p.size()) ++at;
+        return static_cast<unsigned char>(p[at]);
+      };
+      unsigned char lo = take(k), hi = lo;
+      if (k + 2 < p.size() && p[k + 1] == '-' && p[k + 2] != ']') {
+        k += 2;
+        hi = take(k);
       }
-      if (c == '[') {
-        size_t j = pi + 1;
-        bool neg = j < p.size() && (p[j] == '!' || p[j] == '^');
-        if (neg) ++j;
-        bool hit = false;
-        size_t k = j;
-        for (; k < p.size() && (k == j || p[k] != ']'); ++k) {
-          if (k + 2 < p.size() && p[k + 1] == '-' && p[k + 2] != ']') {
-            if (s[si] >= p[k] && s[si] <= p[k + 2]) hit = true;
-            k += 2;
-          } else if (p[k] == s[si]) {
-            hit = true;
-          }
-        }
-        if (k < p.size() && hit != neg) {
-          pi = k + 1;
-          ++si;
-          continue;
-        }
-        if (k >= p.size() && s[si] == '[') {
-          ++pi;
-          ++si;
-          continue;
-        }  // unclosed: literal '['
-      } else if (c == '?' || c == s[si]) {
-        ++pi;
-        ++si;
-        continue;
-      }
+      if (c >= lo && c <= hi) hit = true;
     }
-    if (star_p == std::string_view::npos) return false;
+    if (k < p.size()) {
+      next = k + 1;
+      return hit != neg;
+    }
+    // An unclosed '[' is a literal.
+  }
+  next = pi + 1;
+  return static_cast<unsigned char>(pc) == c;
+}
+
+// One path component against one pattern component (neither holds '/').
+bool match_component(std::string_view p, std::string_view s) {
+  constexpr size_t npos = std::string_view::npos;
+  size_t pi = 0, si = 0, star_p = npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '*') {
+      while (pi < p.size() && p[pi] == '*') ++pi;
+      star_p = pi;
+      star_s = si;
+      continue;
+    }
+    size_t next = 0;
+    if (pi < p.size() && match_one(p, pi, static_cast<unsigned char>(s[si]), next)) {
+      pi = next;
+      ++si;
+      continue;
+    }
+    if (star_p == npos) return false;
     pi = star_p;
     si = ++star_s;
   }
@@ -210,6 +226,10 @@ bool glob_match(std::string_view pattern, std::string_view path) {
   for (const auto& a : alts)
     if (match_expanded(a, path)) return true;
   return false;
+}
+
+bool glob_component_match(std::string_view pattern, std::string_view name) {
+  return match_component(pattern, name);
 }
 
 }  // namespace toolwire::tools::builtin

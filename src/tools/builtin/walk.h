@@ -31,6 +31,9 @@ void walk_tree(int dir_fd, size_t max_entries, const std::function<bool(const Wa
 // components, `*` and `?` stay inside one component, `[a-z]` / `[!a]`
 // classes, `{a,b}` alternatives.
 bool glob_match(std::string_view pattern, std::string_view path);
+// One path component against one pattern component (neither holds '/'): `*`,
+// `?`, `\x` escapes, `[...]` classes. Shared with the ignore-file rules.
+bool glob_component_match(std::string_view pattern, std::string_view name);
 
 // The non-empty components of a '/'-separated path ("a//b/" → a, b).
 std::vector<std::string_view> path_components(std::string_view path);
