@@ -26,6 +26,11 @@
 // the upstream got. A model request with nothing queued gets a 500 in its
 // dialect, so a test that makes more upstream calls than it scripted fails
 // loudly; a Bedrock request whose signature does not verify gets a 403.
+//
+// Lanes let tests share one mock concurrently: a request whose body holds the
+// tag `[lane:KEY]` (e.g. in its user message: every dialect carries it) and
+// whose KEY has a lane (lane(KEY)) is answered from that lane's queue and
+// recorded with `lane: KEY`; others use the shared queue.
 import http from 'node:http';
 
 import {
@@ -44,6 +49,10 @@ import {
 } from './upstream/openai_responses.mjs';
 
 const SSE = 'text/event-stream; charset=utf-8';
+const LANE_TAG = /\[lane:([A-Za-z0-9_.-]+)\]/;
+
+/** The tag that routes a request to lane `key` (put it in the prompt). */
+export const laneTag = (key) => `[lane:${key}]`;
 const exact = (path) => (url) => (url === path ? {} : null);
 
 // Per dialect: which URLs are its (and what the URL says: model, stream),
@@ -81,6 +90,7 @@ function modelsList(anthropic) {
 export async function startMockUpstream() {
   const queue = [];
   const requests = [];
+  const lanes = new Map();
   const sockets = new Set();
   const stalled = new Set();
   let serial = 0;
@@ -142,8 +152,17 @@ export async function startMockUpstream() {
     if (!record.body || record.body.unparsable !== undefined) {
       return fail(400, 'mock upstream: body is not JSON');
     }
-    const item = queue.shift();
-    if (!item) return fail(500, `mock upstream: nothing queued for request ${requests.length}`);
+    const laneKey = LANE_TAG.exec(record.raw)?.[1];
+    const lane = laneKey === undefined ? undefined : lanes.get(laneKey);
+    if (lane) {
+      record.lane = laneKey;
+      lane.requests.push(record);
+    }
+    const item = (lane?.queue ?? queue).shift();
+    if (!item) {
+      return fail(500, `mock upstream: nothing queued for request ${requests.length}` +
+        (lane ? ` (lane ${laneKey})` : ''));
+    }
     if (item.error) {
       const { status, type, message = `mock error ${status}`, headers = {} } = item.error;
       return fail(status, message, type, headers);
@@ -218,6 +237,26 @@ export async function startMockUpstream() {
     /** The model requests (POST to a dialect's path) received so far. */
     modelRequests() { return requests.filter((r) => r.dialect); },
     stalledCount() { return stalled.size; },
+    /**
+     * The lane `key` (made on first use): script(...items) replaces its queue
+     * and forgets its requests; requests() are its model requests so far;
+     * pending() counts its turns not yet asked for.
+     */
+    lane(key) {
+      if (!lanes.has(key)) lanes.set(key, { queue: [], requests: [] });
+      const lane = lanes.get(key);
+      return {
+        tag: laneTag(key),
+        script(...items) {
+          lane.queue.length = 0;
+          lane.requests.length = 0;
+          lane.queue.push(...items);
+          return this;
+        },
+        requests: () => [...lane.requests],
+        pending: () => lane.queue.length,
+      };
+    },
     async close() {
       for (const r of stalled) r.destroy();
       for (const s of sockets) s.destroy();

@@ -220,3 +220,29 @@ describe('anthropic SDK -> mock (anthropic dialect)', () => {
     });
   }
 });
+
+describe('lanes', () => {
+  // Two lanes asked at once, in the opposite order of their scripts, and a
+  // request without a tag: each gets its own lane's turn, the untagged one the
+  // shared queue's, and each lane records only its own requests.
+  test('tagged requests are answered from their own lane', async () => {
+    const client = openaiClient(mock.openaiBase);
+    const a = mock.lane('a').script({ text: 'from a' });
+    const b = mock.lane('b').script({ text: 'from b 1' }, { text: 'from b 2' });
+    mock.script({ text: 'shared' });
+    const ask = (content) => client.chat.completions.create({
+      model: 'gpt-4o', messages: [{ role: 'user', content }],
+    }).then((r) => r.choices[0].message.content);
+    const got = await Promise.all([
+      ask(`second ${b.tag}`), ask(`first ${a.tag}`), ask('no tag'), ask(`third ${b.tag}`),
+    ]);
+    assert.deepEqual(got.slice(1, 3), ['from a', 'shared']);
+    assert.deepEqual([got[0], got[3]].sort(), ['from b 1', 'from b 2']);
+    assert.deepEqual(a.requests().map((r) => r.body.messages[0].content), [`first ${a.tag}`]);
+    assert.deepEqual(b.requests().map((r) => r.body.messages[0].content).sort(),
+      [`second ${b.tag}`, `third ${b.tag}`]);
+    assert.equal(a.pending() + b.pending() + mock.pending(), 0);
+    // An exhausted lane answers 500, like the shared queue.
+    await assert.rejects(ask(`again ${a.tag}`), (e) => e.status === 500 && /lane a/.test(e.message));
+  });
+});
