@@ -40,39 +40,30 @@ Status decode_output_config(std::string_view key, json::element value, const Pat
       req.extra.push_back(ir::BasicExtraField<S>{"output_format", IrText<S>::raw_json(value)});
     return Status::Ok();
   }
-  TW_ASSIGN(json::object obj, json::as_object(value, path));
-  for (auto [member, v] : obj) {
-    if (member == "format" && !v.is_null()) {
-      TW_ASSIGN(bool known, decode_format(v, Path(path, member), req));
-      if (known) continue;
-    }
-    keep_nested_extra(req, kOutputConfigPrefix, member, v);
-  }
-  return Status::Ok();
+  return decode_format_container(
+      value, path, "format", kOutputConfigPrefix, req,
+      [&](json::element v, const Path& p) { return decode_format(v, p, req); });
 }
 
 template <class S>
 Status write_output_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
                            bool raw_verified, Warnings& warnings) {
   const bool schema = req.response_format && req.response_format->kind == Kind::json_schema;
-  if (!schema && !has_nested_extras(req, same, kOutputConfigPrefix)) return Status::Ok();
   const Path root, config(root, "output_config"),
       path(config, "format");  // (a Path points at its parent)
-  w.key("output_config");
-  w.begin_object();
-  if (schema) {
-    const auto& rf = *req.response_format;
-    warn_format_losses(rf, "Anthropic", path, warnings, /*has_description=*/false);
-    TW_ASSIGN(std::string_view text, checked_format_schema(rf, raw_verified, Path(path, "schema")));
-    w.key("format");
-    w.begin_object();
-    w.field("type", "json_schema");
-    w.field_raw("schema", text);
-    w.end_object();
-  }
-  write_nested_extras(w, req, same, kOutputConfigPrefix);
-  w.end_object();
-  return Status::Ok();
+  return write_format_container(
+      w, req, same, "output_config", kOutputConfigPrefix, schema, [&](JsonWriter& w) -> Status {
+        const auto& rf = *req.response_format;
+        warn_format_losses(rf, "Anthropic", path, warnings, /*has_description=*/false);
+        TW_ASSIGN(std::string_view text,
+                  checked_format_schema(rf, raw_verified, Path(path, "schema")));
+        w.key("format");
+        w.begin_object();
+        w.field("type", "json_schema");
+        w.field_raw("schema", text);
+        w.end_object();
+        return Status::Ok();
+      });
 }
 
 template Status decode_output_config<ir::Owning>(std::string_view, json::element, const Path&,

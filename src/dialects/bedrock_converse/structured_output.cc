@@ -58,48 +58,38 @@ Result<bool> decode_text_format(json::element value, const Path& path, ir::Basic
 
 template <class S>
 Status decode_output_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
-  TW_ASSIGN(json::object obj, json::as_object(value, path));
-  for (auto [member, v] : obj) {
-    if (member == "textFormat" && !v.is_null()) {
-      TW_ASSIGN(bool known, decode_text_format(v, Path(path, member), req));
-      if (known) continue;
-    }
-    keep_nested_extra(req, kOutputConfigPrefix, member, v);
-  }
-  return Status::Ok();
+  return decode_format_container(
+      value, path, "textFormat", kOutputConfigPrefix, req,
+      [&](json::element v, const Path& p) { return decode_text_format(v, p, req); });
 }
 
 template <class S>
 Status write_output_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
                            bool raw_verified, Warnings& warnings) {
   const bool schema = req.response_format && req.response_format->kind == Kind::json_schema;
-  if (!schema && !has_nested_extras(req, same, kOutputConfigPrefix)) return Status::Ok();
   const Path root, config(root, "outputConfig"),
       path(config, "textFormat");  // (a Path points at its parent)
-  w.key("outputConfig");
-  w.begin_object();
-  if (schema) {
-    const auto& rf = *req.response_format;
-    warn_format_losses(rf, "Bedrock", path, warnings, /*has_description=*/true);
-    const Path structure(path, "structure"), def(structure, "jsonSchema"), sp(def, "schema");
-    TW_ASSIGN(std::string_view text, checked_format_schema(rf, raw_verified, sp));
-    w.key("textFormat");
-    w.begin_object();
-    w.field("type", "json_schema");
-    w.key("structure");
-    w.begin_object();
-    w.key("jsonSchema");
-    w.begin_object();
-    w.field("schema", text);  // a string holding the schema's JSON
-    if (!std::string_view(rf.name).empty()) w.field("name", rf.name);
-    if (!std::string_view(rf.description).empty()) w.field("description", rf.description);
-    w.end_object();
-    w.end_object();
-    w.end_object();
-  }
-  write_nested_extras(w, req, same, kOutputConfigPrefix);
-  w.end_object();
-  return Status::Ok();
+  return write_format_container(
+      w, req, same, "outputConfig", kOutputConfigPrefix, schema, [&](JsonWriter& w) -> Status {
+        const auto& rf = *req.response_format;
+        warn_format_losses(rf, "Bedrock", path, warnings, /*has_description=*/true);
+        const Path structure(path, "structure"), def(structure, "jsonSchema"), sp(def, "schema");
+        TW_ASSIGN(std::string_view text, checked_format_schema(rf, raw_verified, sp));
+        w.key("textFormat");
+        w.begin_object();
+        w.field("type", "json_schema");
+        w.key("structure");
+        w.begin_object();
+        w.key("jsonSchema");
+        w.begin_object();
+        w.field("schema", text);  // a string holding the schema's JSON
+        if (!std::string_view(rf.name).empty()) w.field("name", rf.name);
+        if (!std::string_view(rf.description).empty()) w.field("description", rf.description);
+        w.end_object();
+        w.end_object();
+        w.end_object();
+        return Status::Ok();
+      });
 }
 
 template Status decode_output_config<ir::Owning>(json::element, const Path&, ir::Request&);

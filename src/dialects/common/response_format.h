@@ -112,4 +112,68 @@ void keep_nested_extra(ir::BasicRequest<S>& req, std::string_view prefix, std::s
       IrText<S>::made(std::string(prefix) + std::string(key)), IrText<S>::raw_json(value)});
 }
 
+// A container object that holds the format under `format_key` beside other
+// members (Responses `text`, Anthropic `output_config`, Bedrock
+// `outputConfig`): `decode(value, path)` (Result<bool>: false for a format
+// this dialect does not know) reads the format; every other member, and an
+// unknown format, is kept as an extra under `prefix`.
+template <class S, class Decode>
+Status decode_format_container(json::element value, const json::Path& path,
+                               std::string_view format_key, std::string_view prefix,
+                               ir::BasicRequest<S>& req, Decode&& decode) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  for (auto [member, v] : obj) {
+    if (member == format_key && !v.is_null()) {
+      TW_ASSIGN(bool known, decode(v, json::Path(path, member)));
+      if (known) continue;
+    }
+    keep_nested_extra(req, prefix, member, v);
+  }
+  return Status::Ok();
+}
+
+// Writes `key: {...}` when there is a format (`has_format`: `write_format(w)`,
+// returning Status, writes its member) or extras kept under `prefix`.
+template <class S, class WriteFormat>
+Status write_format_container(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
+                              std::string_view key, std::string_view prefix, bool has_format,
+                              WriteFormat&& write_format) {
+  if (!has_format && !has_nested_extras(req, same, prefix)) return Status::Ok();
+  w.key(key);
+  w.begin_object();
+  if (has_format) TW_TRY(write_format(w));
+  write_nested_extras(w, req, same, prefix);
+  w.end_object();
+  return Status::Ok();
+}
+
+// The OpenAI spelling of a format, as both OpenAI APIs write it: its "type",
+// and for a schema its members (under `schema_key` when not empty, as Chat's
+// "json_schema"); the schema is checked at `schema_path`.
+template <class S>
+Status write_openai_format(JsonWriter& w, const ir::BasicResponseFormat<S>& rf,
+                           std::string_view schema_key, bool raw_verified,
+                           const json::Path& schema_path) {
+  switch (rf.kind) {
+    case ir::ResponseFormatKind::text:
+      w.field("type", "text");
+      break;
+    case ir::ResponseFormatKind::json_object:
+      w.field("type", "json_object");
+      break;
+    case ir::ResponseFormatKind::json_schema: {
+      TW_ASSIGN(std::string_view schema, checked_format_schema(rf, raw_verified, schema_path));
+      w.field("type", "json_schema");
+      if (!schema_key.empty()) {
+        w.key(schema_key);
+        w.begin_object();
+      }
+      write_schema_members(w, rf, schema);
+      if (!schema_key.empty()) w.end_object();
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace toolwire::dialects

@@ -40,27 +40,10 @@ Status write_response_format(JsonWriter& w, const ir::BasicRequest<S>& req, bool
   if (!req.response_format) return Status::Ok();
   const auto& rf = *req.response_format;
   const Path root, path(root, "response_format");
+  const Path sp(path, "json_schema");
   w.key("response_format");
   w.begin_object();
-  switch (rf.kind) {
-    case Kind::text:
-      w.field("type", "text");
-      break;
-    case Kind::json_object:
-      w.field("type", "json_object");
-      break;
-    case Kind::json_schema: {
-      const Path sp(path, "json_schema");
-      TW_ASSIGN(std::string_view schema,
-                checked_format_schema(rf, raw_verified, Path(sp, "schema")));
-      w.field("type", "json_schema");
-      w.key("json_schema");
-      w.begin_object();
-      write_schema_members(w, rf, schema);
-      w.end_object();
-      break;
-    }
-  }
+  TW_TRY(write_openai_format(w, rf, "json_schema", raw_verified, Path(sp, "schema")));
   w.end_object();
   return Status::Ok();
 }

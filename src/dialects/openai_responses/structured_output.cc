@@ -35,48 +35,24 @@ Result<bool> decode_format(json::element value, const Path& path, ir::BasicReque
 
 template <class S>
 Status decode_text_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
-  TW_ASSIGN(json::object obj, json::as_object(value, path));
-  for (auto [key, member] : obj) {
-    if (key == "format" && !member.is_null()) {
-      TW_ASSIGN(bool known, decode_format(member, Path(path, key), req));
-      if (known) continue;
-    }
-    keep_nested_extra(req, kTextPrefix, key, member);
-  }
-  return Status::Ok();
+  return decode_format_container(
+      value, path, "format", kTextPrefix, req,
+      [&](json::element v, const Path& p) { return decode_format(v, p, req); });
 }
 
 template <class S>
 Status write_text_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
                          bool raw_verified) {
-  if (!req.response_format && !has_nested_extras(req, same, kTextPrefix)) return Status::Ok();
   const Path root, text(root, "text"), path(text, "format");  // (a Path points at its parent)
-  w.key("text");
-  w.begin_object();
-  if (req.response_format) {
-    const auto& rf = *req.response_format;
-    w.key("format");
-    w.begin_object();
-    switch (rf.kind) {
-      case Kind::text:
-        w.field("type", "text");
-        break;
-      case Kind::json_object:
-        w.field("type", "json_object");
-        break;
-      case Kind::json_schema: {
-        TW_ASSIGN(std::string_view schema,
-                  checked_format_schema(rf, raw_verified, Path(path, "schema")));
-        w.field("type", "json_schema");
-        write_schema_members(w, rf, schema);
-        break;
-      }
-    }
-    w.end_object();
-  }
-  write_nested_extras(w, req, same, kTextPrefix);
-  w.end_object();
-  return Status::Ok();
+  return write_format_container(w, req, same, "text", kTextPrefix, req.response_format.has_value(),
+                                [&](JsonWriter& w) -> Status {
+                                  w.key("format");
+                                  w.begin_object();
+                                  TW_TRY(write_openai_format(w, *req.response_format, "",
+                                                             raw_verified, Path(path, "schema")));
+                                  w.end_object();
+                                  return Status::Ok();
+                                });
 }
 
 template Status decode_text_config<ir::Owning>(json::element, const Path&, ir::Request&);
