@@ -186,6 +186,11 @@ void add_serve_command(CLI::App& app) {
       ->check(CLI::Range(1, 100));
   cmd->add_option("--tool-timeout-ms", a->tool_timeout_ms, "per server tool call")
       ->check(CLI::Range(1, 3600000));
+  cmd->add_option("--on-loss", a->on_loss,
+                  "a request whose translation would drop or approximate something: warn (go "
+                  "on, toolwire-warnings header; default) or error (a 400 naming each loss, "
+                  "nothing sent upstream); with --config, for every route")
+      ->check(CLI::IsMember({"warn", "error"}));
   cmd->add_option("--transport", a->transport,
                   "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
                   "(HTTP/2, proxies from the environment)")

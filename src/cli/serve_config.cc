@@ -148,6 +148,8 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
     c.options.port = listen.port;
   }
   apply_overrides(a, c.options);
+  if (auto mode = parse_loss_mode(a.on_loss))
+    for (auto& r : c.routes) r.on_loss.mode = *mode;
   return c;
 }
 

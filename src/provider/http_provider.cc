@@ -284,6 +284,10 @@ class HttpProvider final : public Provider {
     }
     auto body = codec_.encode_request(r, warnings);
     if (!body) return std::move(body).error();
+    // Refused before anything is sent (a route's `on_loss: error`).
+    if (auto refused =
+            r.on_loss.check(warnings, "translating it for " + std::string(dialect_.name)))
+      return std::move(*refused);
     // A request from another dialect (an Anthropic client through the
     // gateway) has no extra fields to carry it: add the usage request to the
     // encoded object itself, or an OpenAI server sends no usage at all.

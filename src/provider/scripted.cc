@@ -360,6 +360,9 @@ ProviderCall ScriptedProvider::stream(ir::Request request, EventCallback on_even
   auto start = std::chrono::steady_clock::now();
   Warnings warnings;
   auto adapted = adapt_request(std::move(request), caps_, name(), warnings);
+  if (adapted)
+    if (auto refused = adapted->on_loss.check(warnings, "adapting it for " + std::string(name())))
+      adapted = std::move(*refused);
   if (!adapted) {
     done(std::move(adapted).error());
     return ProviderCall();

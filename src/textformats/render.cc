@@ -110,6 +110,7 @@ Result<ir::Request> render_chat(const PromptRenderer& r, const ir::Request& req)
   out.source_dialect = req.source_dialect;
   out.extra = req.extra;
   out.deadline_ms = req.deadline_ms;
+  out.on_loss = req.on_loss;
   size_t i = 0;
   if (!msgs->empty() && msgs->front().role == "system") {
     out.system.push_back({std::move(msgs->front().content), false});

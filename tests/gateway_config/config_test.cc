@@ -167,6 +167,34 @@ TEST(GatewayConfig, TurnProtocolAndScript) {
   EXPECT_TRUE(said) << ::testing::PrintToString(built->described);
 }
 
+TEST(GatewayConfig, OnLossPerRoute) {
+  auto c = load_config_string(
+      "upstreams: {s: {profile: scripted}}\n"
+      "routes:\n  - {model: strict, upstreams: [s], on_loss: error,"
+      " allow_loss: [dropped_image_detail]}\n"
+      "  - {model: loose, upstreams: [s]}\n",
+      "loss.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->routes[0].on_loss.mode, LossPolicy::Mode::error);
+  EXPECT_EQ(c->routes[0].on_loss.allow, std::vector<std::string>{"dropped_image_detail"});
+  EXPECT_EQ(c->routes[1].on_loss.mode, LossPolicy::Mode::warn);
+  transport::HttpClient http;
+  const OfflineDemo demo{.script = R"({"rules": []})", .todo_tools = {}};
+  auto built = build_gateway(*c, http, demo);
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_EQ(built->router->resolve("strict")->front().on_loss, c->routes[0].on_loss);
+  EXPECT_EQ(built->router->resolve("loose")->front().on_loss.mode, LossPolicy::Mode::warn);
+  auto bad = load_config_string(
+      "upstreams: {s: {profile: scripted}}\nroutes:\n  - {model: m, upstreams: [s], on_loss: "
+      "drop}\n",
+      "bad.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("routes[0].on_loss"), std::string::npos)
+      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("expected warn or error"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(GatewayConfig, ExampleFileIsValid) {
   auto c = load_config_file(std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml");
   ASSERT_TRUE(c) << c.error().message;

@@ -4,9 +4,7 @@
 // middle of a stream (the upstream connection is closed); a stalled upstream.
 #include <gtest/gtest.h>
 
-#include "gateway_rig.h"
-#include "mock_upstream.h"
-#include "toolwire/provider/factory.h"
+#include "upstream_gateway.h"
 
 namespace toolwire::testing {
 namespace {
@@ -44,45 +42,19 @@ std::vector<ir::StreamEvent> long_turn(int n) {
 class MixedModes : public ::testing::TestWithParam<Mode> {
  protected:
   void start(gateway::GatewayOptions opt = small_options()) {
-    provider::ProviderConfig cfg;
-    cfg.profile = GetParam().profile;
-    cfg.base_url = upstream_.url(GetParam().base_path);
-    cfg.idle_timeout = Ms(10'000);
-    cfg.retry.max_attempts = 1;
-    auto profile = provider::resolve_profile(cfg);
-    ASSERT_TRUE(profile.ok()) << profile.error().to_string();
-    profile->api_key_required = false;
-    auto p = provider::make_http_provider(std::move(*profile), cfg, client_);
-    ASSERT_TRUE(p.ok()) << p.error().to_string();
-    auto router = std::make_shared<gateway::PatternRouter>();
-    auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, "up-model", "mock"}}});
-    opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
-    ASSERT_TRUE(gateway_->start().ok());
-  }
-  void TearDown() override {
-    if (gateway_) {
-      gateway_->stop();
-      gateway_->wait();
-    }
-    gateway_.reset();
-    upstream_.release();
-    upstream_.stop();
+    ASSERT_EQ(rig_.start(GetParam().profile, GetParam().base_path, std::move(opt)), "");
   }
   const DialectCase& d() const { return GetParam().client; }
-  uint16_t port() const { return gateway_->port(); }
+  uint16_t port() const { return rig_.port(); }
 
-  MockHttpServer upstream_;
+  UpstreamGateway rig_;
   Upstream wire_{GetParam().upstream_codec};
-  transport::HttpClient client_;
-  std::unique_ptr<gateway::Gateway> gateway_;
 };
 
 TEST_P(MixedModes, WholeAndStreamed) {
   start();
-  upstream_.enqueue(wire_.whole(long_turn(3)));
-  upstream_.enqueue(wire_.stream(long_turn(3)));
+  rig_.upstream.enqueue(wire_.whole(long_turn(3)));
+  rig_.upstream.enqueue(wire_.stream(long_turn(3)));
   RawClient c(port());
   ASSERT_TRUE(c.send(d().request(d().body("any-model", "hello"))));
   auto whole = c.read_response();
@@ -97,7 +69,7 @@ TEST_P(MixedModes, WholeAndStreamed) {
   EXPECT_NE(streamed->body.find("t2 "), std::string::npos) << streamed->body;
   EXPECT_NE(streamed->body.find(d().anthropic ? "message_stop" : "[DONE]"), std::string::npos);
   // The upstream saw its own dialect with the pinned model.
-  auto reqs = upstream_.requests();
+  auto reqs = rig_.upstream.requests();
   ASSERT_EQ(reqs.size(), 2u);
   ir::Request up = wire_.decode(reqs[0]);
   EXPECT_EQ(up.model, "up-model");
@@ -109,7 +81,7 @@ TEST_P(MixedModes, UpstreamErrorTranslated) {
   start();
   Error e = make_error(ErrorCode::invalid_argument, "upstream says no");
   e.http_status = 400;
-  upstream_.enqueue(MockResponse::json(400, wire_.codec().encode_error(e).body));
+  rig_.upstream.enqueue(MockResponse::json(400, wire_.codec().encode_error(e).body));
   RawClient c(port());
   ASSERT_TRUE(c.send(d().request(d().body("any-model"))));
   expect_error_shape(c.read_response(), d().anthropic, 400, "upstream says no");
@@ -122,7 +94,7 @@ TEST_P(MixedModes, UpstreamKeyRefusedIsABadGateway) {
   start();
   Error e = make_error(ErrorCode::unauthenticated, "Incorrect API key provided");
   e.http_status = 401;
-  upstream_.enqueue(MockResponse::json(401, wire_.codec().encode_error(e).body));
+  rig_.upstream.enqueue(MockResponse::json(401, wire_.codec().encode_error(e).body));
   RawClient c(port());
   ASSERT_TRUE(c.send(d().request(d().body("any-model"))));
   auto r = c.read_response();
@@ -138,7 +110,7 @@ TEST_P(MixedModes, UpstreamRateLimitIsUnavailableWithItsRetryAfter) {
   e.http_status = 429;
   MockResponse m = MockResponse::json(429, wire_.codec().encode_error(e).body);
   m.header("retry-after", "7");
-  upstream_.enqueue(std::move(m));
+  rig_.upstream.enqueue(std::move(m));
   RawClient c(port());
   ASSERT_TRUE(c.send(d().request(d().body("any-model"))));
   auto r = c.read_response();
@@ -153,18 +125,18 @@ TEST_P(MixedModes, UpstreamRateLimitIsUnavailableWithItsRetryAfter) {
 // before the stream would have ended.
 TEST_P(MixedModes, ClientDisconnectClosesUpstream) {
   start();
-  upstream_.enqueue(wire_.stream(long_turn(50), Ms(100)));
+  rig_.upstream.enqueue(wire_.stream(long_turn(50), Ms(100)));
   {
     RawClient c(port());
     ASSERT_TRUE(c.send(d().request(d().body("any-model", "x", true))));
     ASSERT_TRUE(c.read_until_contains("t1 ", Ms(5000))) << c.buffer();
   }
   auto t0 = SteadyClock::now();
-  EXPECT_TRUE(upstream_.wait_for_idle(Ms(3000)));
+  EXPECT_TRUE(rig_.upstream.wait_for_idle(Ms(3000)));
   EXPECT_LT(SteadyClock::now() - t0, Ms(3000));
-  std::string m = gateway_->metrics_text();
+  std::string m = rig_.gateway().metrics_text();
   EXPECT_TRUE(GatewayRig::eventually([&] {
-    m = gateway_->metrics_text();
+    m = rig_.gateway().metrics_text();
     return m.find("toolwire_active_streams 0") != std::string::npos;
   }));
 }
@@ -178,7 +150,7 @@ TEST_P(MixedModes, StalledUpstream) {
   r.chunk(pieces[0]);
   r.chunk(pieces[1]);
   r.stall();
-  upstream_.enqueue(std::move(r));
+  rig_.upstream.enqueue(std::move(r));
   RawClient c(port());
   auto t0 = SteadyClock::now();
   ASSERT_TRUE(c.send(d().request(d().body("any-model", "x", true))));

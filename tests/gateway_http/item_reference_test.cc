@@ -7,9 +7,7 @@
 
 #include <regex>
 
-#include "gateway_rig.h"
-#include "mock_upstream.h"
-#include "toolwire/provider/factory.h"
+#include "upstream_gateway.h"
 
 namespace toolwire::testing {
 namespace {
@@ -51,50 +49,21 @@ std::string first_id(const std::string& body, const std::string& prefix) {
 
 class ItemReference : public ::testing::TestWithParam<Mode> {
  protected:
-  void SetUp() override {
-    provider::ProviderConfig cfg;
-    cfg.profile = GetParam().profile;
-    cfg.base_url = upstream_.url(GetParam().base_path);
-    cfg.idle_timeout = Ms(10'000);
-    cfg.retry.max_attempts = 1;
-    auto profile = provider::resolve_profile(cfg);
-    ASSERT_TRUE(profile.ok()) << profile.error().to_string();
-    profile->api_key_required = false;
-    auto p = provider::make_http_provider(std::move(*profile), cfg, client_);
-    ASSERT_TRUE(p.ok()) << p.error().to_string();
-    auto router = std::make_shared<gateway::PatternRouter>();
-    auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, "up-model", "mock"}}});
-    gateway::GatewayOptions opt = small_options();
-    opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
-    ASSERT_TRUE(gateway_->start().ok());
-  }
-  void TearDown() override {
-    if (gateway_) {
-      gateway_->stop();
-      gateway_->wait();
-    }
-    gateway_.reset();
-    upstream_.release();
-    upstream_.stop();
-  }
+  void SetUp() override { ASSERT_EQ(rig_.start(GetParam().profile, GetParam().base_path), ""); }
   void enqueue(const std::vector<ir::StreamEvent>& turn) {
-    upstream_.enqueue(GetParam().stream ? wire_.stream(turn) : wire_.whole(turn));
+    rig_.upstream.enqueue(GetParam().stream ? wire_.stream(turn) : wire_.whole(turn));
   }
   std::optional<HttpResponse> post(const std::string& input_json) {
     std::string body = R"({"model":"any","input":)" + input_json;
     if (GetParam().stream) body += R"(,"stream":true)";
     body += "}";
-    RawClient c(gateway_->port());
+    RawClient c(rig_.port());
     if (!c.send(http_post("/v1/responses", body))) return std::nullopt;
     return c.read_response();
   }
 
-  MockHttpServer upstream_;
+  UpstreamGateway rig_;
   Upstream wire_{GetParam().upstream_codec};
-  transport::HttpClient client_;
-  std::unique_ptr<gateway::Gateway> gateway_;
 };
 
 TEST_P(ItemReference, EarlierTurnReachesTheUpstreamInOrder) {
@@ -118,7 +87,7 @@ TEST_P(ItemReference, EarlierTurnReachesTheUpstreamInOrder) {
   EXPECT_TRUE(second->header("toolwire-warnings").find("dropped_unknown_part") == std::string::npos)
       << second->header("toolwire-warnings");
 
-  auto reqs = upstream_.requests();
+  auto reqs = rig_.upstream.requests();
   ASSERT_EQ(reqs.size(), 2u);
   ir::Request up = wire_.decode(reqs[1]);
   ASSERT_EQ(up.messages.size(), 4u) << reqs[1].body;
@@ -150,7 +119,7 @@ TEST_P(ItemReference, UnknownIdIsA400NamingIt) {
   EXPECT_EQ(j["error"]["param"], "input[1]") << r->body;
   EXPECT_EQ(j["error"]["code"], "item_reference_not_found") << r->body;
   EXPECT_NE(j["error"]["message"].get<std::string>().find("msg_nope"), std::string::npos);
-  EXPECT_TRUE(upstream_.requests().empty());
+  EXPECT_TRUE(rig_.upstream.requests().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ItemReference,

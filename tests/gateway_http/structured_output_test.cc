@@ -8,9 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gateway_rig.h"
-#include "mock_upstream.h"
-#include "toolwire/provider/factory.h"
+#include "upstream_gateway.h"
 
 namespace toolwire::testing {
 namespace {
@@ -22,38 +20,11 @@ const char* kSchema =
 
 class StructuredOutputGateway : public ::testing::Test {
  protected:
-  void SetUp() override {
-    provider::ProviderConfig cfg;
-    cfg.profile = "anthropic";
-    cfg.base_url = upstream_.url("");
-    cfg.idle_timeout = Ms(10'000);
-    cfg.retry.max_attempts = 1;
-    auto profile = provider::resolve_profile(cfg);
-    ASSERT_TRUE(profile.ok()) << profile.error().to_string();
-    profile->api_key_required = false;
-    auto p = provider::make_http_provider(std::move(*profile), cfg, client_);
-    ASSERT_TRUE(p.ok()) << p.error().to_string();
-    auto router = std::make_shared<gateway::PatternRouter>();
-    auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, "up-model", "mock"}}});
-    gateway::GatewayOptions opt = small_options();
-    opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
-    ASSERT_TRUE(gateway_->start().ok());
-  }
-  void TearDown() override {
-    if (gateway_) {
-      gateway_->stop();
-      gateway_->wait();
-    }
-    gateway_.reset();
-    upstream_.release();
-    upstream_.stop();
-  }
+  void SetUp() override { ASSERT_EQ(rig_.start("anthropic", ""), ""); }
 
   // A Chat Completions request with `format` as its response_format.
   std::optional<HttpResponse> ask(const std::string& format, bool stream) {
-    RawClient c(gateway_->port());
+    RawClient c(rig_.port());
     std::string body = R"({"model":"any","messages":[{"role":"user","content":"weather?"}],)";
     if (stream) body += R"("stream":true,)";
     body += R"("response_format":)" + format + "}";
@@ -61,15 +32,13 @@ class StructuredOutputGateway : public ::testing::Test {
     return c.read_response();
   }
   json upstream_body(size_t i) {
-    auto reqs = upstream_.requests();
+    auto reqs = rig_.upstream.requests();
     if (reqs.size() <= i) return {};
     return json::parse(reqs[i].body);
   }
 
-  MockHttpServer upstream_;
+  UpstreamGateway rig_;
   Upstream wire_{"anthropic_messages"};
-  transport::HttpClient client_;
-  std::unique_ptr<gateway::Gateway> gateway_;
 };
 
 std::vector<ir::StreamEvent> text_answer(const std::string& text) {
@@ -90,7 +59,7 @@ std::vector<ir::StreamEvent> forced_answer() {
 }
 
 TEST_F(StructuredOutputGateway, JsonSchemaReachesAnthropicAsOutputConfig) {
-  upstream_.enqueue(wire_.whole(text_answer(R"({"city":"Oslo"})")));
+  rig_.upstream.enqueue(wire_.whole(text_answer(R"({"city":"Oslo"})")));
   const std::string format =
       std::string(R"({"type":"json_schema","json_schema":{"name":"w","schema":)") + kSchema +
       R"(,"strict":true}})";
@@ -107,7 +76,7 @@ TEST_F(StructuredOutputGateway, JsonSchemaReachesAnthropicAsOutputConfig) {
 }
 
 TEST_F(StructuredOutputGateway, JsonModeIsAForcedToolTheClientNeverSees) {
-  upstream_.enqueue(wire_.whole(forced_answer()));
+  rig_.upstream.enqueue(wire_.whole(forced_answer()));
   auto r = ask(R"({"type":"json_object"})", false);
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->status, 200) << r->body;
@@ -123,7 +92,7 @@ TEST_F(StructuredOutputGateway, JsonModeIsAForcedToolTheClientNeverSees) {
 }
 
 TEST_F(StructuredOutputGateway, JsonModeStreamedComesAsTextDeltas) {
-  upstream_.enqueue(wire_.stream(forced_answer()));
+  rig_.upstream.enqueue(wire_.stream(forced_answer()));
   auto r = ask(R"({"type":"json_object"})", true);
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->status, 200) << r->body;

@@ -5,9 +5,7 @@
 // upstream, in `toolwire-warnings` as `convert` reports it.
 #include <gtest/gtest.h>
 
-#include "gateway_rig.h"
-#include "mock_upstream.h"
-#include "toolwire/provider/factory.h"
+#include "upstream_gateway.h"
 
 namespace toolwire::testing {
 namespace {
@@ -15,37 +13,10 @@ namespace {
 class UpstreamReports : public ::testing::Test {
  protected:
   void start(const char* profile, const char* base_path) {
-    provider::ProviderConfig cfg;
-    cfg.profile = profile;
-    cfg.base_url = upstream_.url(base_path);
-    cfg.idle_timeout = Ms(10'000);
-    cfg.retry.max_attempts = 1;
-    auto resolved = provider::resolve_profile(cfg);
-    ASSERT_TRUE(resolved.ok()) << resolved.error().to_string();
-    resolved->api_key_required = false;
-    auto p = provider::make_http_provider(std::move(*resolved), cfg, client_);
-    ASSERT_TRUE(p.ok()) << p.error().to_string();
-    auto router = std::make_shared<gateway::PatternRouter>();
-    auto* prov = router->own(std::move(*p));
-    router->add_route({.pattern = "*", .aliases = {}, .targets = {{prov, "up-model", "mock"}}});
-    gateway::GatewayOptions opt = small_options();
-    opt.log = [](std::string_view) {};
-    gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
-    ASSERT_TRUE(gateway_->start().ok());
-  }
-  void TearDown() override {
-    if (gateway_) {
-      gateway_->stop();
-      gateway_->wait();
-    }
-    gateway_.reset();
-    upstream_.release();
-    upstream_.stop();
+    ASSERT_EQ(rig_.start(profile, base_path), "");
   }
 
-  MockHttpServer upstream_;
-  transport::HttpClient client_;
-  std::unique_ptr<gateway::Gateway> gateway_;
+  UpstreamGateway rig_;
 };
 
 std::vector<ir::StreamEvent> turn() {
@@ -65,8 +36,8 @@ nlohmann::json event_data(const std::string& sse, const std::string& name) {
 
 TEST_F(UpstreamReports, InputTokensOfAnOpenAIStreamInAnAnthropicStream) {
   start("openai_compatible", "/v1");
-  upstream_.enqueue(Upstream("openai_chat").stream(turn()));
-  RawClient c(gateway_->port());
+  rig_.upstream.enqueue(Upstream("openai_chat").stream(turn()));
+  RawClient c(rig_.port());
   ASSERT_TRUE(c.send(http_post(
       "/v1/messages",
       R"({"model":"m","max_tokens":8,"stream":true,"messages":[{"role":"user","content":"x"}]})",
@@ -87,8 +58,8 @@ TEST_F(UpstreamReports, InputTokensOfAnOpenAIStreamInAnAnthropicStream) {
 
 TEST_F(UpstreamReports, DefaultedMaxTokensIsReported) {
   start("anthropic", "");
-  upstream_.enqueue(Upstream("anthropic_messages").whole(turn()));
-  RawClient c(gateway_->port());
+  rig_.upstream.enqueue(Upstream("anthropic_messages").whole(turn()));
+  RawClient c(rig_.port());
   ASSERT_TRUE(c.send(http_post("/v1/chat/completions",
                                R"({"model":"m","messages":[{"role":"user","content":"x"}]})")));
   auto r = c.read_response();
@@ -97,7 +68,7 @@ TEST_F(UpstreamReports, DefaultedMaxTokensIsReported) {
   EXPECT_NE(r->header("toolwire-warnings").find("defaulted_max_tokens ($.max_tokens)"),
             std::string::npos)
       << r->header("toolwire-warnings");
-  auto reqs = upstream_.requests();
+  auto reqs = rig_.upstream.requests();
   ASSERT_EQ(reqs.size(), 1u);
   EXPECT_NE(reqs[0].body.find(R"("max_tokens":)"), std::string::npos) << reqs[0].body;
 }

@@ -153,11 +153,22 @@ TEST_P(TableTest, LossMetadata) {
   expect_loss(w, lossy, "dropped_metadata");
   ir::Request back = decode_request(wire);
   EXPECT_EQ(canonical_json(back.metadata), in(lossy) ? "" : canonical_json(r.metadata));
-  // A value that is not a string: Bedrock drops it too.
+  // A value that is not a string: Bedrock drops it too; Anthropic, whose
+  // metadata takes user_id alone, keeps that and drops the other member.
   r.metadata = R"({"user_id":"u1","n":1})";
   Warnings w2;
-  encode(r, w2);
-  expect_loss(w2, {"gemini", "bedrock_converse"}, "dropped_metadata");
+  json wire2 = encode(r, w2);
+  expect_loss(w2, {"gemini", "bedrock_converse", "anthropic_messages"}, "dropped_metadata");
+  if (name() == "anthropic_messages")
+    EXPECT_EQ(wire2["metadata"], json::parse(R"({"user_id":"u1"})")) << wire2.dump();
+  // An OpenAI-style free map: nothing of it is Anthropic's.
+  r.metadata = R"({"tenant":"a"})";
+  Warnings w3;
+  json wire3 = encode(r, w3);
+  if (name() == "anthropic_messages") {
+    EXPECT_FALSE(wire3.contains("metadata")) << wire3.dump();
+    expect_loss(w3, {"anthropic_messages"}, "dropped_metadata");
+  }
 }
 
 TEST_P(TableTest, LossImageDetail) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "toolwire/core/loss_policy.h"
 #include "toolwire/core/result.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
@@ -92,6 +93,11 @@ struct RouteConfig {
   // Device tools of conductor sessions on this route, from `conductor:
   // device_tools: {<this route's model>: [...]}`.
   std::vector<DeviceTool> device_tools;
+  // `on_loss: warn | error` and `allow_loss: [codes]`: whether a request
+  // whose translation would drop or approximate something goes on with a
+  // `toolwire-warnings` header (warn) or is refused with a 400 naming each
+  // loss, before anything is sent upstream (error).
+  LossPolicy on_loss;
 };
 
 struct GatewayConfig {

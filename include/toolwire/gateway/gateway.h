@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "toolwire/agent/options.h"
+#include "toolwire/core/loss_policy.h"
 #include "toolwire/core/result.h"
 #include "toolwire/provider/provider.h"
 #include "toolwire/tools/registry.h"
@@ -127,6 +128,7 @@ struct RouteTarget {
   std::shared_ptr<const RouteTools> tools;  // null: passthrough
   // The agent loop's turn protocol for this route (the conductor's sessions).
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
+  LossPolicy on_loss;  // the route's `on_loss` (core/loss_policy.h)
 };
 
 // Model name → ordered upstream targets (primary, then fallbacks tried on a

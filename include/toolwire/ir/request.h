@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "toolwire/core/loss_policy.h"
 #include "toolwire/ir/message.h"
 #include "toolwire/ir/response_format.h"
 #include "toolwire/ir/tool.h"
@@ -52,6 +53,10 @@ struct BasicRequest {
   // their retry-after waits included, never runs past it. nullopt: no limit
   // but the upstream's own.
   std::optional<int64_t> deadline_ms;
+  // Not on the wire: whether what encoding it for an upstream would lose is
+  // a warning (the default) or a refusal before anything is sent
+  // (core/loss_policy.h; a gateway route's `on_loss`).
+  LossPolicy on_loss;
   bool operator==(const BasicRequest&) const = default;
 };
 

@@ -34,6 +34,8 @@ const TailRules kTail{
           return "a " + std::string(source) + " tool of a kind Anthropic does not have was dropped";
         },
     .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
+    .metadata_member = "user_id",
+    .metadata_member_why = "Anthropic's metadata takes user_id only",
 };
 
 // True when `part` becomes a block in a user-side Anthropic message.

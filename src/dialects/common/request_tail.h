@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "dialects/common/metadata_member.h"
 #include "dialects/common/style.h"
 #include "toolwire/core/json_valid.h"
 #include "toolwire/core/json_writer.h"
@@ -26,6 +27,11 @@ struct TailRules {
   // A same-dialect extra the encoder already wrote where it belongs (Gemini's
   // generationConfig.* members); nullptr: none.
   bool (*written_in_place)(std::string_view key) = nullptr;
+  // A dialect whose metadata has fixed members (Anthropic: `user_id`):
+  // another dialect's metadata is cut to this one (metadata_member.h); "":
+  // any JSON object is written as it came.
+  std::string_view metadata_member;
+  std::string_view metadata_member_why;
 };
 
 // The tools a request writes besides its definitions: the extras named
@@ -105,7 +111,11 @@ Status write_request_tail(JsonWriter& w, const ir::BasicRequest<S>& req, bool ra
   if (!req.metadata.empty()) {
     if (req.metadata.front() != '{' || (!raw_verified && !is_valid_json(req.metadata)))
       return json::invalid(json::Path(root, "metadata"), "metadata is not a JSON object");
-    w.field_raw("metadata", req.metadata);
+    if (!rules.metadata_member.empty() && std::string_view(req.source_dialect) != rules.dialect)
+      write_metadata_member(w, req.metadata, rules.metadata_member, rules.metadata_member_why,
+                            warnings);
+    else
+      w.field_raw("metadata", req.metadata);
   }
   return write_request_extras(w, req, warnings, rules);
 }

@@ -295,7 +295,8 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     r.aliases = rc.aliases;
     std::string line = rc.model + " ->";
     for (const auto& t : rc.targets) {
-      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol});
+      r.targets.push_back(
+          {providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol, rc.on_loss});
       // Without a model of its own the target gets the client's model name
       // unchanged: said at startup, where a wrong name shows first.
       line += " " + t.upstream +
@@ -305,6 +306,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     line += std::string(" [tools: ") + modes[static_cast<int>(rc.tools.mode)] + "]";
     if (rc.turn_protocol != agent::TurnProtocol::native)
       line += " [conductor turns: " + std::string(agent::to_string(rc.turn_protocol)) + "]";
+    if (rc.on_loss.mode == LossPolicy::Mode::error) line += " [on_loss: error]";
     out.described.push_back(std::move(line));
     router->add_route(std::move(r));
   }

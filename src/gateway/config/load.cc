@@ -306,9 +306,19 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   for (size_t i = 0; i < routes.size(); ++i) {
     std::string p = "routes[" + std::to_string(i) + "]";
     const YAML::Node& n = routes[i];
-    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools", "turn_protocol"}));
+    TW_TRY(r.keys(
+        n, p,
+        {"model", "aliases", "upstreams", "tools", "turn_protocol", "on_loss", "allow_loss"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
+    if (n["on_loss"]) {
+      std::string mode;
+      TW_TRY(r.str(n, p, "on_loss", mode));
+      auto m = parse_loss_mode(mode);
+      if (!m) return r.error(n["on_loss"], p + ".on_loss", "expected warn or error");
+      rc.on_loss.mode = *m;
+    }
+    TW_TRY(r.strings(n, p, "allow_loss", rc.on_loss.allow));
     if (n["turn_protocol"]) {
       std::string tp;
       TW_TRY(r.str(n, p, "turn_protocol", tp));

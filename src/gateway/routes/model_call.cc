@@ -96,6 +96,12 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
           make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
+    // The route's loss policy: here for what reading the request lost, in
+    // the provider (before sending) for what translating it would lose.
+    request_.on_loss = targets->front().on_loss;
+    if (auto e = request_.on_loss.check(warnings_,
+                                        "reading the " + std::string(codec_.name()) + " request"))
+      return reject(*e);
     const auto tools = targets->front().tools;
     // The route's tools now (an MCP server's list_changed may replace them
     // later; this request keeps these).

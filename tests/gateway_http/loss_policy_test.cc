@@ -1,0 +1,141 @@
+// A route's `on_loss`: with `error`, a request whose translation would drop
+// or approximate something is refused with a 400 in the caller's dialect
+// naming each loss, and nothing reaches the upstream; `allow_loss` keeps the
+// listed codes warnings; `warn` (the default) goes on with the header.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "upstream_gateway.h"
+
+namespace toolwire::testing {
+namespace {
+
+using nlohmann::json;
+
+std::vector<ir::StreamEvent> answer() {
+  return {ir::MessageStart{"up", "up-model", 0}, ir::TextDelta{"fine"},
+          ir::UsageEvent{ir::Usage{3, 1, {}, {}}},
+          ir::Finish{ir::FinishReason{ir::FinishReason::Kind::stop, "stop"}}};
+}
+
+LossPolicy refuse(std::vector<std::string> allow = {}) {
+  return LossPolicy{LossPolicy::Mode::error, std::move(allow)};
+}
+
+// A Chat Completions client in front of an Anthropic upstream; `extra` goes
+// into the request object (`"seed":7,` says what Anthropic cannot).
+class LossPolicyChatToAnthropic : public ::testing::Test {
+ protected:
+  void start(LossPolicy policy) {
+    ASSERT_EQ(rig_.start("anthropic", "", small_options(), std::move(policy)), "");
+  }
+  std::optional<HttpResponse> ask(const std::string& extra, bool stream = false) {
+    RawClient c(rig_.port());
+    std::string body = R"({"model":"any",)" + extra + (stream ? R"("stream":true,)" : "") +
+                       R"("messages":[{"role":"user","content":"hi"}]})";
+    if (!c.send(http_post("/v1/chat/completions", body, ""))) return std::nullopt;
+    return c.read_response();
+  }
+  UpstreamGateway rig_;
+  Upstream wire_{"anthropic_messages"};
+};
+
+TEST_F(LossPolicyChatToAnthropic, ErrorRefusesADroppedFieldAndSendsNothing) {
+  start(refuse());
+  for (bool stream : {false, true}) {
+    auto r = ask(R"("seed":7,)", stream);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->status, 400) << r->body;
+    // The caller's own error shape (Chat Completions), naming the loss.
+    json body = json::parse(r->body, nullptr, false);
+    ASSERT_TRUE(body.contains("error")) << r->body;
+    EXPECT_EQ(body["error"]["type"], "invalid_request_error") << r->body;
+    std::string message = body["error"]["message"];
+    EXPECT_NE(message.find("on_loss: error"), std::string::npos) << message;
+    EXPECT_NE(message.find("dropped_unknown_field"), std::string::npos) << message;
+    EXPECT_NE(message.find("seed"), std::string::npos) << message;
+    EXPECT_NE(message.find("anthropic_messages"), std::string::npos) << message;
+  }
+  EXPECT_TRUE(rig_.upstream.requests().empty());
+}
+
+TEST_F(LossPolicyChatToAnthropic, ErrorLetsALosslessRequestThrough) {
+  start(refuse());
+  rig_.upstream.enqueue(wire_.whole(answer()));
+  auto r = ask(R"("max_tokens":16,"temperature":0.5,)");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->header("toolwire-warnings"), "");
+  EXPECT_EQ(rig_.upstream.requests().size(), 1u);
+}
+
+TEST_F(LossPolicyChatToAnthropic, AllowedCodesStayWarnings) {
+  start(refuse({"dropped_unknown_field", "defaulted_max_tokens"}));
+  rig_.upstream.enqueue(wire_.whole(answer()));
+  auto r = ask(R"("seed":7,)");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->header("toolwire-warnings").find("dropped_unknown_field"), std::string::npos);
+  ASSERT_EQ(rig_.upstream.requests().size(), 1u);
+  EXPECT_FALSE(json::parse(rig_.upstream.requests()[0].body).contains("seed"));
+}
+
+TEST_F(LossPolicyChatToAnthropic, OnlyTheCodesNotAllowedAreNamed) {
+  start(refuse({"dropped_unknown_field"}));
+  // No max_tokens: Anthropic requires one, the gateway fills in 4096.
+  auto r = ask(R"("seed":7,)");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_NE(r->body.find("defaulted_max_tokens"), std::string::npos) << r->body;
+  EXPECT_EQ(r->body.find("dropped_unknown_field"), std::string::npos) << r->body;
+  EXPECT_TRUE(rig_.upstream.requests().empty());
+}
+
+TEST_F(LossPolicyChatToAnthropic, WarnGoesOnWithTheHeader) {
+  start(LossPolicy{});
+  rig_.upstream.enqueue(wire_.whole(answer()));
+  auto r = ask(R"("seed":7,)");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->header("toolwire-warnings").find("dropped_unknown_field"), std::string::npos);
+}
+
+// What reading the caller's request already lost (a system message's
+// `name`, which no IR field holds) is refused too, on any upstream.
+TEST_F(LossPolicyChatToAnthropic, ALossWhileReadingTheRequestIsRefused) {
+  start(refuse());
+  RawClient c(rig_.port());
+  ASSERT_TRUE(c.send(http_post(
+      "/v1/chat/completions",
+      R"({"model":"any","max_tokens":8,"messages":[{"role":"system","name":"ops","content":"be brief"},{"role":"user","content":"hi"}]})",
+      "")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_NE(r->body.find("dropped_system_name"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("reading the openai_chat request"), std::string::npos) << r->body;
+  EXPECT_TRUE(rig_.upstream.requests().empty());
+}
+
+// An Anthropic client gets Anthropic's error shape.
+TEST(LossPolicyAnthropicToChat, RefusalInTheCallersShape) {
+  UpstreamGateway rig;
+  ASSERT_EQ(rig.start("openai_compatible", "/v1", small_options(), refuse()), "");
+  RawClient c(rig.port());
+  ASSERT_TRUE(c.send(http_post(
+      "/v1/messages",
+      R"({"model":"any","max_tokens":8,"top_k":5,"messages":[{"role":"user","content":"hi"}]})",
+      "anthropic-version: 2023-06-01\r\n")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 400) << r->body;
+  json body = json::parse(r->body, nullptr, false);
+  EXPECT_EQ(body["type"], "error") << r->body;
+  EXPECT_EQ(body["error"]["type"], "invalid_request_error") << r->body;
+  EXPECT_NE(r->body.find("top_k"), std::string::npos) << r->body;
+  EXPECT_TRUE(rig.upstream.requests().empty());
+}
+
+}  // namespace
+}  // namespace toolwire::testing
