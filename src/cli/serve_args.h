@@ -40,6 +40,8 @@ struct ServeArgs {
   std::vector<std::string> conductor_origins;
   std::vector<std::string> mcp_origins;
   bool no_mcp = false;
+  std::string tls_cert;  // PEM certificate chain; with tls_key: HTTPS
+  std::string tls_key;
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

@@ -60,7 +60,7 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   session_->exchange_ended(keep_alive_);
 }
 
-std::optional<Socket> Exchange::take_socket() {
+std::optional<Stream> Exchange::take_socket() {
   if (ended_ || started_ || closed_) return std::nullopt;
   auto s = session_->take_socket();
   if (!s) return s;

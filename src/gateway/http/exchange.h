@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "gateway/http/socket.h"
+#include "gateway/http/stream.h"
 
 namespace toolwire::gateway::http {
 
@@ -75,7 +75,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // protocol upgrade; the new owner writes the 101). On the strand. Empty
   // when the answer has begun or the session cannot give it up (see
   // Session::take_socket).
-  std::optional<Socket> take_socket();
+  std::optional<Stream> take_socket();
 
   // Called once, on the strand, when the client goes away before the
   // exchange ended (disconnect, shutdown deadline). Not called after end.
