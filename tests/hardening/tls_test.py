@@ -158,10 +158,11 @@ class TlsServing(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn(b"hel", r.stdout)
 
-    def test_curl_negotiates_http11_by_alpn(self):
-        r = self.curl("-o", "/dev/null", "-w", "%{http_version}", self.gw.url("/health"))
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout, b"1.1")
+    def test_alpn_picks_h2_else_http11(self):
+        for flag, version in (("--http2", b"2"), ("--http1.1", b"1.1")):
+            r = self.curl(flag, "-o", "/dev/null", "-w", "%{http_version}", self.gw.url("/health"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout, version)
 
     def test_untrusted_certificate_is_refused_by_the_client(self):
         r = subprocess.run(["curl", "-sS", "--max-time", "10", self.gw.url("/health")],

@@ -7,6 +7,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cerrno>
+#include <cstring>
+
+#include "gateway/http2/connection.h"
 
 namespace toolwire::gateway::http {
 
@@ -86,12 +89,38 @@ void Session::handshake() {
     if (self->closed_) return;
     self->arm(Deadline::none);
     if (ec || self->timed_out_) return self->close();
+    const unsigned char* alpn = nullptr;
+    unsigned len = 0;
+    SSL_get0_alpn_selected(self->stream_.tls().native_handle(), &alpn, &len);
+    if (len == 2 && std::memcmp(alpn, "h2", 2) == 0) return self->start_http2();
     self->read_next();
   });
 }
 
+// h2c with prior knowledge: the first bytes of the connection are HTTP/2's
+// preface ("PRI * HTTP/2.0..."), which is no HTTP/1.1 request the gateway
+// serves. Peeked, so that the HTTP/2 side reads the preface itself.
+bool Session::http2_preface_waiting() {
+  if (!first_request_ || stream_.is_tls() || buffer_.size() > 0) return false;
+  char head[3];
+  ssize_t n = ::recv(stream_.socket().native_handle(), head, sizeof head, MSG_PEEK | MSG_DONTWAIT);
+  return n >= 2 && std::memcmp(head, "PRI", static_cast<size_t>(n)) == 0;
+}
+
+void Session::start_http2() {
+  reading_ = false;
+  read_closed_ = true;
+  arm(Deadline::none);
+  h2_ = std::make_shared<http2::Connection>(shared_from_this(), stream_, ctx_);
+  auto data = buffer_.cdata();
+  std::string preread(static_cast<const char*>(data.data()), data.size());
+  buffer_.consume(buffer_.size());
+  h2_->start(preread);
+}
+
 void Session::drain() {
   if (closed_) return;
+  if (h2_) return h2_->drain();
   draining_ = true;
   read_closed_ = true;
   if (!current_ && pending_.empty()) {
@@ -104,6 +133,7 @@ void Session::drain() {
 void Session::close() {
   if (closed_) return;
   closed_ = true;
+  if (auto h2 = std::move(h2_)) h2->close();  // its exchanges see client_gone()
   timer_.cancel();
   write_timer_.cancel();
   error_code ignored;
@@ -148,6 +178,7 @@ void Session::wait_for_bytes() {
                               [self = shared_from_this()](error_code ec) {
                                 if (self->closed_) return;
                                 if (ec) return self->on_read_error(ec);
+                                if (self->http2_preface_waiting()) return self->start_http2();
                                 self->read_header();
                               });
 }
@@ -186,6 +217,7 @@ void Session::read_body() {
 
 void Session::on_request() {
   reading_ = false;
+  first_request_ = false;
   arm(Deadline::none);
   auto msg = parser_->release();
   parser_.reset();

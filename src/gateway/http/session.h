@@ -32,6 +32,10 @@
 #include "gateway/http/stream.h"
 #include "toolwire/gateway/gateway.h"
 
+namespace toolwire::gateway::http2 {
+class Connection;
+}
+
 namespace toolwire::gateway::http {
 
 // A request that failed before it reached a route (too big, too slow,
@@ -117,6 +121,8 @@ class Session : public std::enable_shared_from_this<Session> {
   enum class Deadline { none, handshake, idle, header, body };
 
   void handshake();
+  bool http2_preface_waiting();
+  void start_http2();
   void read_next();
   void wait_for_bytes();
   void read_header();
@@ -145,6 +151,9 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point write_progress_{};  // a write began or took bytes
   Deadline deadline_ = Deadline::none;
   bool timed_out_ = false;
+
+  std::shared_ptr<http2::Connection> h2_;  // the connection speaks HTTP/2
+  bool first_request_ = true;
 
   std::deque<Request> pending_;
   std::shared_ptr<Exchange> current_;

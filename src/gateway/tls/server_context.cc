@@ -26,11 +26,12 @@ Error tls_error(const std::string& what, const std::string& path,
                     "tls: cannot " + what + " '" + path + "': " + openssl_reason(ec));
 }
 
-// ALPN: HTTP/1.1 when the client offers it; a client that offers nothing we
-// speak goes on without ALPN (RFC 7301 allows it; curl then speaks HTTP/1.1).
+// ALPN: HTTP/2 when the client offers it, else HTTP/1.1; a client that
+// offers neither goes on without ALPN (RFC 7301 allows it) and speaks
+// HTTP/1.1.
 int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in,
                 unsigned int inlen, void*) {
-  static const unsigned char kOurs[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+  static const unsigned char kOurs[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
   unsigned char* selected = nullptr;
   if (SSL_select_next_proto(&selected, outlen, kOurs, sizeof kOurs, in, inlen) !=
       OPENSSL_NPN_NEGOTIATED)
