@@ -20,7 +20,10 @@
 #   bench/gateway/run.sh                 # everything; results in $OUT (default /tmp/...)
 #   DURATION=5 SKIP_PORTKEY=1 bench/gateway/run.sh
 #   PERF=1 bench/gateway/run.sh          # also perf-profile toolwire under load (ns and st)
-#   KINDS="ns st" SKIP_PROBES=1 SKIP_TLS=1 bench/gateway/run.sh   # a subset
+#   KINDS="ns st" SKIP_PROBES=1 SKIP_TLS=1 SKIP_H2=1 bench/gateway/run.sh   # a subset
+#
+# HTTP/2 (h2c with prior knowledge, toolwire's and nginx's) is loaded by h2load
+# (nghttp2-client) instead of wrk, 32 connections of one stream each, O→A only.
 #
 # Every process it starts binds 127.0.0.1 port 0 (ports are read from their
 # output; nginx, which cannot, gets a port the kernel just handed out) and is
@@ -54,7 +57,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTOOLWIRE_BENCH=ON -DTOOLWIRE_TESTS=OFF >/dev/null
 fi
-ninja -C "$BUILD" -j2 toolwire mock_upstream >/dev/null
+[ -n "${SKIP_BUILD:-}" ] || ninja -C "$BUILD" -j2 toolwire mock_upstream >/dev/null
 
 # ---- Portkey (pinned, patched) ---------------------------------------------
 PK_JS=$PORTKEY_DIR/node_modules/@portkey-ai/gateway/build/start-server.js
@@ -152,7 +155,7 @@ tw_start o
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 NGX_DIR=$OUT/nginx
 mkdir -p "$NGX_DIR/logs"
-NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port)
+NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port); NGX_H2_PORT=$(free_port)
 cat >"$NGX_DIR/nginx.conf" <<NGX
 worker_processes 1;
 daemon off;
@@ -169,6 +172,7 @@ http {
   server {
     listen 127.0.0.1:$NGX_PORT;
     listen 127.0.0.1:$NGX_TLS_PORT ssl;
+    listen 127.0.0.1:$NGX_H2_PORT http2;
     ssl_protocols TLSv1.2 TLSv1.3;
     ssl_certificate $TLS_DIR/cert.pem;
     ssl_certificate_key $TLS_DIR/key.pem;
@@ -213,14 +217,15 @@ target() {
   esac
   path=/v1/chat/completions
   case $who in
-    direct|nginx|nginx_tls)
+    direct|nginx|nginx_tls|nginx_h2)
       case $who in
         direct) port=$MPORT ;; nginx) port=$NGX_PORT ;; nginx_tls) port=$NGX_TLS_PORT; scheme=https ;;
+        nginx_h2) port=$NGX_H2_PORT ;;
       esac
       case $kind in ns) body=a.json; path=/v1/messages ;; st) body=as.json; path=/v1/messages ;; esac
       [ "$path" = /v1/messages ] && headers="x-api-key: sk-ant-mock|anthropic-version: 2023-06-01"
       [ "$path" = /v1/chat/completions ] && headers="Authorization: Bearer sk-mock" ;;
-    toolwire)
+    toolwire|toolwire_h2)
       case $kind in ns|st) port=$TWA_PORT ;; *) port=$TWO_PORT ;; esac
       headers="Authorization: Bearer sk-mock" ;;
     toolwire_tls)
@@ -239,14 +244,14 @@ target() {
 
 # applies WHO KIND : the TLS targets run the translated kinds only
 applies() {
-  case $1 in toolwire_tls|nginx_tls) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
+  case $1 in *_tls|*_h2) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
 }
 
 pid_of() {
   case $1 in
     direct) echo "$MOCK_PID" ;; portkey) echo "$PK_PID" ;;
-    nginx|nginx_tls) echo "$NGX_WORKER" ;; toolwire_tls) echo "$TWT_PID" ;;
-    toolwire) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
+    nginx|nginx_tls|nginx_h2) echo "$NGX_WORKER" ;; toolwire_tls) echo "$TWT_PID" ;;
+    toolwire|toolwire_h2) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
   esac
 }
 
@@ -258,6 +263,7 @@ smoke() {
   IFS='|' read -ra hs <<<"$headers"
   for h in "${hs[@]}"; do args+=(-H "$h"); done
   local got
+  [[ $2 == *_h2 ]] && args+=(--http2-prior-knowledge)
   got=$(curl -sS -N -k --max-time 10 "$scheme://127.0.0.1:$port$path" \
         -H 'content-type: application/json' \
         "${args[@]}" --data-binary "@$body")
@@ -267,20 +273,40 @@ smoke() {
   printf '%s\n' "$got" >"$OUT/smoke_$1_$2.txt"
 }
 
+# h2_load CONNS SECONDS BODY HEADERS URL : one h2load run (h2c, one stream per
+# connection), printed as post.lua's WRK line (latency: h2load gives the mean only)
+h2_load() {
+  local hargs=() out
+  IFS='|' read -ra hs <<<"$4"
+  for h in "${hs[@]}"; do hargs+=(-H "$h"); done
+  out=$(taskset -c "$LOAD_CPU" h2load -c"$1" -m1 -D"$2" -d "$3" -H 'content-type: application/json' \
+          "${hargs[@]}" "$5" 2>&1 || true)
+  awk '/^finished in/ {sub("s,", "", $3); dur = $3 * 1e6}
+       /^requests:/ {ok = $8; bad = $10 + $12}
+       /^time for request:/ {m = $6; u = (m ~ /ms$/) ? 1e3 : ((m ~ /us$/) ? 1 : 1e6); sub(/[mu]?s$/, "", m); mean = m * u}
+       END {printf "WRK requests=%d duration_us=%d bytes=0 connect_err=0 read_err=0 write_err=0 " \
+                   "status_err=%d timeout=0 p50_us=0 p90_us=0 p99_us=0 mean_us=%.1f\n", ok, dur, bad, mean}' <<<"$out"
+}
+
 # bench KIND WHO CONNS SECONDS [record] : one wrk run; appends a RESULT line when recording
 bench() {
   local kind=$1 who=$2 conns=$3 secs=$4 record=${5:-}
   local scheme port path body headers pid t0 t1 line hwm
   applies "$who" "$kind" || return 0
-  if [ "$who" = toolwire ] && [ "$FRESH_TOOLWIRE" = 1 ]; then
+  [[ $who == *_h2 ]] && [ "$conns" != 32 ] && return 0
+  if { [ "$who" = toolwire ] || [ "$who" = toolwire_h2 ]; } && [ "$FRESH_TOOLWIRE" = 1 ]; then
     case $kind in ns|st) tw_start a ;; *) tw_start o ;; esac
   fi
   [ "$who" = toolwire_tls ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start t
   read -r scheme port path body headers <<<"$(target "$kind" "$who")"
   pid=$(pid_of "$who" "$kind")
   t0=$(cpu_ticks "$pid")
-  line=$(BODY=$body HEADERS=$headers taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${secs}s" \
-           --timeout 10s -s "$HERE/post.lua" "$scheme://127.0.0.1:$port$path" | grep '^WRK ' || true)
+  if [[ $who == *_h2 ]]; then
+    line=$(h2_load "$conns" "$secs" "$body" "$headers" "$scheme://127.0.0.1:$port$path")
+  else
+    line=$(BODY=$body HEADERS=$headers taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${secs}s" \
+             --timeout 10s -s "$HERE/post.lua" "$scheme://127.0.0.1:$port$path" | grep '^WRK ' || true)
+  fi
   t1=$(cpu_ticks "$pid" 2>/dev/null || true)
   hwm=$(rss_kb "$pid" VmHWM 2>/dev/null || true)
   if [ -z "$t1" ]; then
@@ -304,6 +330,7 @@ bench() {
 WHOS=(direct nginx toolwire)
 [ -z "${SKIP_PORTKEY:-}" ] && WHOS+=(portkey)
 [ -z "${SKIP_TLS:-}" ] && WHOS+=(nginx_tls toolwire_tls)
+[ -z "${SKIP_H2:-}" ] && WHOS+=(nginx_h2 toolwire_h2)
 read -ra KINDS <<<"${KINDS:-ns st pt pts}"
 
 for k in "${KINDS[@]}"; do for w in "${WHOS[@]}"; do smoke "$k" "$w"; done; done
@@ -344,7 +371,7 @@ for k in st pts; do
   [ -n "${SKIP_PROBES:-}" ] && break
   if [ "$FRESH_TOOLWIRE" = 1 ]; then tw_start a; tw_start o; fi
   for w in "${WHOS[@]}"; do
-    [[ $w == *_tls ]] && continue  # the probe speaks plain HTTP
+    [[ $w == *_tls || $w == *_h2 ]] && continue  # the probe speaks HTTP/1.1 in clear
     line=$(probe ttfb "$k" "$w" --samples "${TTFB_SAMPLES:-2000}")
     echo "RESULT who=$w kind=$k ${line}" | tee -a "$RESULTS" >&2
   done
