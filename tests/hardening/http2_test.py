@@ -203,6 +203,20 @@ class Http2Tls(unittest.TestCase):
             self.assertEqual(tail, b"2 200")
             self.assertIn(b"hel", body)
 
+    def test_curl_multiplexes_streams_over_tls(self):
+        # (curl 7.88's --parallel with --http2-prior-knowledge fails its
+        # transfers after the first; over TLS it multiplexes: h2load covers h2c.)
+        url = f"https://127.0.0.1:{self.gw.port}/v1/chat/completions"
+        r = curl("--http2", "--cacert", self.pki.ca, "--parallel", "-w",
+                 "%{http_version} %{http_code} %{num_connects}\n", "-H",
+                 "content-type: application/json", "--data-binary",
+                 json.dumps(chat_body(stream=True)), *(["-o", "/dev/null", url] * 4))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.decode().split()
+        self.assertEqual(lines[0::3], ["2"] * 4)
+        self.assertEqual(lines[1::3], ["200"] * 4)
+        self.assertEqual(sum(int(n) for n in lines[2::3]), 1, "more than one connection")
+
     def test_http11_client_still_served_over_tls(self):
         r = curl("--http1.1", "--cacert", self.pki.ca, "-o", "/dev/null", "-w",
                  "%{http_version}", f"https://127.0.0.1:{self.gw.port}/health")
