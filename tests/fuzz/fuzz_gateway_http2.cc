@@ -6,8 +6,10 @@
 // reset, so that answers and peer frames interleave; the output is drained
 // after every piece of input.
 //
-// The first input byte picks the piece size and whether the connection
-// preface is supplied (most inputs would otherwise stop there).
+// The first input byte picks the piece size, whether the connection preface
+// is supplied (most inputs would otherwise stop there), and whether the
+// connection starts as an h2c Upgrade whose HTTP2-Settings header is the
+// next bytes of the input (base64url, decoded by upgrade.cc).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -15,6 +17,7 @@
 #include <string_view>
 
 #include "gateway/http2/ingress.h"
+#include "gateway/http2/upgrade.h"
 
 namespace {
 
@@ -58,6 +61,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       },
       [](int32_t, bool) {}, [](int32_t, size_t) {});
   self = &ingress;
+  if ((mode & 0x20) && size > 0) {
+    size_t n = std::min<size_t>(size - 1, data[0]);
+    Request up;
+    up.method = boost::beast::http::verb::post;
+    up.method_text = "POST";
+    up.target = "/stream";
+    up.version = 11;
+    up.headers.set("upgrade", "h2c");
+    up.headers.set("connection", "Upgrade, HTTP2-Settings");
+    up.headers.set("http2-settings", std::string(reinterpret_cast<const char*>(data + 1), n));
+    data += 1 + n;
+    size -= 1 + n;
+    if (auto settings = toolwire::gateway::http2::h2c_upgrade_settings(up))
+      ingress.upgrade(*settings, std::move(up));
+  }
   std::string out;
   if (mode & 0x40) ingress.feed(reinterpret_cast<const uint8_t*>(kPreface.data()), kPreface.size());
   for (size_t off = 0; off < size; off += piece) {

@@ -1,7 +1,8 @@
 """Issue 24: HTTP/2 at the edge, on the same port as HTTP/1.1.
 
-h2c with prior knowledge (curl --http2-prior-knowledge) and h2 over TLS by
-ALPN (curl --http2, with a test CA made at test time), whole and streamed
+h2c with prior knowledge (curl --http2-prior-knowledge) and by Upgrade (curl
+--http2 on http://), h2 over TLS by ALPN (curl --http2, with a test CA made
+at test time), whole and streamed
 chat completions, several streams multiplexed on one connection (h2load),
 and flow control as backpressure: a client that never opens its window gets
 no more than the window, and the upstream behind its stream is paused
@@ -10,6 +11,7 @@ server.
 
 usage: http2_test.py TOOLWIRE_BINARY
 """
+import http.client
 import json
 import os
 import shutil
@@ -126,6 +128,30 @@ class Http2Plain(unittest.TestCase):
                        for line in body.decode().splitlines() if line.startswith("data: {"))
         self.assertEqual(text, "hello")
         self.assertIn(b"data: [DONE]", body)
+
+    def test_upgrade_h2c_whole_and_streamed(self):
+        # curl --http2 on http:// asks with Upgrade: h2c; the answer to that
+        # request comes on stream 1 after the 101.
+        for stream in (False, True):
+            r = curl("--http2", "-v", "-w", "\n%{http_version} %{http_code}",
+                     self.gw.url("/v1/chat/completions"), "-H", "content-type: application/json",
+                     "--data-binary", json.dumps(chat_body(stream=stream)))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(b"101 Switching Protocols", r.stderr)
+            body, _, tail = r.stdout.rpartition(b"\n")
+            self.assertEqual(tail, b"2 200")
+            self.assertIn(b"hel", body)
+
+    def test_bad_upgrade_settings_stay_http11(self):
+        conn = http.client.HTTPConnection(self.gw.host, self.gw.port, timeout=harness.WAIT)
+        try:
+            conn.request("GET", "/health", headers={"connection": "Upgrade, HTTP2-Settings",
+                                                    "upgrade": "h2c", "http2-settings": "!!"})
+            r = conn.getresponse()
+            self.assertEqual((r.status, r.version), (200, 11))
+            r.read()
+        finally:
+            conn.close()
 
     def test_http11_still_served_on_the_same_port(self):
         status, _, body = self.gw.request("POST", "/v1/chat/completions", chat_body())

@@ -8,8 +8,10 @@
 #include <boost/beast/http/read.hpp>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "gateway/http2/connection.h"
+#include "gateway/http2/upgrade.h"
 
 namespace toolwire::gateway::http {
 
@@ -217,7 +219,7 @@ void Session::read_body() {
 
 void Session::on_request() {
   reading_ = false;
-  first_request_ = false;
+  bool first = std::exchange(first_request_, false);
   arm(Deadline::none);
   auto msg = parser_->release();
   parser_.reset();
@@ -230,6 +232,17 @@ void Session::on_request() {
   r.body = std::move(msg.body());
   r.headers = std::move(static_cast<bhttp::fields&>(msg.base()));
   r.received = Clock::now();
+  // h2c by Upgrade, on a connection's first request only (nothing queued
+  // behind it to answer in HTTP/1.1 order).
+  if (first && !stream_.is_tls() && !draining_ && pending_.empty() && !current_)
+    if (auto settings = http2::h2c_upgrade_settings(r)) {
+      read_closed_ = true;
+      h2_ = std::make_shared<http2::Connection>(shared_from_this(), stream_, ctx_);
+      auto data = buffer_.cdata();
+      std::string preread(static_cast<const char*>(data.data()), data.size());
+      buffer_.consume(buffer_.size());
+      return h2_->start_upgraded(preread, *settings, std::move(r));
+    }
   if (!r.keep_alive || draining_) read_closed_ = true;
   pending_.push_back(std::move(r));
   if (!current_) dispatch();

@@ -1,5 +1,7 @@
 #include "gateway/http2/connection.h"
 
+#include "gateway/http2/upgrade.h"
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
@@ -76,6 +78,13 @@ void Connection::start(std::string_view preread) {
   if (closed_ || failed_) return;
   arm();
   read();
+}
+
+void Connection::start_upgraded(std::string_view preread, std::string_view settings,
+                                http::Request&& r) {
+  out_.assign(kSwitchingProtocols);  // before any frame
+  if (!ingress_.upgrade(settings, std::move(r))) failed_ = true;
+  start(preread);
 }
 
 void Connection::read() {

@@ -3,8 +3,9 @@
 // the router with an Exchange whose answer becomes HEADERS and DATA frames.
 //
 // A connection starts as an HTTP/1.1 Session (session.h) and becomes HTTP/2
-// when TLS negotiated `h2` by ALPN or the first bytes are the HTTP/2
-// connection preface (h2c with prior knowledge). The Session stays the
+// when TLS negotiated `h2` by ALPN, the first bytes are the HTTP/2
+// connection preface (h2c with prior knowledge), or its first request asks
+// for h2c by Upgrade (upgrade.h). The Session stays the
 // gateway's handle on it (connection count, drain on shutdown); this object
 // does the rest, on the Session's strand.
 //
@@ -32,6 +33,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // `preread`: bytes of the connection already read off the stream.
   void start(std::string_view preread);
+  // h2c by Upgrade: the 101 goes out, then `r` is answered as stream 1.
+  void start_upgraded(std::string_view preread, std::string_view settings, http::Request&& r);
   // GOAWAY; the connection closes once its open streams end.
   void drain();
   // Now: open exchanges see client_gone().

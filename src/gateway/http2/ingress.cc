@@ -72,6 +72,19 @@ Ingress::StreamState* Ingress::find(int32_t id) const {
   return it == streams_.end() ? nullptr : it->second.get();
 }
 
+bool Ingress::upgrade(std::string_view settings, http::Request&& r) {
+  if (nghttp2_session_upgrade2(session_, reinterpret_cast<const uint8_t*>(settings.data()),
+                               settings.size(), r.method == bhttp::verb::head, nullptr) != 0)
+    return false;
+  auto s = std::make_unique<StreamState>();
+  s->id = 1;
+  s->complete = true;
+  streams_[1] = std::move(s);
+  r.version = 20;
+  on_request_(1, std::move(r), 0, {});
+  return true;
+}
+
 bool Ingress::feed(const uint8_t* data, size_t n) {
   return nghttp2_session_mem_recv(session_, data, n) >= 0;
 }

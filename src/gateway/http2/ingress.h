@@ -47,6 +47,10 @@ class Ingress {
   Ingress(const Ingress&) = delete;
   Ingress& operator=(const Ingress&) = delete;
 
+  // h2c by Upgrade: `settings` is the client's HTTP2-Settings payload, `r`
+  // the request that asked, which becomes stream 1 (on_request runs now).
+  // False when nghttp2 refuses the settings.
+  bool upgrade(std::string_view settings, http::Request&& r);
   // Frames from the peer. False on a connection error: send output() (a
   // GOAWAY), then close.
   bool feed(const uint8_t* data, size_t n);
