@@ -55,6 +55,22 @@ def main():
                    f"{f(ratio(t, d), '{:.2f}×')} | {f(get('toolwire', k, 32, 'cpu_us_per_req'), '{:.1f}')} | "
                    f"{f(get('portkey', k, 32, 'cpu_us_per_req'), '{:.0f}')} | "
                    f"{f(get('toolwire', k, 32, 'cpu_util'), '{:.0%}')} |")
+    out.append("\n### Against nginx (1 worker, proxy_pass with upstream keep-alive, no JSON work), "
+               "32 connections\n")
+    out.append("| scenario | nginx req/s | toolwire req/s | toolwire ÷ nginx req/s | nginx CPU µs/req "
+               "| toolwire CPU µs/req | toolwire ÷ nginx CPU per request |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    pairs = [(name, k, "nginx", "toolwire") for k, name in KINDS.items()]
+    pairs += [(KINDS[k] + ", over TLS", k, "nginx_tls", "toolwire_tls") for k in ("ns", "st")]
+    pairs += [(KINDS[k] + ", HTTP/2 (h2c, h2load)", k, "nginx_h2", "toolwire_h2")
+              for k in ("ns", "st")]
+    for name, k, ng, tw in pairs:
+        n, t = get(ng, k, 32, "rps"), get(tw, k, 32, "rps")
+        nc, tc = get(ng, k, 32, "cpu_us_per_req"), get(tw, k, 32, "cpu_us_per_req")
+        if n is None and t is None:
+            continue
+        out.append(f"| {name} | {f(n)} | {f(t)} | {f(ratio(t, n), '{:.2f}×')} | {f(nc, '{:.1f}')} | "
+                   f"{f(tc, '{:.1f}')} | {f(ratio(tc, nc), '{:.2f}×')} |")
     out.append("\n### Latency at 1 connection (wrk p50, µs) and what the gateway adds\n")
     out.append("| scenario | direct p50 | toolwire p50 | Portkey p50 | toolwire adds | Portkey adds "
                "| Portkey's addition ÷ toolwire's |")
@@ -84,6 +100,8 @@ def main():
     for who, label in (("toolwire_a", "toolwire (idle: Anthropic upstream; peak: max over "
                                       "the 32-connection runs)"),
                        ("toolwire_o", "toolwire (OpenAI upstream)"),
+                       ("toolwire_t", "toolwire (TLS, Anthropic upstream)"),
+                       ("nginx", "nginx worker"),
                        ("toolwire_drip", "toolwire (fresh, drip upstream)"),
                        ("portkey", "Portkey (one process, all runs)")):
         g = lambda ph: rss.get((who, ph))
@@ -96,6 +114,11 @@ def main():
     t = []
     def check(name, value, ok, fmt):
         t.append(f"| {name} | {f(value, fmt)} | {'—' if value is None else ('met' if ok(value) else 'MISSED')} |")
+    check("≥ 1.0× nginx's requests/s, non-stream O→A, 32 conns",
+          ratio(get("toolwire", "ns", 32, "rps"), get("nginx", "ns", 32, "rps")), lambda v: v >= 1, "{:.2f}×")
+    check("CPU per request ≤ nginx's, non-stream O→A, 32 conns",
+          ratio(get("toolwire", "ns", 32, "cpu_us_per_req"), get("nginx", "ns", 32, "cpu_us_per_req")),
+          lambda v: v <= 1, "{:.2f}×")
     check("≥ 20× Portkey's requests/s, non-stream O→A, 32 conns",
           ratio(get("toolwire", "ns", 32, "rps"), get("portkey", "ns", 32, "rps")), lambda v: v >= 20, "{:.1f}×")
     check("≥ 40× Portkey's requests/s, stream O→A, 32 conns",

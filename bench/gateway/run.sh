@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The gateway benchmark (issue 13): one run, one mock upstream, one load
-# generator (wrk), three ways to reach the mock — direct, through toolwire,
-# through the Portkey AI gateway — for
+# generator (wrk), the ways to reach the mock — direct, through toolwire,
+# through nginx (the reference proxy: Debian's nginx, 1 worker, proxy_pass with
+# upstream keep-alive, the same request sent on as it is: no JSON work), through
+# the Portkey AI gateway, and over TLS (toolwire and nginx with the same
+# certificate, made at run time) — for
 #   ns   OpenAI client -> Anthropic upstream, non-stream, tool call in the answer
 #   st   the same, streamed (text + one tool call)
 #   pt   OpenAI -> OpenAI passthrough (same dialect), non-stream
@@ -17,10 +20,15 @@
 #   bench/gateway/run.sh                 # everything; results in $OUT (default /tmp/...)
 #   DURATION=5 SKIP_PORTKEY=1 bench/gateway/run.sh
 #   PERF=1 bench/gateway/run.sh          # also perf-profile toolwire under load (ns and st)
+#   KINDS="ns st" SKIP_PROBES=1 SKIP_TLS=1 SKIP_H2=1 bench/gateway/run.sh   # a subset
+#
+# HTTP/2 (h2c with prior knowledge, toolwire's and nginx's) is loaded by h2load
+# (nghttp2-client) instead of wrk, 32 connections of one stream each, O→A only.
 #
 # Every process it starts binds 127.0.0.1 port 0 (ports are read from their
-# output) and is stopped by PID on exit. Needs: cmake, ninja, wrk, node/npm,
-# python3, perl, taskset; perf for PERF=1.
+# output; nginx, which cannot, gets a port the kernel just handed out) and is
+# stopped by PID on exit. Needs: cmake, ninja, wrk, node/npm, python3, perl,
+# taskset, nginx, openssl; perf for PERF=1.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,7 +57,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTOOLWIRE_BENCH=ON -DTOOLWIRE_TESTS=OFF >/dev/null
 fi
-ninja -C "$BUILD" -j2 toolwire mock_upstream >/dev/null
+[ -n "${SKIP_BUILD:-}" ] || ninja -C "$BUILD" -j2 toolwire mock_upstream >/dev/null
 
 # ---- Portkey (pinned, patched) ---------------------------------------------
 PK_JS=$PORTKEY_DIR/node_modules/@portkey-ai/gateway/build/start-server.js
@@ -87,7 +95,7 @@ start() {
 port_of() {
   local p
   for _ in $(seq 400); do
-    p=$(grep -ao 'listening on http://127\.0\.0\.1:[0-9]*' "$OUT/$1.out" 2>/dev/null | head -1 |
+    p=$(grep -aoE 'listening on https?://127\.0\.0\.1:[0-9]*' "$OUT/$1.out" 2>/dev/null | head -1 |
         grep -o '[0-9]*$' || true)
     if [ -n "$p" ]; then echo "$p"; return 0; fi
     sleep 0.05
@@ -109,10 +117,16 @@ start mock_drip "$LOAD_CPU" "$MOCK" --drip-ms 1000; DRIP_PORT=$(port_of mock_dri
 # the end of every wrk run does); see docs/benchmarks.md, "Gateway".
 FRESH_TOOLWIRE=${FRESH_TOOLWIRE:-1}
 TW_N=0
-tw_start() { # a|o : (re)starts the instance for that upstream dialect
+tw_start() { # a|o|t : (re)starts the instance for that upstream dialect (t: Anthropic, TLS)
   local up=$1 name
   TW_N=$((TW_N + 1)); name=tw_${up}_$TW_N
-  if [ "$up" = a ]; then
+  if [ "$up" = t ]; then
+    [ -n "${TWT_PID:-}" ] && stop_pid "$TWT_PID"
+    start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
+      --upstream "anthropic=http://127.0.0.1:$MPORT" --tls-cert "$TLS_DIR/cert.pem" \
+      --tls-key "$TLS_DIR/key.pem"
+    TWT_PID=$LAST_PID; TWT_PORT=$(port_of "$name")
+  elif [ "$up" = a ]; then
     [ -n "${TWA_PID:-}" ] && stop_pid "$TWA_PID"
     start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
       --upstream "anthropic=http://127.0.0.1:$MPORT"
@@ -124,15 +138,69 @@ tw_start() { # a|o : (re)starts the instance for that upstream dialect
     TWO_PID=$LAST_PID; TWO_PORT=$(port_of "$name")
   fi
 }
+# One certificate for toolwire's and nginx's TLS (P-256, self-signed: wrk
+# does not verify).
+TLS_DIR=$OUT/tls
+mkdir -p "$TLS_DIR"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$TLS_DIR/key.pem" \
+  -out "$TLS_DIR/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+  2>/dev/null
 tw_start a
 tw_start o
+[ -z "${SKIP_TLS:-}" ] && tw_start t
+
+# nginx: 1 worker, keep-alive to the mock, no buffering of streamed answers
+# (it forwards each read at once, as toolwire does), no access log, no limit
+# on requests per connection (toolwire has none).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+NGX_DIR=$OUT/nginx
+mkdir -p "$NGX_DIR/logs"
+NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port); NGX_H2_PORT=$(free_port)
+cat >"$NGX_DIR/nginx.conf" <<NGX
+worker_processes 1;
+daemon off;
+pid $NGX_DIR/nginx.pid;
+error_log $NGX_DIR/logs/error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  client_body_temp_path $NGX_DIR/body;
+  proxy_temp_path $NGX_DIR/proxy;
+  client_body_buffer_size 64k;
+  keepalive_requests 100000000;
+  upstream mock { server 127.0.0.1:$MPORT; keepalive 64; keepalive_requests 100000000; }
+  server {
+    listen 127.0.0.1:$NGX_PORT;
+    listen 127.0.0.1:$NGX_TLS_PORT ssl;
+    listen 127.0.0.1:$NGX_H2_PORT http2;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_certificate $TLS_DIR/cert.pem;
+    ssl_certificate_key $TLS_DIR/key.pem;
+    location / {
+      proxy_pass http://mock;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
+}
+NGX
+start nginx "$GW_CPU" nginx -p "$NGX_DIR" -c "$NGX_DIR/nginx.conf" -e "$NGX_DIR/logs/error.log"
+NGX_PID=$LAST_PID
+for _ in $(seq 200); do
+  NGX_WORKER=$(pgrep -P "$NGX_PID" | head -1 || true)
+  [ -n "$NGX_WORKER" ] && curl -s -o /dev/null "http://127.0.0.1:$NGX_PORT/" && break
+  sleep 0.05
+done
+[ -n "${NGX_WORKER:-}" ] || { log "nginx did not start: $(cat "$NGX_DIR/logs/error.log")"; exit 1; }
 if [ -z "${SKIP_PORTKEY:-}" ]; then
   start portkey "$GW_CPU" env NODE_ENV=production node --require "$HERE/portkey_listen.cjs" \
     "$PK_JS" --headless --port=0
   PK_PID=$LAST_PID; PK_PORT=$(port_of portkey)
 fi
 log "mock :$MPORT  drip mock :$DRIP_PORT  toolwire(anthropic) :$TWA_PORT  " \
-    "toolwire(openai) :$TWO_PORT  portkey :${PK_PORT:-skipped}"
+    "toolwire(openai) :$TWO_PORT  toolwire(tls) :${TWT_PORT:-skipped}  nginx :$NGX_PORT" \
+    "(tls :$NGX_TLS_PORT)  portkey :${PK_PORT:-skipped}"
 
 # ---- bodies ----------------------------------------------------------------
 cp "$HERE/openai_request.json" "$OUT/o.json"
@@ -141,21 +209,27 @@ cp "$HERE/openai_request_stream.json" "$OUT/os.json"
 "$TW" convert --from openai --to anthropic --kind request <"$OUT/os.json" >"$OUT/as.json"
 grep -q '"stream":true' "$OUT/as.json"
 
-# target KIND TARGET -> "PORT PATH BODY HEADERS" (HEADERS: "k: v|k: v")
+# target KIND TARGET -> "SCHEME PORT PATH BODY HEADERS" (HEADERS: "k: v|k: v")
 target() {
-  local kind=$1 who=$2 body path port headers=""
+  local kind=$1 who=$2 body path port headers="" scheme=http
   case $kind in
     ns) body=o.json ;; st) body=os.json ;; pt) body=o.json ;; pts) body=os.json ;;
   esac
   path=/v1/chat/completions
   case $who in
-    direct)
-      port=$MPORT
+    direct|nginx|nginx_tls|nginx_h2)
+      case $who in
+        direct) port=$MPORT ;; nginx) port=$NGX_PORT ;; nginx_tls) port=$NGX_TLS_PORT; scheme=https ;;
+        nginx_h2) port=$NGX_H2_PORT ;;
+      esac
       case $kind in ns) body=a.json; path=/v1/messages ;; st) body=as.json; path=/v1/messages ;; esac
       [ "$path" = /v1/messages ] && headers="x-api-key: sk-ant-mock|anthropic-version: 2023-06-01"
       [ "$path" = /v1/chat/completions ] && headers="Authorization: Bearer sk-mock" ;;
-    toolwire)
+    toolwire|toolwire_h2)
       case $kind in ns|st) port=$TWA_PORT ;; *) port=$TWO_PORT ;; esac
+      headers="Authorization: Bearer sk-mock" ;;
+    toolwire_tls)
+      port=$TWT_PORT; scheme=https
       headers="Authorization: Bearer sk-mock" ;;
     portkey)
       port=$PK_PORT
@@ -165,24 +239,33 @@ target() {
       esac
       headers="$headers|x-portkey-custom-host: http://127.0.0.1:${UPSTREAM_PORT:-$MPORT}/v1" ;;
   esac
-  echo "$port" "$path" "$OUT/$body" "$headers"
+  echo "$scheme" "$port" "$path" "$OUT/$body" "$headers"
+}
+
+# applies WHO KIND : the TLS targets run the translated kinds only
+applies() {
+  case $1 in *_tls|*_h2) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
 }
 
 pid_of() {
   case $1 in
     direct) echo "$MOCK_PID" ;; portkey) echo "$PK_PID" ;;
-    toolwire) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
+    nginx|nginx_tls|nginx_h2) echo "$NGX_WORKER" ;; toolwire_tls) echo "$TWT_PID" ;;
+    toolwire|toolwire_h2) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
   esac
 }
 
 # smoke KIND WHO : one request with curl; the answer must carry the tool call
 smoke() {
-  local port path body headers args=()
-  read -r port path body headers <<<"$(target "$1" "$2")"
+  local scheme port path body headers args=()
+  applies "$2" "$1" || return 0
+  read -r scheme port path body headers <<<"$(target "$1" "$2")"
   IFS='|' read -ra hs <<<"$headers"
   for h in "${hs[@]}"; do args+=(-H "$h"); done
   local got
-  got=$(curl -sS -N --max-time 10 "http://127.0.0.1:$port$path" -H 'content-type: application/json' \
+  [[ $2 == *_h2 ]] && args+=(--http2-prior-knowledge)
+  got=$(curl -sS -N -k --max-time 10 "$scheme://127.0.0.1:$port$path" \
+        -H 'content-type: application/json' \
         "${args[@]}" --data-binary "@$body")
   if ! grep -q 'get_weather' <<<"$got" || ! grep -qE 'tool_calls|tool_use' <<<"$got"; then
     log "smoke $1 $2 failed: ${got:0:400}"; exit 1
@@ -190,18 +273,40 @@ smoke() {
   printf '%s\n' "$got" >"$OUT/smoke_$1_$2.txt"
 }
 
+# h2_load CONNS SECONDS BODY HEADERS URL : one h2load run (h2c, one stream per
+# connection), printed as post.lua's WRK line (latency: h2load gives the mean only)
+h2_load() {
+  local hargs=() out
+  IFS='|' read -ra hs <<<"$4"
+  for h in "${hs[@]}"; do hargs+=(-H "$h"); done
+  out=$(taskset -c "$LOAD_CPU" h2load -c"$1" -m1 -D"$2" -d "$3" -H 'content-type: application/json' \
+          "${hargs[@]}" "$5" 2>&1 || true)
+  awk '/^finished in/ {sub("s,", "", $3); dur = $3 * 1e6}
+       /^requests:/ {ok = $8; bad = $10 + $12}
+       /^time for request:/ {m = $6; u = (m ~ /ms$/) ? 1e3 : ((m ~ /us$/) ? 1 : 1e6); sub(/[mu]?s$/, "", m); mean = m * u}
+       END {printf "WRK requests=%d duration_us=%d bytes=0 connect_err=0 read_err=0 write_err=0 " \
+                   "status_err=%d timeout=0 p50_us=0 p90_us=0 p99_us=0 mean_us=%.1f\n", ok, dur, bad, mean}' <<<"$out"
+}
+
 # bench KIND WHO CONNS SECONDS [record] : one wrk run; appends a RESULT line when recording
 bench() {
   local kind=$1 who=$2 conns=$3 secs=$4 record=${5:-}
-  local port path body headers pid t0 t1 line hwm
-  if [ "$who" = toolwire ] && [ "$FRESH_TOOLWIRE" = 1 ]; then
+  local scheme port path body headers pid t0 t1 line hwm
+  applies "$who" "$kind" || return 0
+  [[ $who == *_h2 ]] && [ "$conns" != 32 ] && return 0
+  if { [ "$who" = toolwire ] || [ "$who" = toolwire_h2 ]; } && [ "$FRESH_TOOLWIRE" = 1 ]; then
     case $kind in ns|st) tw_start a ;; *) tw_start o ;; esac
   fi
-  read -r port path body headers <<<"$(target "$kind" "$who")"
+  [ "$who" = toolwire_tls ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start t
+  read -r scheme port path body headers <<<"$(target "$kind" "$who")"
   pid=$(pid_of "$who" "$kind")
   t0=$(cpu_ticks "$pid")
-  line=$(BODY=$body HEADERS=$headers taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${secs}s" \
-           --timeout 10s -s "$HERE/post.lua" "http://127.0.0.1:$port$path" | grep '^WRK ' || true)
+  if [[ $who == *_h2 ]]; then
+    line=$(h2_load "$conns" "$secs" "$body" "$headers" "$scheme://127.0.0.1:$port$path")
+  else
+    line=$(BODY=$body HEADERS=$headers taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${secs}s" \
+             --timeout 10s -s "$HERE/post.lua" "$scheme://127.0.0.1:$port$path" | grep '^WRK ' || true)
+  fi
   t1=$(cpu_ticks "$pid" 2>/dev/null || true)
   hwm=$(rss_kb "$pid" VmHWM 2>/dev/null || true)
   if [ -z "$t1" ]; then
@@ -222,14 +327,19 @@ bench() {
                      'BEGIN{printf "%.2f", t/hz/(d/1e6)}')" | tee -a "$RESULTS" >&2
 }
 
-WHOS=(direct toolwire)
+WHOS=(direct nginx toolwire)
 [ -z "${SKIP_PORTKEY:-}" ] && WHOS+=(portkey)
-KINDS=(ns st pt pts)
+[ -z "${SKIP_TLS:-}" ] && WHOS+=(nginx_tls toolwire_tls)
+[ -z "${SKIP_H2:-}" ] && WHOS+=(nginx_h2 toolwire_h2)
+read -ra KINDS <<<"${KINDS:-ns st pt pts}"
 
 for k in "${KINDS[@]}"; do for w in "${WHOS[@]}"; do smoke "$k" "$w"; done; done
 log "smoke tests passed"
-for w in toolwire_a toolwire_o portkey; do
-  case $w in toolwire_a) p=$TWA_PID ;; toolwire_o) p=$TWO_PID ;; portkey) p=${PK_PID:-} ;; esac
+for w in toolwire_a toolwire_o toolwire_t nginx portkey; do
+  case $w in
+    toolwire_a) p=$TWA_PID ;; toolwire_o) p=$TWO_PID ;; toolwire_t) p=${TWT_PID:-} ;;
+    nginx) p=$NGX_WORKER ;; portkey) p=${PK_PID:-} ;;
+  esac
   [ -n "$p" ] && echo "RSS who=$w phase=idle rss_kb=$(rss_kb "$p" VmRSS)" | tee -a "$RESULTS" >&2
 done
 
@@ -237,7 +347,7 @@ done
 # interleaved within each scenario so that they share the host's phases.
 for k in "${KINDS[@]}"; do
   for w in "${WHOS[@]}"; do
-    [ "$w" = toolwire ] && [ "$FRESH_TOOLWIRE" = 1 ] && continue
+    [[ $w == toolwire* ]] && [ "$FRESH_TOOLWIRE" = 1 ] && continue
     bench "$k" "$w" 32 "$WARMUP"
   done
 done
@@ -249,23 +359,26 @@ done
 
 # ---- time to first byte of a stream ----------------------------------------
 probe() { # MODE KIND WHO extra-args...
-  local mode=$1 kind=$2 who=$3 port path body headers args=()
+  local mode=$1 kind=$2 who=$3 scheme port path body headers args=()
   shift 3
-  read -r port path body headers <<<"$(target "$kind" "$who")"
+  read -r scheme port path body headers <<<"$(target "$kind" "$who")"
   IFS='|' read -ra hs <<<"$headers"
   for h in "${hs[@]}"; do args+=(--header "$h"); done
   taskset -c "$LOAD_CPU" python3 "$HERE/stream_probe.py" "$mode" --port "$port" --path "$path" \
     --body "$body" "${args[@]}" "$@"
 }
 for k in st pts; do
+  [ -n "${SKIP_PROBES:-}" ] && break
   if [ "$FRESH_TOOLWIRE" = 1 ]; then tw_start a; tw_start o; fi
   for w in "${WHOS[@]}"; do
+    [[ $w == *_tls || $w == *_h2 ]] && continue  # the probe speaks HTTP/1.1 in clear
     line=$(probe ttfb "$k" "$w" --samples "${TTFB_SAMPLES:-2000}")
     echo "RESULT who=$w kind=$k ${line}" | tee -a "$RESULTS" >&2
   done
 done
 
 # ---- 1,000 open streams ------------------------------------------------------
+if [ -z "${SKIP_PROBES:-}" ]; then
 start tw_drip "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
   --upstream "anthropic=http://127.0.0.1:$DRIP_PORT"
 TWD_PID=$LAST_PID; TWD_PORT=$(port_of tw_drip)
@@ -292,6 +405,7 @@ if [ -n "${PK_PID:-}" ]; then
   hold_streams portkey "$PK_PID" --port "$PK_PORT" --path /v1/chat/completions --body "$OUT/os.json" \
     --header "x-portkey-provider: anthropic" --header "Authorization: Bearer sk-ant-mock" \
     --header "x-portkey-custom-host: http://127.0.0.1:$DRIP_PORT/v1"
+fi
 fi
 
 # ---- optional profile ------------------------------------------------------

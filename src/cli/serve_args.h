@@ -41,6 +41,8 @@ struct ServeArgs {
   std::vector<std::string> mcp_origins;
   bool no_mcp = false;
   std::string on_loss;  // warn | error: every route's; "" = the file's (default warn)
+  std::string tls_cert;  // PEM certificate chain; with tls_key: HTTPS
+  std::string tls_key;
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

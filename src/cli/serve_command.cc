@@ -1,7 +1,8 @@
 // `toolwire serve`: the flags (or --config with the flags that win over it)
 // become one gateway::GatewayConfig (serve_config.cc), which the gateway's
 // builder turns into the router; the CLI lends it the offline demo. Stops on
-// SIGTERM / SIGINT. All serving logic lives in the server library.
+// SIGTERM / SIGINT; SIGHUP reloads the TLS certificate. All serving logic
+// lives in the server library.
 #include <pthread.h>
 #include <signal.h>
 
@@ -59,6 +60,7 @@ int run_serve(const ServeArgs& a) {
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGTERM);
   sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
@@ -96,13 +98,25 @@ int run_serve(const ServeArgs& a) {
     return kExitFailure;
   }
   std::string shown = opt.host.find(':') != std::string::npos ? "[" + opt.host + "]" : opt.host;
-  std::printf("toolwire serve: listening on http://%s:%u\n", shown.c_str(), gw.port());
+  std::printf("toolwire serve: listening on %s://%s:%u\n", gw.tls() ? "https" : "http",
+              shown.c_str(), gw.port());
   std::fflush(stdout);
   if (!a.quiet)
     for (const auto& d : described) std::fprintf(stderr, "toolwire serve: route %s\n", d.c_str());
 
   int sig = 0;
-  sigwait(&sigs, &sig);
+  while (sigwait(&sigs, &sig) == 0 && sig == SIGHUP) {
+    // New connections get the files' certificate; open ones keep theirs.
+    if (!gw.tls()) {
+      std::fprintf(stderr, "toolwire serve: SIGHUP: no TLS configured, nothing to reload\n");
+    } else if (auto s = gw.reload_tls(); !s) {
+      std::fprintf(stderr, "toolwire serve: SIGHUP: %s (the previous certificate stays in use)\n",
+                   s.error().message.c_str());
+    } else {
+      std::fprintf(stderr, "toolwire serve: SIGHUP: reloaded the TLS certificate from %s\n",
+                   opt.tls.cert_file.c_str());
+    }
+  }
   if (!a.quiet)
     std::fprintf(stderr, "toolwire serve: %s, draining\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   gw.stop();
@@ -172,6 +186,9 @@ void add_serve_command(CLI::App& app) {
       "an Origin allowed to open GET /v1/conductor (repeat; default: local origins only)");
   cmd->add_option("--mcp-origin", a->mcp_origins,
                   "an Origin allowed to call POST /mcp (repeat; default: local origins only)");
+  cmd->add_option("--tls-cert", a->tls_cert,
+                  "serve HTTPS (TLS 1.2+) with this PEM certificate chain (reloaded on SIGHUP)");
+  cmd->add_option("--tls-key", a->tls_key, "the PEM private key of --tls-cert");
   cmd->add_flag("--no-mcp", a->no_mcp, "do not serve the server tools on /mcp");
   cmd->add_option("--tools", a->tools,
                   "who runs tools: passthrough (the client), server (the gateway: read-only "

@@ -43,6 +43,8 @@ void apply_overrides(const ServeArgs& a, gateway::GatewayOptions& o) {
   if (a.max_queued_bytes > 0) o.limits.max_queued_bytes = static_cast<size_t>(a.max_queued_bytes);
   if (a.write_timeout_ms > 0)
     o.limits.write_timeout = std::chrono::milliseconds(a.write_timeout_ms);
+  if (!a.tls_cert.empty()) o.tls.cert_file = a.tls_cert;
+  if (!a.tls_key.empty()) o.tls.key_file = a.tls_key;
 }
 
 // "openai", "anthropic=http://h:p", "openai_compatible=http://h:p/v1",
@@ -150,6 +152,10 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
   apply_overrides(a, c.options);
   if (auto mode = parse_loss_mode(a.on_loss))
     for (auto& r : c.routes) r.on_loss.mode = *mode;
+  const gateway::TlsOptions& tls = c.options.tls;
+  if (tls.cert_file.empty() != tls.key_file.empty())
+    return usage(tls.cert_file.empty() ? "--tls-key needs --tls-cert (or tls.cert in the file)"
+                                       : "--tls-cert needs --tls-key (or tls.key in the file)");
   return c;
 }
 

@@ -25,6 +25,7 @@
 #include "gateway/routes/context.h"
 #include "gateway/routes/mcp_endpoint.h"
 #include "gateway/routes/router.h"
+#include "gateway/tls/server_context.h"
 
 namespace toolwire::gateway {
 
@@ -178,7 +179,9 @@ struct Gateway::Impl {
       if (peer && ctx->options.limits.max_connections_per_address > 0) release_address_slot(*peer);
       closed(id);
     };
-    auto s = std::make_shared<http::Session>(std::move(socket), sc);
+    auto s =
+        tls ? std::make_shared<http::Session>(http::Stream(std::move(socket), tls->current()), sc)
+            : std::make_shared<http::Session>(http::Stream(std::move(socket)), sc);
     {
       std::lock_guard lock(mu);
       sessions.emplace(id, s);
@@ -210,6 +213,7 @@ struct Gateway::Impl {
   std::unordered_map<uint64_t, std::weak_ptr<http::Session>> sessions;
   std::map<asio::ip::address, size_t> per_address;  // open connections by client address
   int reserve_fd = -1;                              // given up to take one connection on EMFILE
+  std::unique_ptr<tls::ServerContext> tls;          // set when TLS is configured
   std::chrono::steady_clock::time_point last_fd_notice{};
   uint64_t next_id = 1;
   bool started = false;
@@ -256,6 +260,10 @@ Status Gateway::start() {
     return make_error(ErrorCode::invalid_argument,
                       "bad listen address '" + I.ctx->options.host + "'");
   tcp::endpoint ep(addr, I.ctx->options.port);
+  if (I.ctx->options.tls.enabled()) {
+    I.tls = std::make_unique<tls::ServerContext>(I.ctx->options.tls);
+    TW_TRY(I.tls->reload());
+  }
   I.size_connections();
   I.acceptor.open(ep.protocol(), ec);
   if (!ec) I.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
@@ -277,6 +285,13 @@ Status Gateway::start() {
 }
 
 uint16_t Gateway::port() const { return impl_->port; }
+
+bool Gateway::tls() const { return impl_->ctx->options.tls.enabled(); }
+
+Status Gateway::reload_tls() {
+  if (!impl_->tls) return make_error(ErrorCode::failed_precondition, "TLS is not configured");
+  return impl_->tls->reload();
+}
 
 void Gateway::stop() {
   auto& I = *impl_;

@@ -2,7 +2,8 @@
 // ConverseStreamCommand) with its endpoint pointed at `toolwire serve`,
 // routed to a scripted upstream. It signs with SigV4 (test credentials, not
 // the gateway's) and, with `requestHandler: new NodeHttpHandler()`, speaks
-// HTTP/1.1 (../sdk_support/clients.mjs); the model id goes into the path URL-encoded.
+// HTTP/1.1 (../sdk_support/clients.mjs; TOOLWIRE_AWS_DEFAULT_HANDLER=1 keeps
+// the SDK's default, HTTP/2); the model id goes into the path URL-encoded.
 import assert from 'node:assert/strict';
 import { bedrockMessages, bedrockToolConfig } from './dialect_bodies.mjs';
 import { bedrockSdk } from '../sdk_support/clients.mjs';

@@ -59,7 +59,7 @@ class Gateway:
             if not r:
                 break
             line = self.proc.stdout.readline()
-            m = re.search(r"listening on http://([\d.]+):(\d+)", line)
+            m = re.search(r"listening on https?://([\d.]+):(\d+)", line)
             if m:
                 self.host, self.port = m.group(1), int(m.group(2))
                 threading.Thread(target=self._drain_stdout, daemon=True).start()

@@ -41,11 +41,16 @@ export function geminiClient(baseUrl, apiVersion, apiKey = 'gemini-client-key') 
   return new GoogleGenAI({ apiKey, httpOptions: { baseUrl, ...(apiVersion ? { apiVersion } : {}) } });
 }
 
-// The AWS SDK speaks HTTP/2 by default; NodeHttpHandler makes it HTTP/1.1.
+// The Bedrock runtime client speaks HTTP/2 by default (h2c with prior
+// knowledge to an http:// endpoint); NodeHttpHandler makes it HTTP/1.1. With
+// TOOLWIRE_AWS_DEFAULT_HANDLER=1 the SDK keeps its default handler (the
+// gateway serves both on one port).
 export function bedrockClient(endpoint, credentials = CLIENT_AWS) {
+  const handler = process.env.TOOLWIRE_AWS_DEFAULT_HANDLER === '1' ? {}
+    : { requestHandler: new NodeHttpHandler({ requestTimeout: 20000 }) };
   return new bedrockSdk.BedrockRuntimeClient({
     region: credentials.region ?? CLIENT_AWS.region, endpoint, credentials, maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({ requestTimeout: 20000 }),
+    ...handler,
   });
 }
 

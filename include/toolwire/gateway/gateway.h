@@ -202,6 +202,15 @@ struct ResponseStoreOptions {
   size_t max_bytes = 64 * 1024 * 1024;  // estimated from the text held
 };
 
+// TLS at the edge (`tls:` in the YAML, --tls-cert / --tls-key): PEM files,
+// read at start and again on Gateway::reload_tls() (SIGHUP). TLS 1.2 and
+// newer only. The handshake must finish within Limits::header_timeout.
+struct TlsOptions {
+  std::string cert_file;  // the certificate chain, leaf first
+  std::string key_file;   // its private key (unencrypted)
+  bool enabled() const { return !cert_file.empty(); }
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (see Gateway::port())
@@ -226,6 +235,7 @@ struct GatewayOptions {
   ConductorOptions conductor;
   McpEndpointOptions mcp;
   ResponseStoreOptions response_store;
+  TlsOptions tls;  // off unless cert_file is set
 };
 
 }  // namespace toolwire::gateway
@@ -255,8 +265,14 @@ class Gateway {
   Gateway(const Gateway&) = delete;
   Gateway& operator=(const Gateway&) = delete;
 
-  // Binds and starts the threads. Fails when the address cannot be bound.
+  // Binds and starts the threads. Fails when the address cannot be bound or
+  // the TLS files cannot be used.
   Status start();
+  // Reads the TLS certificate and key again (SIGHUP): new connections get
+  // them, open ones keep theirs. On failure the old ones stay in use.
+  // failed_precondition without TLS. Any thread.
+  Status reload_tls();
+  bool tls() const;
   // The bound port (after start()).
   uint16_t port() const;
   // Stops accepting, lets open exchanges finish within the drain deadline,

@@ -22,9 +22,9 @@ namespace {
 std::atomic<uint64_t> g_conn_no{0};
 }
 
-Connection::Connection(Conductor& conductor, http::Socket socket, GatewayKey* key)
+Connection::Connection(Conductor& conductor, http::Stream stream, GatewayKey* key)
     : conductor_(conductor),
-      ws_(std::move(socket)),
+      ws_(std::move(stream)),
       key_(key),
       bucket_(conductor.options().frames_per_second, conductor.options().frame_burst),
       conn_no_(++g_conn_no) {}

@@ -15,7 +15,7 @@
 
 #include "gateway/conductor/protocol.h"
 #include "gateway/conductor/rate_limit.h"
-#include "gateway/http/socket.h"
+#include "gateway/http/stream.h"
 #include "toolwire/gateway/auth.h"
 
 namespace toolwire::gateway::conductor {
@@ -29,7 +29,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // connection is cut (a device that stopped reading).
   static constexpr size_t kMaxQueuedBytes = 4 * 1024 * 1024;
 
-  Connection(Conductor& conductor, http::Socket socket, GatewayKey* key);
+  Connection(Conductor& conductor, http::Stream stream, GatewayKey* key);
   ~Connection();
 
   // Completes the handshake (the 101) and starts reading.
@@ -57,7 +57,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void ended();
 
   Conductor& conductor_;
-  boost::beast::websocket::stream<http::Socket> ws_;
+  boost::beast::websocket::stream<http::Stream> ws_;
   boost::beast::flat_buffer buf_;
   GatewayKey* key_;
   std::shared_ptr<Session> session_;

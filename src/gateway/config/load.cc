@@ -195,7 +195,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   TW_TRY(r.keys(root, "",
                 {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
                  "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-                 "mcp_servers", "mcp_endpoint", "conductor", "response_store"}));
+                 "mcp_servers", "mcp_endpoint", "conductor", "response_store", "tls"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -214,6 +214,13 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   TW_TRY(r.millis(root, "", "upstream_idle_ms", 10, 86'400'000, o.upstream_content_idle));
   TW_TRY(r.millis(root, "", "drain_ms", 0, 3'600'000, o.drain_deadline));
   TW_TRY(r.boolean(root, "", "log_requests", o.log_requests));
+  if (YAML::Node t = root["tls"]) {
+    TW_TRY(r.keys(t, "tls", {"cert", "key"}));
+    TW_TRY(r.str(t, "tls", "cert", o.tls.cert_file));
+    TW_TRY(r.str(t, "tls", "key", o.tls.key_file));
+    if (o.tls.cert_file.empty() || o.tls.key_file.empty())
+      return r.error(t, "tls", "needs both cert and key (PEM files)");
+  }
   if (YAML::Node rs = root["response_store"]) {
     TW_TRY(r.keys(rs, "response_store", {"max_responses", "max_mb"}));
     TW_TRY(r.integer_as(rs, "response_store", "max_responses", 0, 10'000'000,

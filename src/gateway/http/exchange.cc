@@ -14,6 +14,11 @@ namespace toolwire::gateway::http {
 Exchange::Exchange(std::shared_ptr<Session> session, unsigned version, bool keep_alive)
     : session_(std::move(session)), version_(version), keep_alive_(keep_alive) {}
 
+Exchange::Exchange(std::shared_ptr<StreamChannel> stream)
+    : stream_(std::move(stream)), version_(20), keep_alive_(true) {}
+
+Strand Exchange::strand() const { return stream_ ? stream_->strand() : session_->strand(); }
+
 void Exchange::head(std::string& out, int status, std::string_view content_type,
                     const Headers& headers, bool chunked, size_t content_length) {
   out += version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
@@ -51,6 +56,10 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   auto drop = std::move(on_close_);
   auto drop_drained = std::move(on_drained_);
   if (closed_) return;
+  if (stream_) {
+    first_byte_ = Clock::now();
+    return stream_->respond(status, content_type, headers, body);
+  }
   std::string out;
   out.reserve(160 + body.size());
   head(out, status, content_type, headers, false, body.size());
@@ -60,8 +69,8 @@ void Exchange::respond(int status, std::string_view content_type, std::string_vi
   session_->exchange_ended(keep_alive_);
 }
 
-std::optional<Socket> Exchange::take_socket() {
-  if (ended_ || started_ || closed_) return std::nullopt;
+std::optional<Stream> Exchange::take_socket() {
+  if (ended_ || started_ || closed_ || stream_) return std::nullopt;
   auto s = session_->take_socket();
   if (!s) return s;
   started_ = true;
@@ -79,6 +88,7 @@ void Exchange::begin_stream(int status, std::string_view content_type, const Hea
   chunked_ = version_ >= 11;
   if (!chunked_) keep_alive_ = false;
   if (closed_) return;
+  if (stream_) return stream_->respond(status, content_type, headers, std::nullopt);
   std::string out;
   out.reserve(192);
   head(out, status, content_type, headers, chunked_, 0);
@@ -88,6 +98,10 @@ void Exchange::begin_stream(int status, std::string_view content_type, const Hea
 void Exchange::write(std::string_view bytes) {
   if (!streaming_ || ended_ || closed_ || bytes.empty()) return;
   if (first_byte_ == Clock::time_point{}) first_byte_ = Clock::now();
+  if (stream_) {
+    stream_->write(bytes);
+    return cap_queue();
+  }
   if (!chunked_) {
     session_->queue(std::string(bytes));
     return cap_queue();
@@ -106,6 +120,10 @@ void Exchange::write(std::string_view bytes) {
 // Flow control is the producer's (on_drained); this is the bound for one
 // that cannot pause.
 void Exchange::cap_queue() {
+  if (stream_) {
+    if (stream_->queued_bytes() > 16 * stream_->max_queued_bytes()) stream_->reset();
+    return;
+  }
   if (session_->queued_bytes() > session_->hard_queue_limit()) session_->cut_slow_client();
 }
 
@@ -115,25 +133,28 @@ void Exchange::end_stream() {
   auto drop = std::move(on_close_);  // see respond()
   auto drop_drained = std::move(on_drained_);
   if (closed_) return;
+  if (stream_) return stream_->finish();
   if (chunked_) session_->queue("0\r\n\r\n");
   session_->exchange_ended(keep_alive_);
 }
 
-void Exchange::post(std::function<void()> fn) {
-  boost::asio::post(session_->strand(), std::move(fn));
-}
+void Exchange::post(std::function<void()> fn) { boost::asio::post(strand(), std::move(fn)); }
 
-bool Exchange::on_strand() const { return session_->strand().running_in_this_thread(); }
+bool Exchange::on_strand() const { return strand().running_in_this_thread(); }
 
 void Exchange::dispatch(std::function<void()> fn) {
-  boost::asio::dispatch(session_->strand(), std::move(fn));
+  boost::asio::dispatch(strand(), std::move(fn));
 }
 
-boost::asio::any_io_executor Exchange::executor() const { return session_->executor(); }
+boost::asio::any_io_executor Exchange::executor() const { return strand(); }
 
-size_t Exchange::queued_bytes() const { return session_->queued_bytes(); }
+size_t Exchange::queued_bytes() const {
+  return stream_ ? stream_->queued_bytes() : session_->queued_bytes();
+}
 
-size_t Exchange::max_queued_bytes() const { return session_->max_queued_bytes(); }
+size_t Exchange::max_queued_bytes() const {
+  return stream_ ? stream_->max_queued_bytes() : session_->max_queued_bytes();
+}
 
 void Exchange::drained() {
   if (auto fn = std::exchange(on_drained_, nullptr)) fn();

@@ -14,12 +14,13 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "gateway/http/socket.h"
+#include "gateway/http/stream.h"
 
 namespace toolwire::gateway::http {
 
@@ -49,9 +50,27 @@ struct Request {
 
 class Session;
 
+// One HTTP/2 stream as an Exchange's output (src/gateway/http2/): the head
+// and the body go out as frames, paced by the peer's flow-control window.
+class StreamChannel {
+ public:
+  virtual ~StreamChannel() = default;
+  virtual Strand strand() = 0;
+  // `body` set: the whole answer; else a stream follows (write, finish).
+  virtual void respond(int status, std::string_view content_type, const Headers& headers,
+                       std::optional<std::string_view> body) = 0;
+  virtual void write(std::string_view bytes) = 0;
+  virtual void finish() = 0;
+  virtual void reset() = 0;  // the stream is cut (RST_STREAM)
+  virtual size_t queued_bytes() const = 0;
+  virtual size_t max_queued_bytes() const = 0;
+};
+
 class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
   Exchange(std::shared_ptr<Session> session, unsigned version, bool keep_alive);
+  // A request on an HTTP/2 stream.
+  explicit Exchange(std::shared_ptr<StreamChannel> stream);
 
   // A whole response with Content-Length. Ends the exchange.
   void respond(int status, std::string_view content_type, std::string_view body,
@@ -75,7 +94,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // protocol upgrade; the new owner writes the 101). On the strand. Empty
   // when the answer has begun or the session cannot give it up (see
   // Session::take_socket).
-  std::optional<Socket> take_socket();
+  std::optional<Stream> take_socket();
 
   // Called once, on the strand, when the client goes away before the
   // exchange ended (disconnect, shutdown deadline). Not called after end.
@@ -105,7 +124,10 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void head(std::string& out, int status, std::string_view content_type, const Headers& headers,
             bool chunked, size_t content_length);
 
-  std::shared_ptr<Session> session_;
+  Strand strand() const;
+
+  std::shared_ptr<Session> session_;       // HTTP/1.1
+  std::shared_ptr<StreamChannel> stream_;  // or HTTP/2
   unsigned version_;
   bool keep_alive_;
   bool started_ = false;

@@ -7,6 +7,11 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "gateway/http2/connection.h"
+#include "gateway/http2/upgrade.h"
 
 namespace toolwire::gateway::http {
 
@@ -57,11 +62,11 @@ void HeaderScanBuffer::scan(const char* p, size_t n) {
   }
 }
 
-Session::Session(Socket socket, std::shared_ptr<const SessionContext> ctx)
-    : socket_(std::move(socket)),
+Session::Session(Stream stream, std::shared_ptr<const SessionContext> ctx)
+    : stream_(std::move(stream)),
       ctx_(std::move(ctx)),
-      timer_(socket_.get_executor()),
-      write_timer_(socket_.get_executor()) {}
+      timer_(stream_.get_executor()),
+      write_timer_(stream_.get_executor()) {}
 
 Session::~Session() {
   if (!closed_ && ctx_->on_end) ctx_->on_end();
@@ -69,15 +74,55 @@ Session::~Session() {
 
 void Session::start() {
   error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  stream_.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Beast reads max(512, free capacity) bytes at a time: without room a
   // 3 KB request took six reads, each its own parse round.
   buffer_.reserve(kReadChunk);
+  if (stream_.is_tls()) return handshake();
   read_next();
+}
+
+// A handshake that fails (not TLS, a protocol it refuses, a certificate the
+// client rejects) or does not finish in time just closes the connection:
+// there is no channel to answer on.
+void Session::handshake() {
+  arm(Deadline::handshake);
+  stream_.async_handshake([self = shared_from_this()](error_code ec) {
+    if (self->closed_) return;
+    self->arm(Deadline::none);
+    if (ec || self->timed_out_) return self->close();
+    const unsigned char* alpn = nullptr;
+    unsigned len = 0;
+    SSL_get0_alpn_selected(self->stream_.tls().native_handle(), &alpn, &len);
+    if (len == 2 && std::memcmp(alpn, "h2", 2) == 0) return self->start_http2();
+    self->read_next();
+  });
+}
+
+// h2c with prior knowledge: the first bytes of the connection are HTTP/2's
+// preface ("PRI * HTTP/2.0..."), which is no HTTP/1.1 request the gateway
+// serves. Peeked, so that the HTTP/2 side reads the preface itself.
+bool Session::http2_preface_waiting() {
+  if (!first_request_ || stream_.is_tls() || buffer_.size() > 0) return false;
+  char head[3];
+  ssize_t n = ::recv(stream_.socket().native_handle(), head, sizeof head, MSG_PEEK | MSG_DONTWAIT);
+  return n >= 2 && std::memcmp(head, "PRI", static_cast<size_t>(n)) == 0;
+}
+
+void Session::start_http2() {
+  reading_ = false;
+  read_closed_ = true;
+  arm(Deadline::none);
+  h2_ = std::make_shared<http2::Connection>(shared_from_this(), stream_, ctx_);
+  auto data = buffer_.cdata();
+  std::string preread(static_cast<const char*>(data.data()), data.size());
+  buffer_.consume(buffer_.size());
+  h2_->start(preread);
 }
 
 void Session::drain() {
   if (closed_) return;
+  if (h2_) return h2_->drain();
   draining_ = true;
   read_closed_ = true;
   if (!current_ && pending_.empty()) {
@@ -90,11 +135,12 @@ void Session::drain() {
 void Session::close() {
   if (closed_) return;
   closed_ = true;
+  if (auto h2 = std::move(h2_)) h2->close();  // its exchanges see client_gone()
   timer_.cancel();
   write_timer_.cancel();
   error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  stream_.socket().close(ignored);
   pending_.clear();
   out_.clear();
   out_bytes_ = 0;
@@ -118,11 +164,25 @@ void Session::read_next() {
 void Session::wait_for_bytes() {
   if (buffer_.size() > 0) return read_header();
   arm(!current_ && pending_.empty() ? Deadline::idle : Deadline::none);
-  socket_.async_wait(asio::ip::tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
-    if (self->closed_) return;
-    if (ec) return self->on_read_error(ec);
-    self->read_header();
-  });
+  if (stream_.is_tls()) {
+    // Readiness of the TCP socket says nothing of the bytes TLS already
+    // decrypted and holds: the first bytes are read instead.
+    stream_.async_read_some(buffer_.prepare(kReadChunk),
+                            [self = shared_from_this()](error_code ec, size_t n) {
+                              if (self->closed_) return;
+                              self->buffer_.commit(n);
+                              if (ec) return self->on_read_error(ec);
+                              self->read_header();
+                            });
+    return;
+  }
+  stream_.socket().async_wait(asio::ip::tcp::socket::wait_read,
+                              [self = shared_from_this()](error_code ec) {
+                                if (self->closed_) return;
+                                if (ec) return self->on_read_error(ec);
+                                if (self->http2_preface_waiting()) return self->start_http2();
+                                self->read_header();
+                              });
 }
 
 void Session::read_header() {
@@ -132,7 +192,7 @@ void Session::read_header() {
   arm(Deadline::header);
   header_buffer_.begin();
   bhttp::async_read_header(
-      socket_, header_buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+      stream_, header_buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
         if (self->closed_) return;
         if (ec) return self->on_read_error(ec);
         if (self->header_buffer_.saw_obs_fold()) {
@@ -150,7 +210,7 @@ void Session::read_header() {
 
 void Session::read_body() {
   arm(Deadline::body);
-  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+  bhttp::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
     if (self->closed_) return;
     if (ec) return self->on_read_error(ec);
     self->on_request();
@@ -159,6 +219,7 @@ void Session::read_body() {
 
 void Session::on_request() {
   reading_ = false;
+  bool first = std::exchange(first_request_, false);
   arm(Deadline::none);
   auto msg = parser_->release();
   parser_.reset();
@@ -171,6 +232,17 @@ void Session::on_request() {
   r.body = std::move(msg.body());
   r.headers = std::move(static_cast<bhttp::fields&>(msg.base()));
   r.received = Clock::now();
+  // h2c by Upgrade, on a connection's first request only (nothing queued
+  // behind it to answer in HTTP/1.1 order).
+  if (first && !stream_.is_tls() && !draining_ && pending_.empty() && !current_)
+    if (auto settings = http2::h2c_upgrade_settings(r)) {
+      read_closed_ = true;
+      h2_ = std::make_shared<http2::Connection>(shared_from_this(), stream_, ctx_);
+      auto data = buffer_.cdata();
+      std::string preread(static_cast<const char*>(data.data()), data.size());
+      buffer_.consume(buffer_.size());
+      return h2_->start_upgraded(preread, *settings, std::move(r));
+    }
   if (!r.keep_alive || draining_) read_closed_ = true;
   pending_.push_back(std::move(r));
   if (!current_) dispatch();
@@ -188,19 +260,20 @@ void Session::on_request() {
 void Session::watch_gone() {
   if (closed_ || watching_ || reading_ || !read_closed_ || !current_) return;
   watching_ = true;
-  socket_.async_wait(asio::ip::tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
-    self->watching_ = false;
-    if (self->closed_) return;
-    if (ec == asio::error::operation_aborted) return self->watch_gone();
-    if (ec) return self->close();
-    self->on_watch();
-  });
+  stream_.socket().async_wait(asio::ip::tcp::socket::wait_read,
+                              [self = shared_from_this()](error_code ec) {
+                                self->watching_ = false;
+                                if (self->closed_) return;
+                                if (ec == asio::error::operation_aborted) return self->watch_gone();
+                                if (ec) return self->close();
+                                self->on_watch();
+                              });
 }
 
 void Session::on_watch() {
   constexpr size_t kMaxDiscard = 64 * 1024;
   char scratch[4096];
-  int fd = socket_.native_handle();
+  int fd = stream_.socket().native_handle();
   ssize_t n = ::recv(fd, scratch, sizeof scratch, MSG_PEEK | MSG_DONTWAIT);
   if (n == 0) return close();  // the client is gone (or half-closed: the same, see on_read_error)
   if (n < 0) {
@@ -233,9 +306,13 @@ void Session::on_read_error(error_code ec) {
     return fail_request(
         413, "request body exceeds " + std::to_string(ctx_->limits.max_body_bytes) + " bytes",
         target);
+  // A TLS stream that breaks (a bad record, a close without close_notify)
+  // has no channel left for an answer: the client is gone too.
   if (ec == bhttp::error::end_of_stream || ec == asio::error::eof ||
-      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-      ec == bhttp::error::partial_message || ec == asio::error::broken_pipe) {
+      ec.category() == asio::error::get_ssl_category() ||
+      ec == asio::ssl::error::stream_truncated || ec == asio::error::connection_reset ||
+      ec == asio::error::operation_aborted || ec == bhttp::error::partial_message ||
+      ec == asio::error::broken_pipe) {
     // The client went away (or half-closed: treated the same, since no
     // client this serves sends a request and then shuts its side).
     read_closed_ = true;
@@ -285,15 +362,15 @@ void Session::arm(Deadline d) {
     return;
   }
   auto& l = ctx_->limits;
-  timer_.expires_after(d == Deadline::idle     ? l.keepalive_idle
-                       : d == Deadline::header ? l.header_timeout
-                                               : l.body_timeout);
+  timer_.expires_after(d == Deadline::idle   ? l.keepalive_idle
+                       : d == Deadline::body ? l.body_timeout
+                                             : l.header_timeout);  // header, handshake
   timer_.async_wait([self = shared_from_this(), d](error_code ec) {
     if (ec || self->closed_ || self->deadline_ != d) return;
     if (d == Deadline::idle) return self->close();  // quiet keep-alive connection
     self->timed_out_ = true;
     error_code ignored;
-    self->socket_.cancel(ignored);  // the read completes with operation_aborted
+    self->stream_.socket().cancel(ignored);  // the read completes with operation_aborted
   });
 }
 
@@ -337,7 +414,7 @@ void Session::exchange_ended(bool keep_alive) {
   read_next();
 }
 
-std::optional<Socket> Session::take_socket() {
+std::optional<Stream> Session::take_socket() {
   if (closed_ || reading_ || watching_ || !pending_.empty() || buffer_.size() > 0 || writing_ ||
       !out_.empty())
     return std::nullopt;
@@ -345,7 +422,7 @@ std::optional<Socket> Session::take_socket() {
   read_closed_ = true;
   timer_.cancel();
   current_.reset();
-  std::optional<Socket> s(std::move(socket_));
+  std::optional<Stream> s(std::move(stream_));
   if (ctx_->on_end) ctx_->on_end();
   return s;
 }
@@ -359,7 +436,7 @@ void Session::queue(std::string bytes) {
   out_.push_back(std::move(bytes));
   if (writing_ || flush_posted_) return;
   flush_posted_ = true;
-  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
     self->flush_posted_ = false;
     if (!self->closed_ && !self->writing_ && !self->out_.empty()) self->write_some();
   });
@@ -380,7 +457,7 @@ void Session::write_some() {
   writing_ = true;
   write_progress_ = Clock::now();
   arm_write_deadline();
-  socket_.async_write_some(
+  stream_.async_write_some(
       bufs, [self = shared_from_this()](error_code ec, size_t n) { self->on_written(ec, n); });
 }
 

@@ -29,7 +29,12 @@
 #include <string>
 
 #include "gateway/http/exchange.h"
+#include "gateway/http/stream.h"
 #include "toolwire/gateway/gateway.h"
+
+namespace toolwire::gateway::http2 {
+class Connection;
+}
 
 namespace toolwire::gateway::http {
 
@@ -82,7 +87,8 @@ class HeaderScanBuffer {
 class Session : public std::enable_shared_from_this<Session> {
  public:
   static constexpr size_t kReadChunk = 8 * 1024;  // the read buffer's first room
-  Session(Socket socket, std::shared_ptr<const SessionContext> ctx);
+  // A TLS stream's handshake runs first, within Limits::header_timeout.
+  Session(Stream stream, std::shared_ptr<const SessionContext> ctx);
   ~Session();
 
   void start();
@@ -91,15 +97,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // Now: close the socket; the current exchange sees client_gone().
   void close();
 
-  boost::asio::any_io_executor executor() { return socket_.get_executor(); }
-  Strand strand() { return socket_.get_executor(); }
+  boost::asio::any_io_executor executor() { return stream_.get_executor(); }
+  Strand strand() { return stream_.get_executor(); }
 
   // Exchange side (on the strand).
   // Gives the connection to another protocol (a WebSocket upgrade): the
   // session ends without closing the socket. Empty when the connection is
   // not at a clean boundary (pipelined requests, bytes read ahead, output
   // not yet written).
-  std::optional<Socket> take_socket();
+  std::optional<Stream> take_socket();
   void queue(std::string bytes);
   void exchange_ended(bool keep_alive);
   size_t queued_bytes() const { return out_bytes_; }
@@ -112,8 +118,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void cut_slow_client();
 
  private:
-  enum class Deadline { none, idle, header, body };
+  enum class Deadline { none, handshake, idle, header, body };
 
+  void handshake();
+  bool http2_preface_waiting();
+  void start_http2();
   void read_next();
   void wait_for_bytes();
   void read_header();
@@ -131,7 +140,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void fail_request(int status, std::string_view message, std::string target);
   std::string current_target() const;
 
-  Socket socket_;
+  Stream stream_;
   std::shared_ptr<const SessionContext> ctx_;
   boost::beast::flat_buffer buffer_;
   HeaderScanBuffer header_buffer_{buffer_};
@@ -142,6 +151,9 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point write_progress_{};  // a write began or took bytes
   Deadline deadline_ = Deadline::none;
   bool timed_out_ = false;
+
+  std::shared_ptr<http2::Connection> h2_;  // the connection speaks HTTP/2
+  bool first_request_ = true;
 
   std::deque<Request> pending_;
   std::shared_ptr<Exchange> current_;
