@@ -40,6 +40,9 @@ struct ServeArgs {
   std::vector<std::string> conductor_origins;
   std::vector<std::string> mcp_origins;
   bool no_mcp = false;
+  std::string record;  // a folder: every upstream exchange written there
+  std::string replay;  // a folder: answers from there, no network
+  bool replay_pacing = false;
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

@@ -190,6 +190,13 @@ void add_serve_command(CLI::App& app) {
                   "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
                   "(HTTP/2, proxies from the environment)")
       ->check(CLI::IsMember({"asio", "curl"}));
+  cmd->add_option("--record", a->record,
+                  "write every upstream exchange into this folder (docs/replay.md)");
+  cmd->add_option("--replay", a->replay,
+                  "answer from the exchanges recorded in this folder, with no network "
+                  "(docs/replay.md)");
+  cmd->add_flag("--replay-pacing", a->replay_pacing,
+                "with --replay: send the answers at the recorded pace");
   cmd->callback([a] { std::exit(run_serve(*a)); });
 }
 

@@ -45,6 +45,20 @@ void apply_overrides(const ServeArgs& a, gateway::GatewayOptions& o) {
     o.limits.write_timeout = std::chrono::milliseconds(a.write_timeout_ms);
 }
 
+// --record / --replay / --replay-pacing, over the file's record: / replay:.
+Status apply_recording(const ServeArgs& a, gateway::RecordingConfig& r) {
+  using Mode = gateway::RecordingConfig::Mode;
+  if (!a.record.empty() && !a.replay.empty())
+    return usage("--record and --replay exclude each other (record once, then replay)");
+  if (!a.record.empty()) r = {.mode = Mode::record, .dir = a.record};
+  if (!a.replay.empty()) r = {.mode = Mode::replay, .dir = a.replay};
+  if (a.replay_pacing) {
+    if (r.mode != Mode::replay) return usage("--replay-pacing goes with --replay DIR");
+    r.pacing = true;
+  }
+  return Status::Ok();
+}
+
 // "openai", "anthropic=http://h:p", "openai_compatible=http://h:p/v1",
 // "scripted": the upstream, named by its kind.
 Result<gateway::UpstreamConfig> upstream_of(const ServeArgs& a) {
@@ -148,6 +162,7 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
     c.options.port = listen.port;
   }
   apply_overrides(a, c.options);
+  TW_TRY(apply_recording(a, c.recording));
   return c;
 }
 

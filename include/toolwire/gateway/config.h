@@ -94,6 +94,15 @@ struct RouteConfig {
   std::vector<DeviceTool> device_tools;
 };
 
+// `record:` / `replay:` (docs/replay.md): every upstream exchange written to
+// a folder, or answered from one without a network.
+struct RecordingConfig {
+  enum class Mode { off, record, replay };
+  Mode mode = Mode::off;
+  std::string dir;
+  bool pacing = false;  // replay: at the recorded pace (else as fast as the client reads)
+};
+
 struct GatewayConfig {
   std::string source;  // the file name, for messages
   GatewayOptions options;
@@ -108,6 +117,7 @@ struct GatewayConfig {
   // Environment variables the config names that are not set now (a warning
   // at --check-config time; an error when the upstream is built).
   std::vector<std::string> missing_env;
+  RecordingConfig recording;
 };
 
 Result<GatewayConfig> load_config_file(const std::string& path);
@@ -128,6 +138,10 @@ struct BuiltGateway {
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // connected at build time
   // Keeps routes' and /mcp's tools in step with their MCP servers' lists.
   std::shared_ptr<McpLiveTools> mcp_live;
+  // With `record:` / `replay:`, the transport the HTTP upstreams call (it
+  // wraps or replaces the one given to build_gateway): keep it, as the
+  // providers, until the gateway has stopped.
+  std::shared_ptr<transport::HttpTransport> recording;
 };
 // `demo`: the offline demo's script and to-do tools, lent by the caller.
 Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport,

@@ -188,14 +188,32 @@ Status check_mcp_names(const Reader& r, const YAML::Node& tools, const std::stri
   return Status::Ok();
 }
 
+// `record: {dir}` or `replay: {dir, pacing}` (docs/replay.md).
+Status read_recording(const Reader& r, const YAML::Node& root, RecordingConfig& out) {
+  if (root["record"] && root["replay"])
+    return r.error(root["replay"], "replay", "record and replay exclude each other");
+  for (const char* key : {"record", "replay"}) {
+    YAML::Node n = root[key];
+    if (!n) continue;
+    const bool replay = std::string_view(key) == "replay";
+    TW_TRY(replay ? r.keys(n, key, {"dir", "pacing"}) : r.keys(n, key, {"dir"}));
+    out.mode = replay ? RecordingConfig::Mode::replay : RecordingConfig::Mode::record;
+    TW_TRY(r.str(n, key, "dir", out.dir));
+    if (out.dir.empty()) return r.error(n, std::string(key) + ".dir", "required (a folder)");
+    if (replay) TW_TRY(r.boolean(n, key, "pacing", out.pacing));
+  }
+  return Status::Ok();
+}
+
 Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
-  TW_TRY(r.keys(root, "",
-                {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
-                 "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-                 "mcp_servers", "mcp_endpoint", "conductor", "response_store"}));
+  TW_TRY(
+      r.keys(root, "",
+             {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
+              "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
+              "mcp_servers", "mcp_endpoint", "conductor", "response_store", "record", "replay"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -345,6 +363,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     c.routes.push_back(std::move(rc));
   }
   if (root["conductor"]) TW_TRY(config_yaml::read_conductor(r, root["conductor"], c));
+  TW_TRY(read_recording(r, root, c.recording));
   return c;
 }
 
