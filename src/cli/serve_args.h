@@ -43,6 +43,7 @@ struct ServeArgs {
   std::string record;  // a folder: every upstream exchange written there
   std::string replay;  // a folder: answers from there, no network
   bool replay_pacing = false;
+  bool no_traces = false;
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

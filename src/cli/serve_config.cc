@@ -163,6 +163,11 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
   }
   apply_overrides(a, c.options);
   TW_TRY(apply_recording(a, c.recording));
+  // Traces are on by default for `serve` (the file may say otherwise), in
+  // --data-dir when given.
+  if (a.no_traces) c.telemetry.traces = false;
+  if (!c.telemetry.traces.has_value()) c.telemetry.traces = true;
+  if (!a.data_dir.empty()) c.telemetry.data_dir = a.data_dir;
   return c;
 }
 

@@ -1,12 +1,14 @@
 // GatewayConfig → providers, router, keys, server tools.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
 #include "gateway/replay/transport.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/telemetry/trace_store.h"
 #include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/tools/names.h"
@@ -30,6 +32,28 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& 
   s.default_script = demo.script;
   s.key_optional = replaying;  // a replay calls no one: CI needs no key
   return textprovider::make_upstream(s, &t);
+}
+
+// Where traces live without `telemetry.data_dir`: the XDG data folder, as
+// the demo's to-do list.
+std::string default_data_dir() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return std::string(x) + "/toolwire";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.local/share/toolwire";
+  return ".";
+}
+
+// The trace store `telemetry:` asks for; a folder that cannot be opened
+// turns traces off with a warning, never the gateway.
+void open_traces(const TelemetryConfig& t, BuiltGateway& out) {
+  if (!t.traces.value_or(false)) return;
+  const std::string dir = t.data_dir.empty() ? default_data_dir() : t.data_dir;
+  auto store = telemetry::TraceStore::open(
+      {.path = dir + "/traces.db", .max_traces = t.max_traces, .max_bytes = t.max_mb << 20});
+  if (store)
+    out.traces = std::move(*store);
+  else
+    out.traces_warning = store.error().message + " (traces are off)";
 }
 
 }  // namespace
@@ -302,7 +326,8 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     r.aliases = rc.aliases;
     std::string line = rc.model + " ->";
     for (const auto& t : rc.targets) {
-      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol});
+      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol,
+                           rc.capture_content});
       // Without a model of its own the target gets the client's model name
       // unchanged: said at startup, where a wrong name shows first.
       line += " " + t.upstream +
@@ -315,6 +340,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     out.described.push_back(std::move(line));
     router->add_route(std::move(r));
   }
+  open_traces(config.telemetry, out);
   out.mcp_live = std::move(live);
   out.router = router;
   out.keys = std::make_shared<KeyRing>();

@@ -209,11 +209,11 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
-  TW_TRY(
-      r.keys(root, "",
-             {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
-              "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-              "mcp_servers", "mcp_endpoint", "conductor", "response_store", "record", "replay"}));
+  TW_TRY(r.keys(
+      root, "",
+      {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
+       "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers", "mcp_endpoint",
+       "conductor", "response_store", "record", "replay", "telemetry"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -324,9 +324,11 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   for (size_t i = 0; i < routes.size(); ++i) {
     std::string p = "routes[" + std::to_string(i) + "]";
     const YAML::Node& n = routes[i];
-    TW_TRY(r.keys(n, p, {"model", "aliases", "upstreams", "tools", "turn_protocol"}));
+    TW_TRY(r.keys(n, p,
+                  {"model", "aliases", "upstreams", "tools", "turn_protocol", "capture_content"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
+    TW_TRY(r.boolean(n, p, "capture_content", rc.capture_content));
     if (n["turn_protocol"]) {
       std::string tp;
       TW_TRY(r.str(n, p, "turn_protocol", tp));
@@ -364,6 +366,17 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   }
   if (root["conductor"]) TW_TRY(config_yaml::read_conductor(r, root["conductor"], c));
   TW_TRY(read_recording(r, root, c.recording));
+  if (YAML::Node t = root["telemetry"]) {
+    TW_TRY(r.keys(t, "telemetry", {"traces", "data_dir", "max_traces", "max_mb"}));
+    if (t["traces"]) {
+      bool on = true;
+      TW_TRY(r.boolean(t, "telemetry", "traces", on));
+      c.telemetry.traces = on;
+    }
+    TW_TRY(r.str(t, "telemetry", "data_dir", c.telemetry.data_dir));
+    TW_TRY(r.integer_as(t, "telemetry", "max_traces", 1, 10'000'000, c.telemetry.max_traces));
+    TW_TRY(r.integer_as(t, "telemetry", "max_mb", 1, 1 << 20, c.telemetry.max_mb));
+  }
   return c;
 }
 
