@@ -1,7 +1,5 @@
 #include "toolwire/telemetry/trace.h"
 
-#include <openssl/rand.h>
-
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -13,18 +11,22 @@ int64_t unix_micros() {
       .count();
 }
 
+// Ids only need to be unique, not secret: a per-thread generator seeded
+// from the system's entropy once (no lock, no system call per id).
 std::string random_hex_id(size_t bytes) {
-  std::string raw(bytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    for (auto& c : raw) c = static_cast<char>(rng());
-  }
+  thread_local std::mt19937_64 rng = [] {
+    std::seed_seq seq{std::random_device{}(), std::random_device{}(), std::random_device{}(),
+                      std::random_device{}()};
+    return std::mt19937_64(seq);
+  }();
   static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes * 2);
-  for (unsigned char c : raw) {
-    out += hex[c >> 4];
-    out += hex[c & 15];
+  std::string out(bytes * 2, '0');
+  for (size_t i = 0; i < bytes; i += 8) {
+    uint64_t v = rng();
+    for (size_t k = 0; k < 8 && i + k < bytes; ++k, v >>= 8) {
+      out[2 * (i + k)] = hex[(v >> 4) & 15];
+      out[2 * (i + k) + 1] = hex[v & 15];
+    }
   }
   return out;
 }

@@ -14,6 +14,9 @@ namespace toolwire::telemetry {
 namespace {
 
 constexpr size_t kBatch = 256;
+// After a trace arrives the writer waits this long for more, so that a busy
+// gateway's traces go in a few transactions a second, not one each.
+constexpr auto kGather = std::chrono::milliseconds(50);
 
 struct Db {
   sqlite3* db = nullptr;
@@ -64,8 +67,9 @@ struct TraceStore::Impl {
   std::condition_variable wake, idle;
   std::deque<Trace> queue;
   bool stopping = false, busy = false;
+  int flushing = 0;  // callers of flush() waiting: no gathering
   uint64_t dropped = 0, written = 0;
-  int64_t bytes = 0;  // of the rows' JSON, the writer's count
+  int64_t rows = 0, bytes = 0;  // in the table (the writer's count: no scan per batch)
   std::thread thread;
 
   void run() {
@@ -73,6 +77,9 @@ struct TraceStore::Impl {
     for (;;) {
       wake.wait(lock, [&] { return stopping || !queue.empty(); });
       if (queue.empty() && stopping) return;
+      if (!stopping && !flushing && queue.size() < kBatch)
+        wake.wait_for(lock, kGather,
+                      [&] { return stopping || flushing || queue.size() >= kBatch; });
       std::vector<Trace> batch;
       while (!queue.empty() && batch.size() < kBatch) {
         batch.push_back(std::move(queue.front()));
@@ -94,7 +101,7 @@ struct TraceStore::Impl {
     if (!exec(db, "BEGIN").ok()) return;
     Stmt ins;
     sqlite3_prepare_v2(db,
-                       "INSERT OR REPLACE INTO traces(id, start_us, kind, name, key_name, model, "
+                       "INSERT INTO traces(id, start_us, kind, name, key_name, model, "
                        "status, error, duration_us, spans, bytes, json) "
                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
                        -1, &ins.s, nullptr);
@@ -113,42 +120,52 @@ struct TraceStore::Impl {
       sqlite3_bind_int(ins.s, 10, static_cast<int>(t.spans.size()));
       sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(json.size()));
       bind_text(ins.s, 12, json);
-      if (sqlite3_step(ins.s) == SQLITE_DONE) bytes += static_cast<int64_t>(json.size());
+      if (sqlite3_step(ins.s) == SQLITE_DONE) {
+        ++rows;
+        bytes += static_cast<int64_t>(json.size());
+      }
     }
     trim();
     if (!exec(db, "COMMIT").ok()) (void)exec(db, "ROLLBACK");
   }
 
-  // The oldest rows go while there are too many, or too many bytes.
+  // The oldest rows go while there are too many, or too many bytes; past a
+  // bound, a tenth at a time (one delete, not one per row).
   void trim() {
     sqlite3* db = writer.db;
-    Stmt count;
-    sqlite3_prepare_v2(db, "SELECT COUNT(*), COALESCE(SUM(bytes),0) FROM traces", -1, &count.s,
-                       nullptr);
-    if (sqlite3_step(count.s) != SQLITE_ROW) return;
-    int64_t rows = sqlite3_column_int64(count.s, 0);
-    bytes = sqlite3_column_int64(count.s, 1);
-    while (rows > static_cast<int64_t>(options.max_traces) ||
-           bytes > static_cast<int64_t>(options.max_bytes)) {
-      // A tenth at a time past the bound: one delete, not one per row.
-      int64_t over = std::max<int64_t>(rows - static_cast<int64_t>(options.max_traces), 0);
-      int64_t n = std::max<int64_t>(over, std::max<int64_t>(1, rows / 10));
-      if (bytes <= static_cast<int64_t>(options.max_bytes)) n = over;
-      Stmt del;
+    const auto max_rows = static_cast<int64_t>(options.max_traces);
+    const auto max_bytes = static_cast<int64_t>(options.max_bytes);
+    while (rows > 0 && (rows > max_rows || bytes > max_bytes)) {
+      int64_t n = std::max<int64_t>(rows - max_rows, 0);
+      if (bytes > max_bytes) n = std::max<int64_t>(n, std::max<int64_t>(1, rows / 10));
+      Stmt oldest;  // the last rowid and the bytes of the n oldest rows
       sqlite3_prepare_v2(db,
-                         "DELETE FROM traces WHERE rowid IN "
-                         "(SELECT rowid FROM traces ORDER BY rowid LIMIT ?)",
-                         -1, &del.s, nullptr);
-      sqlite3_bind_int64(del.s, 1, n);
+                         "SELECT MAX(rowid), COUNT(*), COALESCE(SUM(bytes),0) FROM "
+                         "(SELECT rowid, bytes FROM traces ORDER BY rowid LIMIT ?)",
+                         -1, &oldest.s, nullptr);
+      sqlite3_bind_int64(oldest.s, 1, n);
+      if (sqlite3_step(oldest.s) != SQLITE_ROW) return;
+      const int64_t last = sqlite3_column_int64(oldest.s, 0);
+      const int64_t count = sqlite3_column_int64(oldest.s, 1);
+      const int64_t freed = sqlite3_column_int64(oldest.s, 2);
+      if (count == 0) return recount();
+      Stmt del;
+      sqlite3_prepare_v2(db, "DELETE FROM traces WHERE rowid <= ?", -1, &del.s, nullptr);
+      sqlite3_bind_int64(del.s, 1, last);
       if (sqlite3_step(del.s) != SQLITE_DONE) return;
-      Stmt again;
-      sqlite3_prepare_v2(db, "SELECT COUNT(*), COALESCE(SUM(bytes),0) FROM traces", -1, &again.s,
-                         nullptr);
-      if (sqlite3_step(again.s) != SQLITE_ROW) return;
-      rows = sqlite3_column_int64(again.s, 0);
-      bytes = sqlite3_column_int64(again.s, 1);
-      if (rows == 0) return;
+      rows -= count;
+      bytes -= freed;
     }
+  }
+
+  // The table's real counts (at open, and when they may have drifted).
+  void recount() {
+    Stmt count;
+    sqlite3_prepare_v2(writer.db, "SELECT COUNT(*), COALESCE(SUM(bytes),0) FROM traces", -1,
+                       &count.s, nullptr);
+    if (sqlite3_step(count.s) != SQLITE_ROW) return;
+    rows = sqlite3_column_int64(count.s, 0);
+    bytes = sqlite3_column_int64(count.s, 1);
   }
 };
 
@@ -168,6 +185,7 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(TraceStoreOptions options) 
               "CREATE INDEX IF NOT EXISTS traces_key ON traces(key_name);"
               "CREATE INDEX IF NOT EXISTS traces_model ON traces(model);"));
   TW_TRY(open_db(impl->options.path, SQLITE_OPEN_READONLY, impl->reader));
+  impl->recount();
   impl->thread = std::thread([p = impl.get()] { p->run(); });
   return std::unique_ptr<TraceStore>(new TraceStore(std::move(impl)));
 }
@@ -191,6 +209,11 @@ bool TraceStore::submit(Trace t) {
       return false;
     }
     impl_->queue.push_back(std::move(t));
+    // The writer sleeps until the queue is not empty, then gathers for a
+    // while or until a batch is full: only those two moments wake it (no
+    // wake-up, so no context switch, per request).
+    const size_t n = impl_->queue.size();
+    if (n != 1 && n != kBatch) return true;
   }
   impl_->wake.notify_one();
   return true;
@@ -198,8 +221,11 @@ bool TraceStore::submit(Trace t) {
 
 void TraceStore::flush() {
   std::unique_lock lock(impl_->mu);
+  ++impl_->flushing;
+  impl_->wake.notify_all();
   impl_->idle.wait_for(lock, std::chrono::seconds(10),
                        [&] { return impl_->queue.empty() && !impl_->busy; });
+  --impl_->flushing;
 }
 
 uint64_t TraceStore::dropped() const {
