@@ -1,7 +1,10 @@
 #include "toolwire/telemetry/trace.h"
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <random>
+#include <type_traits>
+
+#include "toolwire/core/json_writer.h"
 
 namespace toolwire::telemetry {
 
@@ -77,35 +80,55 @@ void Trace::end(int http_status) {
   for (const auto& s : spans) error = error || s.error;
 }
 
+// Written with the codecs' JsonWriter (one pass, no DOM): this runs once per
+// trace on the store's writer thread.
 std::string Trace::to_json() const {
-  using nlohmann::ordered_json;
-  ordered_json j;
-  j["trace_id"] = trace_id;
-  j["kind"] = kind;
-  j["name"] = name;
-  j["key"] = key_name;
-  j["model"] = model;
-  j["status"] = status;
-  j["error"] = error;
-  j["start_us"] = start_us;
-  j["duration_us"] = duration_us;
-  ordered_json spans_json = ordered_json::array();
+  std::string out;
+  out.reserve(256 + spans.size() * 512);
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("trace_id", std::string_view(trace_id));
+  w.field("kind", std::string_view(kind));
+  w.field("name", std::string_view(name));
+  w.field("key", std::string_view(key_name));
+  w.field("model", std::string_view(model));
+  w.field("status", status);
+  w.field("error", error);
+  w.field("start_us", start_us);
+  w.field("duration_us", duration_us);
+  w.key("spans");
+  w.begin_array();
   for (const auto& s : spans) {
-    ordered_json sj;
-    sj["span_id"] = s.span_id;
-    sj["name"] = s.name;
-    sj["kind"] = s.kind;
-    sj["start_us"] = s.start_us;
-    sj["duration_us"] = s.duration_us;
-    sj["error"] = s.error;
-    if (!s.status_message.empty()) sj["status_message"] = s.status_message;
-    ordered_json attrs = ordered_json::object();
-    for (const auto& [k, v] : s.attributes) std::visit([&](const auto& x) { attrs[k] = x; }, v);
-    sj["attributes"] = std::move(attrs);
-    spans_json.push_back(std::move(sj));
+    w.begin_object();
+    w.field("span_id", std::string_view(s.span_id));
+    w.field("name", std::string_view(s.name));
+    w.field("kind", std::string_view(s.kind));
+    w.field("start_us", s.start_us);
+    w.field("duration_us", s.duration_us);
+    w.field("error", s.error);
+    if (!s.status_message.empty()) w.field("status_message", std::string_view(s.status_message));
+    w.key("attributes");
+    w.begin_object();
+    for (const auto& [k, v] : s.attributes) {
+      w.key(k);
+      std::visit(
+          [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::string>)
+              w.string(x);
+            else if constexpr (std::is_same_v<T, bool>)
+              w.boolean(x);
+            else
+              w.number(x);
+          },
+          v);
+    }
+    w.end_object();
+    w.end_object();
   }
-  j["spans"] = std::move(spans_json);
-  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  w.end_array();
+  w.end_object();
+  return out;
 }
 
 }  // namespace toolwire::telemetry
