@@ -66,7 +66,7 @@ run() { # MODE(off|on) KIND : a fresh instance (as run.sh), one wrk run; prints 
   line=$(BODY=$OUT/$kind.json HEADERS="Authorization: Bearer sk-mock" taskset -c "$LOAD_CPU" \
          wrk -t1 -c"$CONNS" -d"${DURATION}s" --timeout 10s -s "$HERE/post.lua" \
          "http://127.0.0.1:$port/v1/chat/completions" | grep '^WRK ')
-  sleep 0.2  # the writer's last batch (gathered for 50 ms) is the traced run's cost too
+  sleep 0.4  # the writer's last batch (gathered for 250 ms) is the traced run's cost too
   t1=$(cpu_ticks "$pid")
   kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
   req=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$line")

@@ -57,10 +57,17 @@ void Span::end(bool failed, std::string message) {
 
 Trace Trace::begin(std::string kind, std::string name) {
   Trace t;
-  t.trace_id = random_hex_id(16);
   t.kind = std::move(kind);
   t.name = std::move(name);
   t.start_us = unix_micros();
+  // Time first, then random (as UUIDv7): ids grow with time, so the store's
+  // id index takes each new one at its right edge — one page written per
+  // batch, not one random page per trace.
+  static const char* hex = "0123456789abcdef";
+  std::string id(16, '0');
+  auto us = static_cast<uint64_t>(t.start_us);
+  for (int i = 15; i >= 0; --i, us >>= 4) id[static_cast<size_t>(i)] = hex[us & 15];
+  t.trace_id = id + random_hex_id(8);
   return t;
 }
 

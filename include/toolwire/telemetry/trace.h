@@ -50,7 +50,7 @@ struct Span {
 };
 
 struct Trace {
-  std::string trace_id;  // 32 hex digits
+  std::string trace_id;  // 32 hex digits: the start time's µs (16), then random (16)
   std::string kind;      // "request" | "conductor_turn"
   std::string name;      // the caller's endpoint ("/v1/messages", ...) or "conductor"
   std::string key_name;  // the gateway key's name; "" without keys
