@@ -147,7 +147,9 @@ void RequestTrace::finish(int status) {
   // device that never answered) ends here.
   for (auto& [id, i] : open_tools_) {
     telemetry::Span& s = trace_.spans[i];
-    const bool client = *std::get_if<std::string>(s.get("toolwire.tool.runner")) == "client";
+    const telemetry::Value* runner = s.get("toolwire.tool.runner");
+    const auto* name = runner ? std::get_if<std::string>(runner) : nullptr;
+    const bool client = name && *name == "client";
     s.set("toolwire.tool.outcome", std::string(client ? "returned" : "cancelled"));
     s.end(!client, client ? "" : "no result before the answer ended");
   }
