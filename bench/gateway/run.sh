@@ -111,7 +111,8 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 start mock "$LOAD_CPU" "$MOCK"; MOCK_PID=$LAST_PID; MPORT=$(port_of mock)
 start mock_drip "$LOAD_CPU" "$MOCK" --drip-ms 1000; DRIP_PORT=$(port_of mock_drip)
-# toolwire: one instance per upstream dialect. With FRESH_TOOLWIRE=1 (the
+# toolwire: one instance per upstream dialect (traces on, the default, kept in
+# $OUT/data; traces_ab.sh measures their cost). With FRESH_TOOLWIRE=1 (the
 # default) every wrk run and probe gets a fresh instance: the asio upstream
 # client of this commit can crash after clients disconnect mid-request (what
 # the end of every wrk run does); see docs/benchmarks.md, "Gateway".
@@ -128,12 +129,12 @@ tw_start() { # a|o|t : (re)starts the instance for that upstream dialect (t: Ant
     TWT_PID=$LAST_PID; TWT_PORT=$(port_of "$name")
   elif [ "$up" = a ]; then
     [ -n "${TWA_PID:-}" ] && stop_pid "$TWA_PID"
-    start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
+    start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data" \
       --upstream "anthropic=http://127.0.0.1:$MPORT"
     TWA_PID=$LAST_PID; TWA_PORT=$(port_of "$name")
   else
     [ -n "${TWO_PID:-}" ] && stop_pid "$TWO_PID"
-    start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
+    start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data" \
       --upstream "openai_compatible=http://127.0.0.1:$MPORT/v1"
     TWO_PID=$LAST_PID; TWO_PORT=$(port_of "$name")
   fi
@@ -379,7 +380,7 @@ done
 
 # ---- 1,000 open streams ------------------------------------------------------
 if [ -z "${SKIP_PROBES:-}" ]; then
-start tw_drip "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
+start tw_drip "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data" \
   --upstream "anthropic=http://127.0.0.1:$DRIP_PORT"
 TWD_PID=$LAST_PID; TWD_PORT=$(port_of tw_drip)
 echo "RSS who=toolwire_drip phase=idle rss_kb=$(rss_kb "$TWD_PID" VmRSS)" | tee -a "$RESULTS" >&2

@@ -43,6 +43,10 @@ struct ServeArgs {
   std::string on_loss;  // warn | error: every route's; "" = the file's (default warn)
   std::string tls_cert;  // PEM certificate chain; with tls_key: HTTPS
   std::string tls_key;
+  std::string record;  // a folder: every upstream exchange written there
+  std::string replay;  // a folder: answers from there, no network
+  bool replay_pacing = false;
+  bool no_traces = false;
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

@@ -82,6 +82,9 @@ int run_serve(const ServeArgs& a) {
   }
   gw.set_router(built->router);
   gw.set_keys(built->keys);
+  gw.set_traces(built->traces);
+  if (!built->traces_warning.empty())
+    std::fprintf(stderr, "toolwire serve: warning: %s\n", built->traces_warning.c_str());
   std::vector<std::string> described = built->described;
   if (built->mcp_tools) {
     gw.set_mcp_tools(built->mcp_tools);
@@ -212,6 +215,16 @@ void add_serve_command(CLI::App& app) {
                   "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
                   "(HTTP/2, proxies from the environment)")
       ->check(CLI::IsMember({"asio", "curl"}));
+  cmd->add_option("--record", a->record,
+                  "write every upstream exchange into this folder (docs/replay.md)");
+  cmd->add_option("--replay", a->replay,
+                  "answer from the exchanges recorded in this folder, with no network "
+                  "(docs/replay.md)");
+  cmd->add_flag("--replay-pacing", a->replay_pacing,
+                "with --replay: send the answers at the recorded pace");
+  cmd->add_flag("--no-traces", a->no_traces,
+                "keep no traces (default: each request's in SQLite under --data-dir, "
+                "GET /v1/traces)");
   cmd->callback([a] { std::exit(run_serve(*a)); });
 }
 

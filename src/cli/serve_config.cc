@@ -47,6 +47,20 @@ void apply_overrides(const ServeArgs& a, gateway::GatewayOptions& o) {
   if (!a.tls_key.empty()) o.tls.key_file = a.tls_key;
 }
 
+// --record / --replay / --replay-pacing, over the file's record: / replay:.
+Status apply_recording(const ServeArgs& a, gateway::RecordingConfig& r) {
+  using Mode = gateway::RecordingConfig::Mode;
+  if (!a.record.empty() && !a.replay.empty())
+    return usage("--record and --replay exclude each other (record once, then replay)");
+  if (!a.record.empty()) r = {.mode = Mode::record, .dir = a.record};
+  if (!a.replay.empty()) r = {.mode = Mode::replay, .dir = a.replay};
+  if (a.replay_pacing) {
+    if (r.mode != Mode::replay) return usage("--replay-pacing goes with --replay DIR");
+    r.pacing = true;
+  }
+  return Status::Ok();
+}
+
 // "openai", "anthropic=http://h:p", "openai_compatible=http://h:p/v1",
 // "scripted": the upstream, named by its kind.
 Result<gateway::UpstreamConfig> upstream_of(const ServeArgs& a) {
@@ -156,6 +170,12 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
   if (tls.cert_file.empty() != tls.key_file.empty())
     return usage(tls.cert_file.empty() ? "--tls-key needs --tls-cert (or tls.cert in the file)"
                                        : "--tls-cert needs --tls-key (or tls.key in the file)");
+  TW_TRY(apply_recording(a, c.recording));
+  // Traces are on by default for `serve` (the file may say otherwise), in
+  // --data-dir when given.
+  if (a.no_traces) c.telemetry.traces = false;
+  if (!c.telemetry.traces.has_value()) c.telemetry.traces = true;
+  if (!a.data_dir.empty()) c.telemetry.data_dir = a.data_dir;
   return c;
 }
 

@@ -245,6 +245,10 @@ void Gateway::set_mcp_tools(std::shared_ptr<const tools::Registry> registry) {
 
 void Gateway::set_keys(std::shared_ptr<const KeyRing> keys) { impl_->ctx->keys = std::move(keys); }
 
+void Gateway::set_traces(std::shared_ptr<telemetry::TraceStore> store) {
+  impl_->ctx->traces = std::move(store);
+}
+
 Gateway::~Gateway() {
   stop();
   wait();

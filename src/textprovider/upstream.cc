@@ -91,7 +91,8 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamSpec& sp
   if (!client) return make_error(ErrorCode::internal, "an HTTP provider needs a transport");
   auto profile = provider::resolve_profile(cfg);
   if (!profile) return std::move(profile).error();
-  if (!cfg.base_url.empty() && cfg.api_key_env.empty()) profile->api_key_required = false;
+  if ((!cfg.base_url.empty() && cfg.api_key_env.empty()) || spec.key_optional)
+    profile->api_key_required = false;
   if (!spec.tool_format.empty() && !takes_tool_format(*profile))
     return make_error(ErrorCode::invalid_argument,
                       "tool_format is only for OpenAI-style chat or completion upstreams "

@@ -338,6 +338,61 @@ class AuthOriginAndSizeTest(unittest.TestCase):
         self.run_async(go())
 
 
+class ConductorTraceTest(unittest.TestCase):
+    """A conductor turn is a trace: its model calls and the device's tool calls as spans."""
+
+    def test_turn_trace_has_model_and_device_tool_spans(self):
+        import tempfile, time, urllib.request
+        with tempfile.TemporaryDirectory() as data:
+            server = Server(BINARY, "--data-dir", data)
+            try:
+                async def go():
+                    d = await Device.connect(server.url)
+                    await d.start([tool("get_battery"), tool("get_location")])
+                    await d.send("transcript.final", {"text": "call get_battery and get_location"})
+                    calls = []
+                    while len(calls) < 2:
+                        calls.append((await d.until("tool.call"))[-1]["payload"])
+                    for c in calls:
+                        await d.send("tool.result", {"callId": c["callId"], "result": "fine"})
+                    await d.until("assistant.speech.final")
+                    await d.until("state", pred=lambda e: e["payload"]["state"] == "idle")
+                    await d.close()
+                    return calls
+                calls = asyncio.run(asyncio.wait_for(go(), 30))
+                base = server.url.replace("ws://", "http://").replace("/v1/conductor", "")
+                # Written off the request path: polled, for at most 10 s.
+                deadline = time.monotonic() + 10
+                turns = []
+                while not turns and time.monotonic() < deadline:
+                    with urllib.request.urlopen(base + "/v1/traces", timeout=5) as r:
+                        listed = json.load(r)["traces"]
+                    turns = [t for t in listed if t["kind"] == "conductor_turn"]
+                    if not turns:
+                        time.sleep(0.05)
+                self.assertEqual(len(turns), 1, listed)
+                with urllib.request.urlopen(base + "/v1/traces/" + turns[0]["trace_id"],
+                                            timeout=5) as r:
+                    t = json.load(r)
+                self.assertEqual(t["name"], "conductor")
+                self.assertEqual(t["status"], 200)
+                models = [s for s in t["spans"] if s["kind"] == "model_call"]
+                tools = [s for s in t["spans"] if s["kind"] == "tool_call"]
+                self.assertGreaterEqual(len(models), 2, t)
+                self.assertEqual(models[0]["attributes"]["gen_ai.operation.name"], "chat")
+                self.assertEqual(models[0]["attributes"]["toolwire.outcome"], "ok")
+                self.assertEqual(sorted(s["attributes"]["gen_ai.tool.name"] for s in tools),
+                                 ["get_battery", "get_location"])
+                for s in tools:
+                    a = s["attributes"]
+                    self.assertEqual(a["toolwire.tool.runner"], "device")
+                    self.assertEqual(a["toolwire.tool.outcome"], "ok")
+                    self.assertIn(a["gen_ai.tool.call.id"], [c["callId"] for c in calls])
+                    self.assertNotIn("gen_ai.tool.call.arguments", a)  # capture is off
+            finally:
+                server.stop()
+
+
 if __name__ == "__main__":
     BINARY = sys.argv[1]
     unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)

@@ -319,6 +319,49 @@ class ShutdownTest(unittest.TestCase):
             tmp.cleanup()
 
 
+class ReplayConductorTest(unittest.TestCase):
+    """A conductor turn recorded against the mock upstream (--record), then
+    replayed with the mock gone (--replay): the device gets the same tool
+    call and the same answer."""
+
+    def turn(self, server):
+        async def go():
+            d = await Device.connect(server.url,
+                                     extra_headers={"Authorization": f"Bearer {KEY_A}"})
+            await d.start([tool("get_battery")], options={"uiCalls": False})
+            await d.send("transcript.final", {"text": "how is my battery?"})
+            call = (await d.until("tool.call"))[-1]["payload"]
+            await d.send("tool.result", {"callId": call["callId"], "result": "87%"})
+            final = (await d.until("assistant.speech.final"))[-1]["payload"]["text"]
+            await d.close()
+            return call["name"], json.loads(call["arguments"]), final
+        return asyncio.run(asyncio.wait_for(go(), 60))
+
+    def test_record_then_replay_without_the_upstream(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = os.path.join(tmp, "recording")
+            mock = MockUpstream()
+            cfg = write_config(tmp, mock.base_url)
+            mock.expect(lambda h, b: h.stream_tool_calls([("call_b", "get_battery", {})]))
+            mock.expect(lambda h, b: h.stream_text("Your battery is at 87%."))
+            server = Server(BINARY, "--config", cfg, "--record", rec, "--data-dir", tmp)
+            try:
+                recorded = self.turn(server)
+            finally:
+                server.stop()
+                mock.stop()
+            self.assertEqual(recorded, ("get_battery", {}, "Your battery is at 87%."))
+            self.assertEqual(len(os.listdir(rec)), 2)  # two model calls
+            for name in os.listdir(rec):
+                with open(os.path.join(rec, name)) as f:
+                    self.assertNotIn(KEY_A, f.read())
+            server = Server(BINARY, "--config", cfg, "--replay", rec, "--data-dir", tmp)
+            try:
+                self.assertEqual(self.turn(server), recorded)
+            finally:
+                server.stop()
+
+
 if __name__ == "__main__":
     BINARY = sys.argv[1]
     unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,8 @@ struct RouteConfig {
   // How the agent loop reads the model on this route (`turn_protocol:`):
   // conductor sessions use it; the HTTP endpoints' tool rounds do not.
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
+  // Its traces keep content (`capture_content: true`; telemetry.h).
+  bool capture_content = false;
   // Device tools of conductor sessions on this route, from `conductor:
   // device_tools: {<this route's model>: [...]}`.
   std::vector<DeviceTool> device_tools;
@@ -98,6 +101,26 @@ struct RouteConfig {
   // `toolwire-warnings` header (warn) or is refused with a 400 naming each
   // loss, before anything is sent upstream (error).
   LossPolicy on_loss;
+};
+
+// `record:` / `replay:` (docs/replay.md): every upstream exchange written to
+// a folder, or answered from one without a network.
+struct RecordingConfig {
+  enum class Mode { off, record, replay };
+  Mode mode = Mode::off;
+  std::string dir;
+  bool pacing = false;  // replay: at the recorded pace (else as fast as the client reads)
+};
+
+// `telemetry:` (docs/traces.md): each request's and conductor turn's trace
+// in SQLite under data_dir, bounded.
+struct TelemetryConfig {
+  // Unset: off for build_gateway's other callers (tests, embedders), on for
+  // `toolwire serve` (its default, set by the CLI).
+  std::optional<bool> traces;
+  std::string data_dir;  // "": $XDG_DATA_HOME/toolwire, else ~/.local/share/toolwire
+  size_t max_traces = 10000;
+  size_t max_mb = 64;
 };
 
 struct GatewayConfig {
@@ -114,6 +137,8 @@ struct GatewayConfig {
   // Environment variables the config names that are not set now (a warning
   // at --check-config time; an error when the upstream is built).
   std::vector<std::string> missing_env;
+  RecordingConfig recording;
+  TelemetryConfig telemetry;
 };
 
 Result<GatewayConfig> load_config_file(const std::string& path);
@@ -134,6 +159,15 @@ struct BuiltGateway {
   std::vector<std::shared_ptr<mcp::Client>> mcp_clients;  // connected at build time
   // Keeps routes' and /mcp's tools in step with their MCP servers' lists.
   std::shared_ptr<McpLiveTools> mcp_live;
+  // With `record:` / `replay:`, the transport the HTTP upstreams call (it
+  // wraps or replaces the one given to build_gateway): keep it, as the
+  // providers, until the gateway has stopped.
+  std::shared_ptr<transport::HttpTransport> recording;
+  // Where traces go (Gateway::set_traces); null with `telemetry: {traces: false}`.
+  std::shared_ptr<telemetry::TraceStore> traces;
+  // Why traces are off although asked for (their folder could not be
+  // opened): a warning for the start-up log; the gateway serves without.
+  std::string traces_warning;
 };
 // `demo`: the offline demo's script and to-do tools, lent by the caller.
 Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport,

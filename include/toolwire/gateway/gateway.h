@@ -35,6 +35,10 @@
 #include "toolwire/provider/provider.h"
 #include "toolwire/tools/registry.h"
 
+namespace toolwire::telemetry {
+class TraceStore;
+}
+
 namespace toolwire::gateway {
 
 // Checked before any work is done on a request.
@@ -129,6 +133,9 @@ struct RouteTarget {
   // The agent loop's turn protocol for this route (the conductor's sessions).
   agent::TurnProtocol turn_protocol = agent::TurnProtocol::native;
   LossPolicy on_loss;  // the route's `on_loss` (core/loss_policy.h)
+  // Traces of this route keep content: tool arguments and results, the
+  // model's text (redacted). Off: only names, ids, counts and times.
+  bool capture_content = false;
 };
 
 // Model name → ordered upstream targets (primary, then fallbacks tried on a
@@ -256,6 +263,9 @@ class Gateway {
   void set_router(std::shared_ptr<const ModelRouter> router);
   // Gateway keys (auth.h); without any, every caller is served.
   void set_keys(std::shared_ptr<const class KeyRing> keys);
+  // Where each request's and conductor turn's trace goes (GET /v1/traces);
+  // null: no traces.
+  void set_traces(std::shared_ptr<telemetry::TraceStore> store);
   // The tools served on /mcp; none: /mcp answers 404. Again while serving:
   // open sessions serve the new tools and get notifications/tools/list_changed.
   void set_mcp_tools(std::shared_ptr<const tools::Registry> registry);

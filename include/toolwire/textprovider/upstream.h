@@ -41,6 +41,9 @@ struct UpstreamSpec {
   std::string script_file;  // scripted: a script file
   // scripted without a file: this script; empty: a script file is required.
   std::string_view default_script;
+  // No key needed even where the profile requires one (a gateway replaying
+  // a recording calls no upstream).
+  bool key_optional = false;
 };
 
 // What a configuration can check before anything is built, for an upstream

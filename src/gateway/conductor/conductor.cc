@@ -196,6 +196,8 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   SessionSetup setup;
   setup.owner = conn->key();
   setup.provider = t.provider;
+  setup.upstream_name = t.name;
+  setup.capture_content = t.capture_content;
   setup.model = !t.upstream_model.empty()  ? t.upstream_model
                 : !model.empty()           ? model
                 : !o.default_model.empty() ? o.default_model

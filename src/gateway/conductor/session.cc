@@ -35,15 +35,29 @@ void ProviderTap::note() {
   result_at = {};
 }
 
+// A model-call span around `done` (the call's end, on the session's strand).
+provider::DoneCallback ProviderTap::traced(const ir::Request& r, bool stream,
+                                           provider::DoneCallback done) {
+  if (!trace) return done;
+  size_t span = trace->model_begin(r.model, upstream_name, inner_.name(), "", stream);
+  return [t = trace, span, upstream = upstream_name, provider = std::string(inner_.name()),
+          done = std::move(done)](Result<provider::Generation> g) {
+    t->model_end(span, upstream, provider, 1, g, {});
+    done(std::move(g));
+  };
+}
+
 provider::ProviderCall ProviderTap::generate(ir::Request r, provider::DoneCallback done) {
   note();
-  return inner_.generate(std::move(r), std::move(done));
+  auto d = traced(r, false, std::move(done));
+  return inner_.generate(std::move(r), std::move(d));
 }
 
 provider::ProviderCall ProviderTap::stream(ir::Request r, provider::EventCallback on_event,
                                            provider::DoneCallback done) {
   note();
-  return inner_.stream(std::move(r), std::move(on_event), std::move(done));
+  auto d = traced(r, true, std::move(done));
+  return inner_.stream(std::move(r), std::move(on_event), std::move(d));
 }
 
 agent::Scheduler Session::scheduler() {
@@ -212,6 +226,13 @@ void Session::start_turn(std::string text) {
   std::weak_ptr<Session> weak = weak_from_this();
   Conductor* conductor = &conductor_;  // outlives every run (Gateway::wait)
   conductor->run_started();
+  if (auto store = conductor_.context().traces) {
+    tap_.trace = std::make_shared<traces::RequestTrace>(
+        store, "conductor_turn", "conductor", setup_.owner ? setup_.owner->config().name : "",
+        setup_.capture_content);
+    tap_.trace->trace().model = setup_.model;
+    tap_.upstream_name = setup_.upstream_name;
+  }
   run_ = agent::AgentRun::start({
       .provider = tap_,
       .registry = *setup_.registry,
@@ -244,6 +265,10 @@ void Session::on_agent_event(const agent::Event& e) {
     else
       emit("assistant.speech.partial", {{"text", round_text_}});
   } else if (auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
+    if (tap_.trace)
+      tap_.trace->tool_call(*c, c->remote                                      ? "device"
+                                : c->call.name.find("__") != std::string::npos ? "mcp"
+                                                                               : "server");
     if (!c->remote) return;  // a server-side tool: the device does not see it
     if (speaking_) {
       speaking_ = false;
@@ -254,6 +279,10 @@ void Session::on_agent_event(const agent::Event& e) {
     for (size_t i = 0; i < setup_.device_tools.size(); ++i)
       if (setup_.device_tools[i].definition.name == name) name = setup_.device_names[i];
     emit("tool.call", {{"callId", c->call.id}, {"name", name}, {"arguments", c->call.arguments}});
+  } else if (auto* r = std::get_if<agent::ToolResultEvent>(&e)) {
+    if (tap_.trace)
+      tap_.trace->tool_result(*r, r->result.is_error && agent::result_text(r->result).find(
+                                                            "timed out") != std::string::npos);
   } else if (auto* say = std::get_if<agent::SpeechEvent>(&e)) {
     emit("assistant.say", {{"text", say->text}});  // the envelope protocol's `say`
   } else if (std::get_if<agent::RoundFinishedEvent>(&e)) {
@@ -288,7 +317,11 @@ void Session::send_ui_calls(const std::string& text) {
   call("convo.setState", {{"state", "idle"}});
 }
 
-void Session::turn_done(agent::RunResult, std::vector<ir::Message> history) {
+void Session::turn_done(agent::RunResult result, std::vector<ir::Message> history) {
+  if (auto t = std::move(tap_.trace)) {
+    const bool failed = result.reason == agent::StopReason::error;
+    t->finish(failed ? 500 : result.reason == agent::StopReason::cancelled ? 499 : 200);
+  }
   history_ = std::move(history);
   // Only the window is ever sent; the rest would only cost memory.
   size_t start = agent::window_start(history_, setup_.history_turns);

@@ -18,6 +18,7 @@
 #include "gateway/conductor/protocol.h"
 #include "gateway/conductor/rate_limit.h"
 #include "gateway/conductor/replay.h"
+#include "gateway/traces/request_trace.h"
 
 namespace toolwire::gateway {
 class GatewayKey;
@@ -49,6 +50,8 @@ struct SessionSetup {
   // The gateway key that started the session (null: the gateway takes no
   // keys); only that key may resume it.
   const GatewayKey* owner = nullptr;
+  std::string upstream_name;     // the route target's, for traces
+  bool capture_content = false;  // the route's: traces keep arguments and results
 };
 
 // The session's view of its provider: notes how long after the tool.result
@@ -66,9 +69,13 @@ class ProviderTap final : public provider::Provider {
                                 provider::DoneCallback done) override;
   // The arrival of the last accepted tool.result (on the session's strand).
   std::chrono::steady_clock::time_point result_at{};
+  // The running turn's trace: each model call a span (null: no traces).
+  std::shared_ptr<traces::RequestTrace> trace;
+  std::string upstream_name;
 
  private:
   void note();
+  provider::DoneCallback traced(const ir::Request& r, bool stream, provider::DoneCallback done);
   provider::Provider& inner_;
   Conductor& conductor_;
 };

@@ -1,11 +1,14 @@
 // GatewayConfig → providers, router, keys, server tools.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
+#include "gateway/replay/transport.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/telemetry/trace_store.h"
 #include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
 #include "toolwire/tools/names.h"
@@ -15,7 +18,7 @@ namespace {
 
 Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& u,
                                                           transport::HttpTransport& t,
-                                                          const OfflineDemo& demo) {
+                                                          const OfflineDemo& demo, bool replaying) {
   textprovider::UpstreamSpec s;
   s.provider.profile = u.profile;
   s.provider.name = u.name;
@@ -27,7 +30,30 @@ Result<std::unique_ptr<provider::Provider>> make_upstream(const UpstreamConfig& 
   s.tool_format = u.tool_format;
   s.script_file = u.script;
   s.default_script = demo.script;
+  s.key_optional = replaying;  // a replay calls no one: CI needs no key
   return textprovider::make_upstream(s, &t);
+}
+
+// Where traces live without `telemetry.data_dir`: the XDG data folder, as
+// the demo's to-do list.
+std::string default_data_dir() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return std::string(x) + "/toolwire";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.local/share/toolwire";
+  return ".";
+}
+
+// The trace store `telemetry:` asks for; a folder that cannot be opened
+// turns traces off with a warning, never the gateway.
+void open_traces(const TelemetryConfig& t, BuiltGateway& out) {
+  if (!t.traces.value_or(false)) return;
+  const std::string dir = t.data_dir.empty() ? default_data_dir() : t.data_dir;
+  auto store = telemetry::TraceStore::open(
+      {.path = dir + "/traces.db", .max_traces = t.max_traces, .max_bytes = t.max_mb << 20});
+  if (store)
+    out.traces = std::move(*store);
+  else
+    out.traces_warning = store.error().message + " (traces are off)";
 }
 
 }  // namespace
@@ -212,8 +238,13 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
   BuiltGateway out;
   auto router = std::make_shared<PatternRouter>();
   std::map<std::string, provider::Provider*> providers;
+  auto upstream_transport = recording_transport(config.recording, transport);
+  if (!upstream_transport) return std::move(upstream_transport).error();
+  out.recording = *upstream_transport;
+  transport::HttpTransport& http = out.recording ? *out.recording : transport;
+  const bool replaying = config.recording.mode == RecordingConfig::Mode::replay;
   for (const auto& u : config.upstreams) {
-    auto p = make_upstream(u, transport, demo);
+    auto p = make_upstream(u, http, demo, replaying);
     if (!p) {
       Error e = p.error();
       e.message = config.source + ": upstreams." + u.name + ": " + e.message;
@@ -295,8 +326,8 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     r.aliases = rc.aliases;
     std::string line = rc.model + " ->";
     for (const auto& t : rc.targets) {
-      r.targets.push_back(
-          {providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol, rc.on_loss});
+      r.targets.push_back({providers.at(t.upstream), t.model, t.upstream, rt, rc.turn_protocol,
+                           rc.on_loss, rc.capture_content});
       // Without a model of its own the target gets the client's model name
       // unchanged: said at startup, where a wrong name shows first.
       line += " " + t.upstream +
@@ -310,6 +341,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     out.described.push_back(std::move(line));
     router->add_route(std::move(r));
   }
+  open_traces(config.telemetry, out);
   out.mcp_live = std::move(live);
   out.router = router;
   out.keys = std::make_shared<KeyRing>();

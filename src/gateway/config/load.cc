@@ -188,6 +188,23 @@ Status check_mcp_names(const Reader& r, const YAML::Node& tools, const std::stri
   return Status::Ok();
 }
 
+// `record: {dir}` or `replay: {dir, pacing}` (docs/replay.md).
+Status read_recording(const Reader& r, const YAML::Node& root, RecordingConfig& out) {
+  if (root["record"] && root["replay"])
+    return r.error(root["replay"], "replay", "record and replay exclude each other");
+  for (const char* key : {"record", "replay"}) {
+    YAML::Node n = root[key];
+    if (!n) continue;
+    const bool replay = std::string_view(key) == "replay";
+    TW_TRY(replay ? r.keys(n, key, {"dir", "pacing"}) : r.keys(n, key, {"dir"}));
+    out.mode = replay ? RecordingConfig::Mode::replay : RecordingConfig::Mode::record;
+    TW_TRY(r.str(n, key, "dir", out.dir));
+    if (out.dir.empty()) return r.error(n, std::string(key) + ".dir", "required (a folder)");
+    if (replay) TW_TRY(r.boolean(n, key, "pacing", out.pacing));
+  }
+  return Status::Ok();
+}
+
 Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
@@ -195,7 +212,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   TW_TRY(r.keys(root, "",
                 {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
                  "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-                 "mcp_servers", "mcp_endpoint", "conductor", "response_store", "tls"}));
+                 "mcp_servers", "mcp_endpoint", "conductor", "response_store", "tls", "record",
+                 "replay", "telemetry"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -315,9 +333,11 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     const YAML::Node& n = routes[i];
     TW_TRY(r.keys(
         n, p,
-        {"model", "aliases", "upstreams", "tools", "turn_protocol", "on_loss", "allow_loss"}));
+        {"model", "aliases", "upstreams", "tools", "turn_protocol", "on_loss", "allow_loss",
+         "capture_content"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
+    TW_TRY(r.boolean(n, p, "capture_content", rc.capture_content));
     if (n["on_loss"]) {
       std::string mode;
       TW_TRY(r.str(n, p, "on_loss", mode));
@@ -362,6 +382,18 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     c.routes.push_back(std::move(rc));
   }
   if (root["conductor"]) TW_TRY(config_yaml::read_conductor(r, root["conductor"], c));
+  TW_TRY(read_recording(r, root, c.recording));
+  if (YAML::Node t = root["telemetry"]) {
+    TW_TRY(r.keys(t, "telemetry", {"traces", "data_dir", "max_traces", "max_mb"}));
+    if (t["traces"]) {
+      bool on = true;
+      TW_TRY(r.boolean(t, "telemetry", "traces", on));
+      c.telemetry.traces = on;
+    }
+    TW_TRY(r.str(t, "telemetry", "data_dir", c.telemetry.data_dir));
+    TW_TRY(r.integer_as(t, "telemetry", "max_traces", 1, 10'000'000, c.telemetry.max_traces));
+    TW_TRY(r.integer_as(t, "telemetry", "max_mb", 1, 1 << 20, c.telemetry.max_mb));
+  }
   return c;
 }
 

@@ -15,6 +15,7 @@
 #include "gateway/routes/tool_executors.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
+#include "toolwire/telemetry/trace_store.h"
 
 namespace toolwire::gateway::conductor {
 class Conductor;
@@ -105,6 +106,7 @@ struct RouteContext {
   ResponseStore response_store;  // previous_response_id (Ingress::response_store)
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
+  std::shared_ptr<telemetry::TraceStore> traces;    // null: no traces (GET /v1/traces)
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

@@ -25,6 +25,7 @@
 #include "gateway/routes/upstream_call.h"
 #include "gateway/routes/upstream_failure.h"
 #include "gateway/routes/warnings_header.h"
+#include "gateway/traces/request_trace.h"
 #include "toolwire/dialects/tool_rules.h"
 
 namespace toolwire::gateway::routes {
@@ -52,6 +53,9 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   void start(http::Request&& req) {
     start_ = req.received;
+    if (ctx_->traces)
+      trace_ = std::make_shared<traces::RequestTrace>(ctx_->traces, "request", std::string(route_),
+                                                      key_ ? key_->config().name : "", false);
     ctx_->metrics.bytes_in(req.body.size());
     auto decoded = codec_.decode_request(req.body, warnings_);
     if (!decoded) return reject(decoded.error());
@@ -96,6 +100,11 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
           make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
     model_ = request_.model;
     stream_ = request_.stream;
+    if (trace_) {
+      trace_->trace().model = model_;
+      // The route's choice, made once for the request (its first target's).
+      trace_->set_capture(targets->front().capture_content);
+    }
     // The route's loss policy: here for what reading the request lost, in
     // the provider (before sending) for what translating it would lose.
     request_.on_loss = targets->front().on_loss;
@@ -113,6 +122,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
       rounds_ = std::make_unique<ToolRounds>(*ctx_, tools, std::move(registry), key_scope(key_),
                                              stream_, comments);
       if (auto err = rounds_->prepare(request_)) return reject(*err);
+      rounds_->trace = trace_;
     }
     if (stream_ && key_) {
       if (!key_->open_stream()) {
@@ -133,6 +143,8 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     }
     upstream_ = std::make_shared<UpstreamCall>(ctx_, ex_, std::move(*targets), stream_,
                                                client_deadline_ms(req), start_);
+    upstream_->trace = trace_;
+    upstream_->caller_dialect = std::string(codec_.name());
     ex_->on_close([self = shared_from_this()] { self->client_gone(); });
     if (rounds_) return rounds_->start(shared_from_this(), std::move(request_));
     upstream_->start(std::move(request_), sink(nullptr));
@@ -233,8 +245,10 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   void send(const ir::StreamEvent& e, const ir::StreamEvent& shown) {
     if (!begun()) begin();
-    if (const auto* s = std::get_if<ir::ToolCallStart>(&e))
+    if (const auto* s = std::get_if<ir::ToolCallStart>(&shown)) {
       ctx_->metrics.tool_call(s->name, "returned");
+      if (trace_) trace_->tool_returned(s->name, s->id);
+    }
     if (rounds_ || !recorder_.id().empty())
       relay_->send(shown, recorder_);
     else
@@ -279,6 +293,10 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (done_) return;
     if (!recorder_.id().empty()) resp.id = recorder_.id();
     if (resp.created == 0) resp.created = unix_now();  // the upstream gave no time: the answer's
+    if (trace_)  // the calls the client runs: the answer hands them back
+      for (const auto& p : resp.parts)
+        if (const auto* c = std::get_if<ir::ToolCallPart>(&p))
+          trace_->tool_returned(c->name, c->id);
     Warnings encode_warnings;
     auto body = codec_.encode_response(resp, encode_warnings);
     if (!body) return fail(body.error());
@@ -320,6 +338,10 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     double secs = std::chrono::duration<double>(now - start_).count();
     std::string_view model = model_.empty() ? std::string_view("unknown") : model_;
     ctx_->metrics.request(route_, model, status, secs);
+    if (trace_) {
+      trace_->finish(status);  // to the store's queue: written off this thread
+      trace_.reset();
+    }
     if (ctx_->options.log_requests && ctx_->options.log) {
       char line[512];
       std::snprintf(line, sizeof line, "%s model=%.*s upstream=%s status=%d %s ms=%.3f",
@@ -344,9 +366,10 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   ir::Request request_;
   std::string model_;
   bool stream_ = false;
-  std::shared_ptr<UpstreamCall> upstream_;  // once routed
-  std::shared_ptr<StreamRelay> relay_;      // streams only
-  std::unique_ptr<ToolRounds> rounds_;      // server and mixed tool modes
+  std::shared_ptr<UpstreamCall> upstream_;       // once routed
+  std::shared_ptr<StreamRelay> relay_;           // streams only
+  std::unique_ptr<ToolRounds> rounds_;           // server and mixed tool modes
+  std::shared_ptr<traces::RequestTrace> trace_;  // null: no trace store
   bool done_ = false;
   bool paused_ = false;  // the upstream is not read: the client is behind (pause())
 };

@@ -10,6 +10,7 @@
 #include "gateway/routes/ingress.h"
 #include "gateway/routes/mcp_endpoint.h"
 #include "gateway/routes/model_call.h"
+#include "gateway/routes/traces_endpoint.h"
 #include "toolwire/dialects/ingress.h"
 
 namespace toolwire::gateway::routes {
@@ -21,8 +22,8 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   // Built once: the dialect list does not change while the process runs.
   static const std::string served =
       dialects::served_routes() +
-      ", GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /health, GET /ready, "
-      "GET /metrics";
+      ", GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /v1/traces, "
+      "GET /v1/traces/{id}, GET /health, GET /ready, GET /metrics";
   send_error(ex, dialect_of(req), 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves " + served + ")");
@@ -142,6 +143,12 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       GatewayKey* key = nullptr;
       if (authorize(*ctx, *ex, req, "/v1/models", key) && only(verb::get, "GET"))
         handle_models(*ctx, *ex, req);
+      return;
+    }
+    if (path == "/v1/traces" || path.starts_with("/v1/traces/")) {
+      GatewayKey* key = nullptr;
+      if (authorize(*ctx, *ex, req, "/v1/traces", key) && only(verb::get, "GET"))
+        handle_traces(*ctx, *ex, req, path, query, key);
       return;
     }
     if (path == "/mcp") {

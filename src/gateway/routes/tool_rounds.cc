@@ -210,9 +210,13 @@ void ToolRounds::on_round(provider::Generation& g) {
 void ToolRounds::on_event(const agent::Event& e) {
   if (stopped_) return;
   if (const auto* c = std::get_if<agent::ToolCallEvent>(&e)) {
+    // MCP servers' tools are registered as <prefix>__<tool> (docs/mcp.md).
+    if (trace && is_server_tool(c->call.name))
+      trace->tool_call(*c, c->call.name.find("__") != std::string::npos ? "mcp" : "server");
     if (tool_comments_ && stream_)
       host_->write(": toolwire.tool_run " + c->call.name + " " + c->call.id + "\n\n");
   } else if (const auto* r = std::get_if<agent::ToolResultEvent>(&e)) {
+    if (trace) trace->tool_result(*r, timed_out(*r, tools_->tool_timeout));
     ctx_.metrics.tool_call(r->tool_name, timed_out(*r, tools_->tool_timeout) ? "timeout"
                                          : r->result.is_error                ? "error"
                                                                              : "ok");

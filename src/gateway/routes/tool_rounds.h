@@ -21,6 +21,7 @@
 
 #include "gateway/http/exchange.h"
 #include "gateway/routes/context.h"
+#include "gateway/traces/request_trace.h"
 #include "toolwire/agent/agent_run.h"
 #include "toolwire/core/result.h"
 #include "toolwire/ir/request.h"
@@ -70,6 +71,9 @@ class ToolRounds {
   // The client's answer has ended or the client is gone: the run is
   // cancelled (running tools too) and nothing more is reported.
   void stop();
+  // The request's trace: a span per server tool call (null: none). The
+  // client's own calls are the model call's to note (it hands them back).
+  std::shared_ptr<traces::RequestTrace> trace;
 
  private:
   class RoundProvider;

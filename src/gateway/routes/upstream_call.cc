@@ -51,11 +51,18 @@ void UpstreamCall::start(ir::Request request, Sink sink) {
   request_ = std::move(request);
   sink_ = std::move(sink);
   target_ = 0;
+  if (trace) {
+    const RouteTarget& t = targets_[0];
+    span_ = trace->model_begin(t.upstream_model.empty() ? request_.model : t.upstream_model, t.name,
+                               t.provider->name(), caller_dialect, stream_);
+    span_open_ = true;
+  }
   attempt();
 }
 
 void UpstreamCall::cancel() {
   bool out = static_cast<bool>(sink_.on_done);  // a finished call is not cancelled
+  if (out) end_span(make_error(ErrorCode::cancelled, "cancelled"));
   sink_ = {};
   ++gen_;
   timer_.cancel();
@@ -106,7 +113,10 @@ void UpstreamCall::attempt() {
 
 void UpstreamCall::on_event(uint64_t gen, const ir::StreamEvent& e) {
   if (gen != gen_ || !sink_.on_event) return;
-  if (is_content(e)) last_content_ = Clock::now();
+  if (is_content(e)) {
+    last_content_ = Clock::now();
+    if (span_open_) trace->model_first_byte(span_);
+  }
   sink_.on_event(e);
 }
 
@@ -129,7 +139,16 @@ void UpstreamCall::on_done(uint64_t gen, Result<provider::Generation> result) {
   finish(std::move(result));
 }
 
+void UpstreamCall::end_span(const Result<provider::Generation>& result) {
+  if (!span_open_ || !trace) return;
+  span_open_ = false;
+  const RouteTarget& t = targets_[target_];
+  trace->model_end(span_, t.name, t.provider->name(), static_cast<int>(target_) + 1, result,
+                   call_.warnings());
+}
+
 void UpstreamCall::finish(Result<provider::Generation> result) {
+  end_span(result);
   Sink sink = std::move(sink_);  // the callback may start the next call, or cancel
   sink_ = {};
   sink.on_done(std::move(result));

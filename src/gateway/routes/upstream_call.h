@@ -17,6 +17,7 @@
 
 #include "gateway/http/exchange.h"
 #include "gateway/routes/context.h"
+#include "gateway/traces/request_trace.h"
 #include "toolwire/provider/provider.h"
 
 namespace toolwire::gateway::routes {
@@ -45,6 +46,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   const Warnings& warnings() const { return call_.warnings(); }
   // The target of the current (or last) attempt, for logs.
   const std::string& target_name() const { return targets_[target_].name; }
+  // The request's trace: each start() is a model-call span (null: none).
+  std::shared_ptr<traces::RequestTrace> trace;
+  std::string caller_dialect;  // for the span
 
  private:
   struct Hold;
@@ -69,6 +73,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   uint64_t gen_ = 0;  // attempt number: an earlier attempt's callbacks are dropped
   provider::ProviderCall call_;
   bool paused_ = false;
+  size_t span_ = 0;
+  bool span_open_ = false;
+  void end_span(const Result<provider::Generation>& result);
 };
 
 }  // namespace toolwire::gateway::routes

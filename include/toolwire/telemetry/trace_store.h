@@ -1,0 +1,78 @@
+// toolwire/telemetry/trace_store.h — traces in SQLite, written off the
+// request path and bounded.
+//
+//   auto store = telemetry::TraceStore::open({.path = dir + "/traces.db"});
+//   store->submit(std::move(trace));          // never blocks: queued, or dropped when full
+//   auto page = store->list(*telemetry::parse_trace_query("model=gpt-4o&errors=true"));
+//   auto one = store->get(trace_id);          // the trace's JSON (Trace::to_json)
+//
+// One writer thread takes the queue and writes in batches (one transaction
+// each), then drops the oldest traces past `max_traces` or `max_bytes`.
+// A full queue drops the new trace (counted in dropped()); the request that
+// made it is never held up. Reads use their own connection (WAL: they do
+// not wait for a write).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "toolwire/core/result.h"
+#include "toolwire/telemetry/trace.h"
+
+namespace toolwire::telemetry {
+
+struct TraceStoreOptions {
+  std::string path;              // the SQLite file (its folder is created)
+  size_t max_traces = 10000;     // oldest dropped past this
+  size_t max_bytes = 64u << 20;  // of traces' JSON; oldest dropped past this
+  size_t max_queued = 4096;      // traces waiting for the writer; more are dropped
+};
+
+// GET /v1/traces's filters, from its query string.
+struct TraceQuery {
+  std::string key;    // the gateway key's name
+  std::string model;  // as the caller asked
+  int status = 0;     // an HTTP status; 0: any
+  bool errors_only = false;
+  size_t limit = 50;  // 1..1000, newest first
+};
+
+// "key=ci&model=gpt-4o&status=502&errors=true&limit=20" (percent-encoded
+// values). An unknown or repeated parameter, or a bad value, is an error
+// naming it.
+Result<TraceQuery> parse_trace_query(std::string_view query);
+
+class TraceStore {
+ public:
+  static Result<std::unique_ptr<TraceStore>> open(TraceStoreOptions options);
+  // Writes what is queued, then closes.
+  ~TraceStore();
+  TraceStore(const TraceStore&) = delete;
+  TraceStore& operator=(const TraceStore&) = delete;
+
+  // Queues `t` for the writer; false (counted) when the queue is full.
+  bool submit(Trace t);
+  // The newest traces that pass `q`, as {"traces": [summary...]} JSON.
+  Result<std::string> list(const TraceQuery& q) const;
+  // One trace's JSON and its key's name; nullopt when there is none with that id.
+  struct Stored {
+    std::string key_name;
+    std::string json;
+  };
+  Result<std::optional<Stored>> get(std::string_view trace_id) const;
+  // Waits until everything submitted so far is written (tests, shutdown).
+  void flush();
+  uint64_t dropped() const;
+  uint64_t written() const;
+
+  struct Impl;
+
+ private:
+  explicit TraceStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toolwire::telemetry

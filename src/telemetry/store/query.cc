@@ -1,0 +1,109 @@
+// GET /v1/traces's query string → TraceQuery. Untrusted: every parameter is
+// known, given once, bounded and checked.
+#include <charconv>
+
+#include "toolwire/telemetry/trace_store.h"
+
+namespace toolwire::telemetry {
+namespace {
+
+constexpr size_t kMaxValue = 256;
+
+Error bad(std::string_view param, std::string why) {
+  return make_error(ErrorCode::invalid_argument,
+                    "traces query: " + std::string(param) + ": " + std::move(why));
+}
+
+int hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+Result<std::string> decode(std::string_view name, std::string_view v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '+') {
+      out += ' ';
+    } else if (v[i] == '%') {
+      if (i + 2 >= v.size()) return bad(name, "a % not followed by two hex digits");
+      int hi = hex(v[i + 1]), lo = hex(v[i + 2]);
+      if (hi < 0 || lo < 0) return bad(name, "a % not followed by two hex digits");
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += v[i];
+    }
+  }
+  if (out.size() > kMaxValue) return bad(name, "longer than 256 bytes");
+  for (unsigned char c : out)
+    if (c < 0x20 || c == 0x7f) return bad(name, "a control character");
+  return out;
+}
+
+Result<long> integer(std::string_view name, const std::string& v, long lo, long hi) {
+  long n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < lo || n > hi)
+    return bad(name, "expected an integer from " + std::to_string(lo) + " to " +
+                         std::to_string(hi) + ", got '" + v + "'");
+  return n;
+}
+
+}  // namespace
+
+Result<TraceQuery> parse_trace_query(std::string_view query) {
+  TraceQuery q;
+  bool seen[5] = {};
+  static constexpr std::string_view kNames[5] = {"key", "model", "status", "errors", "limit"};
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view param = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (param.empty()) continue;
+    size_t eq = param.find('=');
+    std::string_view name = param.substr(0, eq);
+    std::string_view raw = eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
+    size_t which = 0;
+    while (which < 5 && kNames[which] != name) ++which;
+    if (which == 5)
+      return bad(name.size() > 64 ? name.substr(0, 64) : name,
+                 "unknown parameter (expected key, model, status, errors, limit)");
+    if (seen[which]) return bad(name, "given twice");
+    seen[which] = true;
+    auto value = decode(name, raw);
+    if (!value) return std::move(value).error();
+    switch (which) {
+      case 0:
+        q.key = std::move(*value);
+        break;
+      case 1:
+        q.model = std::move(*value);
+        break;
+      case 2: {
+        auto n = integer(name, *value, 100, 599);
+        if (!n) return std::move(n).error();
+        q.status = static_cast<int>(*n);
+        break;
+      }
+      case 3:
+        if (*value == "true" || *value == "1")
+          q.errors_only = true;
+        else if (*value == "false" || *value == "0")
+          q.errors_only = false;
+        else
+          return bad(name, "expected true or false, got '" + *value + "'");
+        break;
+      case 4: {
+        auto n = integer(name, *value, 1, 1000);
+        if (!n) return std::move(n).error();
+        q.limit = static_cast<size_t>(*n);
+        break;
+      }
+    }
+  }
+  return q;
+}
+
+}  // namespace toolwire::telemetry

@@ -1,0 +1,301 @@
+// TraceStore: a queue, one writer thread, SQLite (WAL), oldest dropped.
+#include "toolwire/telemetry/trace_store.h"
+
+#include <sqlite3.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace toolwire::telemetry {
+namespace {
+
+constexpr size_t kBatch = 1024;
+// After a trace arrives the writer waits this long for more, so that a busy
+// gateway's traces go in a few transactions a second, not one each.
+constexpr auto kGather = std::chrono::milliseconds(250);
+
+struct Db {
+  sqlite3* db = nullptr;
+  ~Db() {
+    if (db) sqlite3_close(db);
+  }
+};
+
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  ~Stmt() {
+    if (s) sqlite3_finalize(s);
+  }
+};
+
+Error db_error(sqlite3* db, std::string_view what) {
+  return make_error(ErrorCode::unavailable, "traces: " + std::string(what) + ": " +
+                                                (db ? sqlite3_errmsg(db) : "no database"));
+}
+
+Status exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string m = err ? err : "error";
+    sqlite3_free(err);
+    return make_error(ErrorCode::unavailable, std::string("traces: ") + m);
+  }
+  return Status::Ok();
+}
+
+Status open_db(const std::string& path, int flags, Db& out) {
+  if (sqlite3_open_v2(path.c_str(), &out.db, flags | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK)
+    return db_error(out.db, "cannot open " + path);
+  sqlite3_busy_timeout(out.db, 2000);
+  return Status::Ok();
+}
+
+void bind_text(sqlite3_stmt* s, int i, const std::string& v) {
+  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+}
+
+}  // namespace
+
+struct TraceStore::Impl {
+  TraceStoreOptions options;
+  Db writer, reader;
+  mutable std::mutex mu;
+  std::condition_variable wake, idle;
+  std::deque<Trace> queue;
+  bool stopping = false, busy = false;
+  int flushing = 0;  // callers of flush() waiting: no gathering
+  uint64_t dropped = 0, written = 0;
+  int64_t rows = 0, bytes = 0;  // in the table (the writer's count: no scan per batch)
+  std::thread thread;
+
+  void run() {
+    std::unique_lock lock(mu);
+    for (;;) {
+      wake.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty() && stopping) return;
+      if (!stopping && !flushing && queue.size() < kBatch)
+        wake.wait_for(lock, kGather,
+                      [&] { return stopping || flushing || queue.size() >= kBatch; });
+      std::vector<Trace> batch;
+      while (!queue.empty() && batch.size() < kBatch) {
+        batch.push_back(std::move(queue.front()));
+        queue.pop_front();
+      }
+      busy = true;
+      lock.unlock();
+      write(batch);
+      lock.lock();
+      busy = false;
+      written += batch.size();
+      if (queue.empty()) idle.notify_all();
+    }
+  }
+
+  // One transaction per batch; a failed write loses the batch, never the gateway.
+  void write(const std::vector<Trace>& batch) {
+    sqlite3* db = writer.db;
+    if (!exec(db, "BEGIN").ok()) return;
+    Stmt ins;
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO traces(id, start_us, kind, name, key_name, model, "
+                       "status, error, duration_us, spans, bytes, json) "
+                       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                       -1, &ins.s, nullptr);
+    for (const Trace& t : batch) {
+      std::string json = t.to_json();
+      sqlite3_reset(ins.s);
+      bind_text(ins.s, 1, t.trace_id);
+      sqlite3_bind_int64(ins.s, 2, t.start_us);
+      bind_text(ins.s, 3, t.kind);
+      bind_text(ins.s, 4, t.name);
+      bind_text(ins.s, 5, t.key_name);
+      bind_text(ins.s, 6, t.model);
+      sqlite3_bind_int(ins.s, 7, t.status);
+      sqlite3_bind_int(ins.s, 8, t.error ? 1 : 0);
+      sqlite3_bind_int64(ins.s, 9, t.duration_us);
+      sqlite3_bind_int(ins.s, 10, static_cast<int>(t.spans.size()));
+      sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(json.size()));
+      bind_text(ins.s, 12, json);
+      if (sqlite3_step(ins.s) == SQLITE_DONE) {
+        ++rows;
+        bytes += static_cast<int64_t>(json.size());
+      }
+    }
+    trim();
+    if (!exec(db, "COMMIT").ok()) (void)exec(db, "ROLLBACK");
+  }
+
+  // The oldest rows go while there are too many, or too many bytes; past a
+  // bound, a tenth at a time (one delete, not one per row).
+  void trim() {
+    sqlite3* db = writer.db;
+    const auto max_rows = static_cast<int64_t>(options.max_traces);
+    const auto max_bytes = static_cast<int64_t>(options.max_bytes);
+    while (rows > 0 && (rows > max_rows || bytes > max_bytes)) {
+      int64_t n = std::max<int64_t>(rows - max_rows, 0);
+      if (bytes > max_bytes) n = std::max<int64_t>(n, std::max<int64_t>(1, rows / 10));
+      Stmt oldest;  // the last rowid and the bytes of the n oldest rows
+      sqlite3_prepare_v2(db,
+                         "SELECT MAX(rowid), COUNT(*), COALESCE(SUM(bytes),0) FROM "
+                         "(SELECT rowid, bytes FROM traces ORDER BY rowid LIMIT ?)",
+                         -1, &oldest.s, nullptr);
+      sqlite3_bind_int64(oldest.s, 1, n);
+      if (sqlite3_step(oldest.s) != SQLITE_ROW) return;
+      const int64_t last = sqlite3_column_int64(oldest.s, 0);
+      const int64_t count = sqlite3_column_int64(oldest.s, 1);
+      const int64_t freed = sqlite3_column_int64(oldest.s, 2);
+      if (count == 0) return recount();
+      Stmt del;
+      sqlite3_prepare_v2(db, "DELETE FROM traces WHERE rowid <= ?", -1, &del.s, nullptr);
+      sqlite3_bind_int64(del.s, 1, last);
+      if (sqlite3_step(del.s) != SQLITE_DONE) return;
+      rows -= count;
+      bytes -= freed;
+    }
+  }
+
+  // The table's real counts (at open, and when they may have drifted).
+  void recount() {
+    Stmt count;
+    sqlite3_prepare_v2(writer.db, "SELECT COUNT(*), COALESCE(SUM(bytes),0) FROM traces", -1,
+                       &count.s, nullptr);
+    if (sqlite3_step(count.s) != SQLITE_ROW) return;
+    rows = sqlite3_column_int64(count.s, 0);
+    bytes = sqlite3_column_int64(count.s, 1);
+  }
+};
+
+Result<std::unique_ptr<TraceStore>> TraceStore::open(TraceStoreOptions options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path folder = fs::path(options.path).parent_path();
+  if (!folder.empty()) fs::create_directories(folder, ec);
+  auto impl = std::make_unique<Impl>();
+  impl->options = std::move(options);
+  TW_TRY(open_db(impl->options.path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, impl->writer));
+  TW_TRY(exec(impl->writer.db,
+              // Diagnostics, not records: a power cut may lose the last
+              // batches (WAL keeps the file whole), no write waits for the disk.
+              "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;"
+              "CREATE TABLE IF NOT EXISTS traces(id TEXT PRIMARY KEY, start_us INTEGER, kind TEXT,"
+              " name TEXT, key_name TEXT, model TEXT, status INTEGER, error INTEGER,"
+              " duration_us INTEGER, spans INTEGER, bytes INTEGER, json TEXT);"));
+  // No index but the id's: the filters scan at most max_traces rows (an
+  // admin's read), while every index would cost each write.
+  TW_TRY(open_db(impl->options.path, SQLITE_OPEN_READONLY, impl->reader));
+  impl->recount();
+  impl->thread = std::thread([p = impl.get()] { p->run(); });
+  return std::unique_ptr<TraceStore>(new TraceStore(std::move(impl)));
+}
+
+TraceStore::TraceStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+TraceStore::~TraceStore() {
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->stopping = true;
+  }
+  impl_->wake.notify_all();
+  impl_->thread.join();
+}
+
+bool TraceStore::submit(Trace t) {
+  {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->stopping || impl_->queue.size() >= impl_->options.max_queued) {
+      ++impl_->dropped;
+      return false;
+    }
+    impl_->queue.push_back(std::move(t));
+    // The writer sleeps until the queue is not empty, then gathers for a
+    // while or until a batch is full: only those two moments wake it (no
+    // wake-up, so no context switch, per request).
+    const size_t n = impl_->queue.size();
+    if (n != 1 && n != kBatch) return true;
+  }
+  impl_->wake.notify_one();
+  return true;
+}
+
+void TraceStore::flush() {
+  std::unique_lock lock(impl_->mu);
+  ++impl_->flushing;
+  impl_->wake.notify_all();
+  impl_->idle.wait_for(lock, std::chrono::seconds(10),
+                       [&] { return impl_->queue.empty() && !impl_->busy; });
+  --impl_->flushing;
+}
+
+uint64_t TraceStore::dropped() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->dropped;
+}
+
+uint64_t TraceStore::written() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->written;
+}
+
+Result<std::string> TraceStore::list(const TraceQuery& q) const {
+  sqlite3* db = impl_->reader.db;
+  Stmt s;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT id, kind, name, key_name, model, status, error, start_us, "
+                         "duration_us, spans FROM traces WHERE (?1 = '' OR key_name = ?1) AND "
+                         "(?2 = '' OR model = ?2) AND (?3 = 0 OR status = ?3) AND (?4 = 0 OR "
+                         "error = 1) ORDER BY rowid DESC LIMIT ?5",
+                         -1, &s.s, nullptr) != SQLITE_OK)
+    return db_error(db, "query");
+  bind_text(s.s, 1, q.key);
+  bind_text(s.s, 2, q.model);
+  sqlite3_bind_int(s.s, 3, q.status);
+  sqlite3_bind_int(s.s, 4, q.errors_only ? 1 : 0);
+  sqlite3_bind_int64(s.s, 5, static_cast<int64_t>(q.limit));
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  auto text = [&](int col) {
+    const auto* p = sqlite3_column_text(s.s, col);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+  };
+  int rc;
+  while ((rc = sqlite3_step(s.s)) == SQLITE_ROW) {
+    nlohmann::ordered_json t;
+    t["trace_id"] = text(0);
+    t["kind"] = text(1);
+    t["name"] = text(2);
+    t["key"] = text(3);
+    t["model"] = text(4);
+    t["status"] = sqlite3_column_int(s.s, 5);
+    t["error"] = sqlite3_column_int(s.s, 6) != 0;
+    t["start_us"] = sqlite3_column_int64(s.s, 7);
+    t["duration_us"] = sqlite3_column_int64(s.s, 8);
+    t["spans"] = sqlite3_column_int(s.s, 9);
+    out.push_back(std::move(t));
+  }
+  if (rc != SQLITE_DONE) return db_error(db, "query");
+  nlohmann::ordered_json root;
+  root["traces"] = std::move(out);
+  return root.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+Result<std::optional<TraceStore::Stored>> TraceStore::get(std::string_view trace_id) const {
+  sqlite3* db = impl_->reader.db;
+  Stmt s;
+  if (sqlite3_prepare_v2(db, "SELECT key_name, json FROM traces WHERE id = ?", -1, &s.s, nullptr) !=
+      SQLITE_OK)
+    return db_error(db, "query");
+  bind_text(s.s, 1, std::string(trace_id));
+  int rc = sqlite3_step(s.s);
+  if (rc == SQLITE_DONE) return std::optional<Stored>();
+  if (rc != SQLITE_ROW) return db_error(db, "query");
+  auto text = [&](int col) {
+    const auto* p = sqlite3_column_text(s.s, col);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+  };
+  return std::optional<Stored>(Stored{text(0), text(1)});
+}
+
+}  // namespace toolwire::telemetry
