@@ -159,8 +159,9 @@ TEST_P(TableTest, LossMetadata) {
   Warnings w2;
   json wire2 = encode(r, w2);
   expect_loss(w2, {"gemini", "bedrock_converse", "anthropic_messages"}, "dropped_metadata");
-  if (name() == "anthropic_messages")
+  if (name() == "anthropic_messages") {
     EXPECT_EQ(wire2["metadata"], json::parse(R"({"user_id":"u1"})")) << wire2.dump();
+  }
   // An OpenAI-style free map: nothing of it is Anthropic's.
   r.metadata = R"({"tenant":"a"})";
   Warnings w3;
