@@ -40,7 +40,7 @@ struct ServeArgs {
   std::vector<std::string> conductor_origins;
   std::vector<std::string> mcp_origins;
   bool no_mcp = false;
-  std::string on_loss;  // warn | error: every route's; "" = the file's (default warn)
+  std::string on_loss;   // warn | error: every route's; "" = the file's (default warn)
   std::string tls_cert;  // PEM certificate chain; with tls_key: HTTPS
   std::string tls_key;
   std::string record;  // a folder: every upstream exchange written there

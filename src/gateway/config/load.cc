@@ -209,11 +209,11 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
-  TW_TRY(r.keys(root, "",
-                {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms",
-                 "upstream_idle_ms", "drain_ms", "log_requests", "keys", "upstreams", "routes",
-                 "mcp_servers", "mcp_endpoint", "conductor", "response_store", "tls", "record",
-                 "replay", "telemetry"}));
+  TW_TRY(r.keys(
+      root, "",
+      {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
+       "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers", "mcp_endpoint",
+       "conductor", "response_store", "tls", "record", "replay", "telemetry"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -331,10 +331,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   for (size_t i = 0; i < routes.size(); ++i) {
     std::string p = "routes[" + std::to_string(i) + "]";
     const YAML::Node& n = routes[i];
-    TW_TRY(r.keys(
-        n, p,
-        {"model", "aliases", "upstreams", "tools", "turn_protocol", "on_loss", "allow_loss",
-         "capture_content"}));
+    TW_TRY(r.keys(n, p,
+                  {"model", "aliases", "upstreams", "tools", "turn_protocol", "on_loss",
+                   "allow_loss", "capture_content"}));
     RouteConfig rc;
     TW_TRY(r.str(n, p, "model", rc.model));
     TW_TRY(r.boolean(n, p, "capture_content", rc.capture_content));
