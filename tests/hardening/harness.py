@@ -174,6 +174,19 @@ class GatewayCase(unittest.TestCase):
         cls.gw.stop()
 
 
+def send_and_drain(host, port, data):
+    """Sends `data` on a new connection and reads until the server closes it
+    (a reset counts as closed); bounded by WAIT per read."""
+    with socket.create_connection((host, port), timeout=WAIT) as s:
+        s.sendall(data)
+        s.settimeout(WAIT)
+        try:
+            while s.recv(4096):
+                pass
+        except (ConnectionResetError, BrokenPipeError):
+            pass
+
+
 def read_response(sock, timeout=WAIT):
     """Reads one whole HTTP response from a raw socket (Content-Length or
     chunked or until close): (status, headers dict, body bytes)."""

@@ -191,14 +191,7 @@ class Http2Plain(unittest.TestCase):
         for junk in (PREFACE + b"\x00\x00\x01\x07\x00\x00\x00\x00\x01x",  # GOAWAY on a stream
                      PREFACE + os.urandom(512),
                      PREFACE + frame(1, 0x4, 1, b"\xff" * 64)):  # an undecodable header block
-            with socket.create_connection((self.gw.host, self.gw.port), timeout=harness.WAIT) as s:
-                s.sendall(junk)
-                s.settimeout(harness.WAIT)
-                try:
-                    while s.recv(4096):
-                        pass
-                except (ConnectionResetError, BrokenPipeError):
-                    pass
+            harness.send_and_drain(self.gw.host, self.gw.port, junk)
         self.assertTrue(self.gw.alive())
         self.assertEqual(self.post().returncode, 0)
 

@@ -191,14 +191,7 @@ class TlsServing(unittest.TestCase):
     def test_garbage_instead_of_a_handshake_is_closed(self):
         for junk in (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", b"\x16\x03\x01\xff\xff" + b"A" * 300,
                      os.urandom(2048)):
-            with socket.create_connection((self.gw.host, self.gw.port), timeout=harness.WAIT) as s:
-                s.sendall(junk)
-                s.settimeout(harness.WAIT)
-                try:
-                    while s.recv(4096):
-                        pass
-                except (ConnectionResetError, BrokenPipeError):
-                    pass
+            harness.send_and_drain(self.gw.host, self.gw.port, junk)
         status, _ = self.post(chat_body())
         self.assertEqual(status, 200)
 
