@@ -40,6 +40,7 @@ struct ServeArgs {
   std::vector<std::string> conductor_origins;
   std::vector<std::string> mcp_origins;
   bool no_mcp = false;
+  std::string redis;  // redis://HOST:PORT[/DB]: shared state across replicas
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file
