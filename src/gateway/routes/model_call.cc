@@ -81,9 +81,16 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
           if (auto id = refs.id_of(p)) items.push_back(scoped_response_id(scope, *id));
     shared_store_ = std::make_unique<ResponseStore>();
     shared_store_->set_limits(SIZE_MAX, SIZE_MAX);
-    auto write_through = [shared = ctx_->shared](
-                             const std::string& id, const ResponseStore::Conversation& c,
-                             const ResponseStore::Items& i) { shared->store(id, c, i); };
+    auto write_through = [weak = weak_from_this()](const std::string& id,
+                                                   const ResponseStore::Conversation& c,
+                                                   const ResponseStore::Items& i) {
+      auto self = weak.lock();
+      if (!self) return;
+      self->storing_ = true;
+      self->ctx_->shared->store(id, c, i, [weak] {
+        if (auto s = weak.lock()) s->ex_->post([s] { s->finish_now(); });
+      });
+    };
     if (previous.empty() && items.empty()) {
       shared_store_->set_on_put(std::move(write_through));
       return resolve(*shared_store_);
@@ -376,17 +383,41 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     http::Headers h;
     std::string v = format_warnings(warnings_, encode_warnings);
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
-    ex_->respond(200, "application/json", *body, h);
-    ctx_->metrics.bytes_out(body->size());
+    after_store([self = shared_from_this(), body = std::move(*body), h = std::move(h)] {
+      self->ex_->respond(200, "application/json", body, h);
+      self->ctx_->metrics.bytes_out(body.size());
+      self->finish_metrics(200);
+    });
     recorder_.done(store(), resp);
-    finish_metrics(200);
+    stored();
   }
 
   void end(int status) {
-    if (status == 200) recorder_.stream_done(store());
     done_ = true;
-    relay_->end();
-    finish_metrics(status);
+    after_store([self = shared_from_this(), status] {
+      self->relay_->end();
+      self->finish_metrics(status);
+    });
+    if (status == 200) recorder_.stream_done(store());
+    stored();
+  }
+
+  // The answer's end waits, with shared state, until Redis has the answer:
+  // once a client has the whole answer, every replica finds its id.
+  void after_store(std::function<void()> finish) {
+    finish_ = std::move(finish);
+    storing_ = false;
+  }
+  // After the recorder ran: finishes now unless a write to Redis is under
+  // way (its reply or its deadline finishes).
+  void stored() {
+    if (!storing_) finish_now();
+  }
+  void finish_now() {
+    if (!finish_) return;
+    auto f = std::move(finish_);
+    finish_ = nullptr;
+    f();
   }
 
   void client_gone() {
@@ -431,6 +462,8 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   http::Request req_;
   std::vector<RouteTarget> targets_;
   std::unique_ptr<ResponseStore> shared_store_;  // with shared state: this request's answers
+  std::function<void()> finish_;                 // the answer's end, once it is stored
+  bool storing_ = false;                         // a write to Redis is under way
   std::shared_ptr<RouteContext> ctx_;
   const dialects::Dialect* dialect_;
   const dialects::Codec& codec_;

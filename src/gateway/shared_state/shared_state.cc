@@ -252,7 +252,8 @@ void SharedState::fetch(const std::string& response_id, const std::vector<std::s
 
 void SharedState::store(const std::string& response_id,
                         const std::vector<ir::Message>& conversation,
-                        const std::vector<dialects::StoredItem>& items) {
+                        const std::vector<dialects::StoredItem>& items,
+                        std::function<void()> done) {
   std::string value = encode_messages(conversation);
   std::vector<std::string> item_values;
   size_t total = value.size();
@@ -262,7 +263,7 @@ void SharedState::store(const std::string& response_id,
   }
   if (total > o_.max_response_bytes) {
     too_big_.fetch_add(1, std::memory_order_relaxed);
-    return;
+    return done();
   }
   std::string ttl = std::to_string(o_.response_ttl.count());
   auto report = [self = shared_from_this()](Result<redis::Reply> r) {
@@ -274,8 +275,13 @@ void SharedState::store(const std::string& response_id,
     redis_->command(
         {"SET", key_name("item", sha256_hex(items[i].id)), std::move(item_values[i]), "EX", ttl},
         report);
+  // The answer last: its reply (replies come in order) says all of it is there.
   redis_->command(
-      {"SET", key_name("response", sha256_hex(response_id)), std::move(value), "EX", ttl}, report);
+      {"SET", key_name("response", sha256_hex(response_id)), std::move(value), "EX", ttl},
+      [report, done = std::move(done)](Result<redis::Reply> r) {
+        report(std::move(r));
+        done();
+      });
   stored_.fetch_add(1, std::memory_order_relaxed);
 }
 

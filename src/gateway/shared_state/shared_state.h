@@ -66,8 +66,9 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   };
   void fetch(const std::string& response_id, const std::vector<std::string>& item_ids,
              std::function<void(Result<Found>)> done);
+  // `done` once Redis has it (or the write failed: counted and logged).
   void store(const std::string& response_id, const std::vector<ir::Message>& conversation,
-             const std::vector<dialects::StoredItem>& items);
+             const std::vector<dialects::StoredItem>& items, std::function<void()> done);
 
   std::string metrics_text() const;
 
