@@ -65,6 +65,9 @@ struct Gateway::Impl {
 
   ~Impl() {
     if (reserve_fd >= 0) ::close(reserve_fd);
+    // Its timers and socket belong to the io_context, declared after ctx:
+    // they go first (handlers still queued hold the rest, and die with it).
+    ctx->shared.reset();
   }
 
   void accept() {

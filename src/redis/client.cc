@@ -85,6 +85,14 @@ class ClientImpl final : public Client, public std::enable_shared_from_this<Clie
         connect_timer_(strand_),
         backoff_(o_.backoff_min) {}
 
+  // Normally stop() closed everything; if it could not (its io_context
+  // gone), the context is freed here, its waiting commands unanswered.
+  ~ClientImpl() override {
+    stopped_ = true;
+    for (Pending* p : queue_) p->done = nullptr;
+    if (conn_ && conn_->ac) redisAsyncFree(conn_->ac);
+  }
+
   void start() override {
     asio::post(strand_, [self = shared_from_this()] { self->connect(); });
   }

@@ -72,24 +72,21 @@ SharedState::SharedState(asio::io_context& ioc, SharedStateOptions options,
 
 void SharedState::start() {
   redis_->start();
+  asio::post(renewal_->strand, [self = shared_from_this()] { self->schedule_renewal(); });
+}
+
+// Every stream_lease / 3 on the renewal strand, until stop(). The handler
+// holds the timer's owner and a weak reference only: no cycle outlives stop().
+void SharedState::schedule_renewal() {
   auto r = renewal_;
-  asio::post(r->strand, [weak = weak_from_this(), r] {
-    r->timer.expires_after(std::chrono::milliseconds(1));
-    auto tick = std::make_shared<std::function<void()>>();
-    *tick = [weak, r, tick] {
-      if (r->stopped) return;
-      if (auto self = weak.lock()) self->renew();
-      r->timer.expires_after(
-          std::max(std::chrono::milliseconds(10), weak.lock() ? weak.lock()->o_.stream_lease / 3
-                                                              : std::chrono::milliseconds(1000)));
-      r->timer.async_wait([tick](boost::system::error_code ec) {
-        if (!ec)
-          (*tick)();
-        else
-          *tick = nullptr;  // stopped: the cycle of references ends
-      });
-    };
-    (*tick)();
+  if (r->stopped) return;
+  r->timer.expires_after(std::max(std::chrono::milliseconds(10), o_.stream_lease / 3));
+  r->timer.async_wait([weak = weak_from_this(), r](boost::system::error_code ec) {
+    if (ec || r->stopped) return;
+    if (auto self = weak.lock()) {
+      self->renew();
+      self->schedule_renewal();
+    }
   });
 }
 

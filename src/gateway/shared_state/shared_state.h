@@ -81,6 +81,7 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   // One log line per feature per 10 s, with the count since.
   void fallback(int feature, const Error& why);
   void renew();
+  void schedule_renewal();
   std::string key_name(std::string_view kind, std::string_view id) const;
 
   SharedStateOptions o_;
