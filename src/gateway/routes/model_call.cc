@@ -229,6 +229,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     }
     upstream_ = std::make_shared<UpstreamCall>(ctx_, ex_, std::move(targets_), stream_,
                                                client_deadline_ms(req_), start_);
+    std::string().swap(req_.body);  // decoded: not held for the answer's whole life
     ex_->on_close([self = shared_from_this()] { self->client_gone(); });
     if (rounds_) return rounds_->start(shared_from_this(), std::move(request_));
     upstream_->start(std::move(request_), sink(nullptr));
