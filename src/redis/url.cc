@@ -58,6 +58,7 @@ Result<Url> parse_url(std::string_view text) {
       if (port.empty()) return bad("empty port");
     }
     if (url.host.empty()) return bad("empty host");
+    if (url.host.find(':') == std::string::npos) return bad("brackets are for IPv6 addresses");
     for (char c : url.host)
       if (!(host_char(c) || c == ':' || c == '%')) return bad("bad character in the IPv6 host");
   } else {

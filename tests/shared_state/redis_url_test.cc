@@ -50,6 +50,7 @@ TEST(RedisUrl, RefusedWithReason) {
       {"redis://[]:1", "empty host"},
       {"redis://[::1]x", "expected :PORT"},
       {"redis://h\n:1", "bad character"},
+      {"redis://[6M12v120__%]", "brackets are for IPv6"},  // found by fuzz_shared_state
   };
   for (const auto& c : cases) {
     auto u = parse_url(c.url);
