@@ -47,6 +47,7 @@ struct ServeArgs {
   std::string replay;  // a folder: answers from there, no network
   bool replay_pacing = false;
   bool no_traces = false;
+  std::string redis;  // redis://HOST:PORT[/DB]: shared state across replicas
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file
