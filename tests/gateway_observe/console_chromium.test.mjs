@@ -209,6 +209,15 @@ test('the console lists a trace, shows its tool calls as a timeline, and live se
   await page.screenshot({ path: join(shots, 'console-overview.png'), fullPage: true });
   await page.locator('#trace-section').screenshot({ path: join(shots, 'console-trace.png') });
 
+  // The filters: errors only hides it (it succeeded); its model finds it.
+  await page.check('#f-errors');
+  await page.waitForSelector('#traces-empty', { state: 'visible', timeout: WAIT_MS });
+  await page.uncheck('#f-errors');
+  await page.fill('#f-model', 'gpt-console');
+  await page.click('#filters button[type=submit]');
+  await page.waitForSelector(row, { timeout: WAIT_MS });
+  assert.equal(await page.locator('#traces tbody tr').count(), 1);
+
   // Only the refusals before the key was typed.
   const unexpected = errors.filter((e) => !/status of 401 \(Unauthorized\)/.test(e));
   assert.deepEqual(unexpected, []);

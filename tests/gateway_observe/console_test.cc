@@ -5,6 +5,7 @@
 // sessions); GET /v1/traces/stats's buckets, percentiles, tokens and bad
 // input; GET /v1/conductor/sessions with a device's pending call.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -327,6 +328,52 @@ TEST(ConsoleStats, BucketsAndNearestRankPercentiles) {
     // One key's only.
     q.key = "nobody";
     EXPECT_EQ(json::parse(*(*store)->stats(q))["totals"]["requests"], 0);
+  }
+  fs::remove_all(dir);
+}
+
+// A traces.db written before the token columns: opened, they are added, its
+// rows count 0 tokens, new rows theirs.
+TEST(ConsoleStats, AnOlderTraceFileGetsTheTokenColumns) {
+  fs::path dir = fs::temp_directory_path() / ("tw-console-old-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "traces.db").string();
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const std::string id(32, 'a');
+    const std::string sql =
+        "CREATE TABLE traces(id TEXT PRIMARY KEY, start_us INTEGER, kind TEXT, name TEXT, "
+        "key_name TEXT, model TEXT, status INTEGER, error INTEGER, duration_us INTEGER, spans "
+        "INTEGER, bytes INTEGER, json TEXT); INSERT INTO traces VALUES('" +
+        id + "', " + std::to_string(telemetry::unix_micros()) +
+        ", 'request', '/v1/messages', '', 'old', 200, 0, 1000, 0, 2, '{}');";
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  {
+    auto store = telemetry::TraceStore::open({.path = path});
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    auto t = telemetry::Trace::begin("request", "/v1/chat/completions");
+    t.model = "new";
+    t.add_span("chat new", "model_call").set("gen_ai.usage.input_tokens", int64_t{4});
+    t.end(200);
+    ASSERT_TRUE((*store)->submit(std::move(t)));
+    (*store)->flush();
+    json list = json::parse(*(*store)->list({}));
+    ASSERT_EQ(list["traces"].size(), 2u) << list.dump();
+    EXPECT_EQ(list["traces"][0]["model"], "new");
+    EXPECT_EQ(list["traces"][0]["input_tokens"], 4);
+    EXPECT_EQ(list["traces"][1]["model"], "old");
+    EXPECT_EQ(list["traces"][1]["input_tokens"], 0);
+    json s = json::parse(*(*store)->stats({}));
+    EXPECT_EQ(s["totals"]["requests"], 2);
+    EXPECT_EQ(s["totals"]["input_tokens"], 4);
+  }
+  {
+    auto again = telemetry::TraceStore::open({.path = path});  // the columns are there now
+    ASSERT_TRUE(again.ok()) << again.error().to_string();
   }
   fs::remove_all(dir);
 }
