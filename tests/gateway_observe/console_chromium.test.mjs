@@ -221,5 +221,17 @@ test('the console lists a trace, shows its tool calls as a timeline, and live se
   // Only the refusals before the key was typed.
   const unexpected = errors.filter((e) => !/status of 401 \(Unauthorized\)/.test(e));
   assert.deepEqual(unexpected, []);
+
+  // Another key: its own traces still, the sessions refused (one 403, then
+  // not asked again).
+  await page.fill('#admin-key', APP);
+  await page.click('#key-form button[type=submit]');
+  await page.waitForFunction(
+    () => document.querySelector('#sessions tbody').textContent.includes('Sessions need an admin key'),
+    null, { timeout: WAIT_MS });
+  assert.equal(await page.locator(row).count(), 1);
+  const forbidden = errors.filter((e) => /status of 403 \(Forbidden\)/.test(e));
+  assert.equal(forbidden.length, 1, JSON.stringify(errors));
+  assert.deepEqual(errors.filter((e) => !/status of 40[13] /.test(e)), []);
   await context.close();
 });

@@ -15,6 +15,11 @@
   let selectedSpan = null;
   let timer = null;
   let loading = false;
+  // Refused for want of a (valid) key: the timer waits for one instead of
+  // asking again every 5 s.
+  let needKey = false;
+  // A key that is not an admin key reads its own traces but no sessions.
+  let sessionsDenied = false;
 
   // ---- DOM helpers: text only -------------------------------------------
 
@@ -109,6 +114,7 @@
   // 401/403 ask for the admin key; other failures are shown in the panel.
   function failed(e, where) {
     if (e instanceof HttpError && (e.status === 401 || e.status === 403)) {
+      needKey = true;
       const hasKey = !!sessionStorage.getItem(KEY_STORE);
       setStatus(hasKey ? `${where}: ${e.message}` : 'This gateway takes keys: enter an admin key', true);
       $('admin-key').focus();
@@ -474,20 +480,39 @@
 
   // ---- refresh ----------------------------------------------------------
 
+  let again = false;  // asked while loading: once more when done (a new key)
+
   async function refresh() {
-    if (loading) return;
+    if (loading) {
+      again = true;
+      return;
+    }
     loading = true;
+    needKey = false;
     let ok = true;
     for (const [what, load] of [['traces', loadTraces], ['stats', loadStats], ['sessions', loadSessions]]) {
+      if (what === 'sessions' && sessionsDenied) continue;
       try {
         await load();
       } catch (e) {
+        if (what === 'sessions' && e instanceof HttpError && e.status === 403) {
+          sessionsDenied = true;
+          const body = $('sessions').tBodies[0];
+          clear(body);
+          body.appendChild(el('tr', {}, el('td', { colspan: 8, class: 'muted' },
+            `Sessions need an admin key: ${e.message}`)));
+          continue;
+        }
         ok = false;
         if (failed(e, what)) break;
       }
     }
     if (ok) setStatus(`updated ${clock(Date.now() * 1000)}`, false);
     loading = false;
+    if (again) {
+      again = false;
+      refresh();
+    }
   }
 
   function schedule() {
@@ -495,7 +520,7 @@
     timer = null;
     if ($('auto-refresh').checked)
       timer = setInterval(() => {
-        if (!document.hidden) refresh();
+        if (!document.hidden && !needKey) refresh();
       }, REFRESH_MS);
   }
 
@@ -507,11 +532,13 @@
       else sessionStorage.removeItem(KEY_STORE);
       $('admin-key').value = '';
       $('admin-key').placeholder = k ? 'key set for this tab' : 'only when the gateway has keys';
+      sessionsDenied = false;
       refresh();
     });
     $('key-forget').addEventListener('click', () => {
       sessionStorage.removeItem(KEY_STORE);
       $('admin-key').placeholder = 'only when the gateway has keys';
+      sessionsDenied = false;
       refresh();
     });
     if (sessionStorage.getItem(KEY_STORE)) $('admin-key').placeholder = 'key set for this tab';
