@@ -6,7 +6,8 @@
 // console error but the 401 that asks for the key; with the admin key typed
 // in, the trace is listed, its timeline shows both tool calls as bars, a
 // bar shows its arguments and result, and the session's pending call is
-// listed. Screenshots go to TOOLWIRE_CONSOLE_SHOTS (docs/images/ when
+// listed; the filters work; another key sees its own traces and is told the
+// sessions need an admin key; a model name made of HTML shows as text. Screenshots go to TOOLWIRE_CONSOLE_SHOTS (docs/images/ when
 // refreshing the docs) or a temporary folder.
 //
 // Run directly (`node console_chromium.test.mjs`): without Chromium it exits
@@ -230,6 +231,23 @@ test('the console lists a trace, shows its tool calls as a timeline, and live se
     () => document.querySelector('#sessions tbody').textContent.includes('Sessions need an admin key'),
     null, { timeout: WAIT_MS });
   assert.equal(await page.locator(row).count(), 1);
+  // Data is shown as text, never as markup: a model name that is HTML.
+  const evil = '<img src=x onerror="window.pwned=1">';
+  mock.enqueue({ text: 'ok' });
+  const r2 = await fetch(`${serve.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${APP}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: evil, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  assert.equal(r2.status, 200, await r2.clone().text());
+  await waitTrace((t) => t.model === evil);
+  await page.fill('#f-model', '');
+  await page.click('#filters button[type=submit]');
+  await page.waitForFunction((m) => [...document.querySelectorAll('#traces td')]
+    .some((td) => td.textContent === m), evil, { timeout: WAIT_MS });
+  assert.equal(await page.locator('#traces img').count(), 0);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+
   const forbidden = errors.filter((e) => /status of 403 \(Forbidden\)/.test(e));
   assert.equal(forbidden.length, 1, JSON.stringify(errors));
   assert.deepEqual(errors.filter((e) => !/status of 40[13] /.test(e)), []);
