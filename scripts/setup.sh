@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything toolwire needs to build and test on Debian 12:
-# Debian's -dev packages, and the official client SDKs and MCP servers (npm) used as test peers.
+# Debian's -dev packages (and chromium: the console's browser test), and the official
+# client SDKs, MCP servers and playwright-core (npm) used as test peers.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
   libyaml-cpp-dev libhiredis-dev redis-server haproxy wrk curl ca-certificates ripgrep python3 python3-websockets
-  openssl nginx libnghttp2-dev nghttp2-client
+  openssl nginx libnghttp2-dev nghttp2-client chromium
 )
 
 missing=()

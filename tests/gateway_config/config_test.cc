@@ -17,6 +17,7 @@ keys:
     sha256: "sha256:2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b"
     models: ["gpt-*"]
     requests_per_minute: 60
+    admin: true
 upstreams:
   a: {profile: openai_compatible, base_url: "http://127.0.0.1:9/v1"}
   b: {profile: anthropic, base_url: "http://127.0.0.1:9", api_key_env: TOOLWIRE_TEST_SURELY_UNSET_VAR}
@@ -39,6 +40,7 @@ TEST(GatewayConfig, LoadsEverySection) {
   EXPECT_EQ(c->options.limits.header_timeout.count(), 500);
   ASSERT_EQ(c->keys.size(), 1u);
   EXPECT_EQ(c->keys[0].requests_per_minute, 60);
+  EXPECT_TRUE(c->keys[0].admin);
   ASSERT_EQ(c->upstreams.size(), 2u);
   ASSERT_EQ(c->routes.size(), 2u);
   ASSERT_EQ(c->routes[0].targets.size(), 2u);

@@ -203,6 +203,25 @@ TEST_F(Traces, ClientToolsAreHandedBackStreamedToo) {
   EXPECT_EQ(spans(t, "model_call")[0]["attributes"]["toolwire.stream"], true);
 }
 
+// With content capture, a client's call keeps the arguments the model gave
+// it (the console shows them), whole or gathered from a stream's fragments.
+TEST_F(Traces, ClientCallsKeepTheirArgumentsWhenCaptured) {
+  start("    capture_content: true\n");
+  for (bool stream : {false, true}) {
+    upstream_.enqueue(stream ? wire_.stream(call_read()) : wire_.whole(call_read()));
+    auto r = post(std::string(R"({"model":"gpt-t","stream":)") + (stream ? "true" : "false") +
+                  R"(,"messages":[{"role":"user","content":"x"}],)"
+                  R"("tools":[{"type":"function","function":{"name":"read","parameters":{}}}]})");
+    ASSERT_EQ(r.status, 200);
+    json t = trace_of(get("/v1/traces?limit=1"));
+    auto tools = spans(t, "tool_call");
+    ASSERT_EQ(tools.size(), 1u) << t.dump(1);
+    EXPECT_EQ(tools[0]["attributes"]["toolwire.tool.runner"], "client");
+    EXPECT_EQ(tools[0]["attributes"]["gen_ai.tool.call.arguments"], R"({"path":"notes.txt"})")
+        << (stream ? "streamed" : "whole");
+  }
+}
+
 TEST_F(Traces, FailuresAndFilters) {
   start("");
   upstream_.enqueue(wire_.whole(answer()));

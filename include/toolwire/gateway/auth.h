@@ -29,6 +29,9 @@ struct KeyConfig {
   std::vector<std::string> models;  // globs of the models this key may use; empty: all
   int requests_per_minute = 0;      // 0: no limit
   int max_concurrent_streams = 0;   // 0: no limit
+  // Reads every key's traces and the console's endpoints (GET /ui's data:
+  // stats, conductor sessions); other keys read their own traces only.
+  bool admin = false;
 };
 
 // One configured key with its live counters.

@@ -45,6 +45,18 @@ struct TraceQuery {
 // naming it.
 Result<TraceQuery> parse_trace_query(std::string_view query);
 
+// GET /v1/traces/stats: the traces that started in the last `window_s`
+// seconds, counted in buckets of `bucket_s` (the console's charts).
+struct StatsQuery {
+  std::string key;          // the gateway key's name; "": every key
+  int64_t window_s = 3600;  // 60 .. 7 days
+  int64_t bucket_s = 60;    // 1 .. window_s, at most 1000 buckets
+  int64_t now_us = 0;       // 0: now; the last bucket is the one that holds it
+};
+
+// "window=3600&bucket=60&key=ci" (seconds). Checked like parse_trace_query.
+Result<StatsQuery> parse_stats_query(std::string_view query);
+
 class TraceStore {
  public:
   static Result<std::unique_ptr<TraceStore>> open(TraceStoreOptions options);
@@ -57,6 +69,9 @@ class TraceStore {
   bool submit(Trace t);
   // The newest traces that pass `q`, as {"traces": [summary...]} JSON.
   Result<std::string> list(const TraceQuery& q) const;
+  // Per bucket of `q`: requests, errors, latency p50/p95/p99 (ms, null when
+  // empty) and tokens in and out, as JSON (docs/console.md).
+  Result<std::string> stats(const StatsQuery& q) const;
   // One trace's JSON and its key's name; nullopt when there is none with that id.
   struct Stored {
     std::string key_name;

@@ -76,6 +76,21 @@ size_t Conductor::session_count() const {
   return sessions_.size();
 }
 
+std::string Conductor::sessions_json() const {
+  std::vector<std::shared_ptr<Session>> live;
+  {
+    std::lock_guard lock(mu_);  // only the copy under the map's lock
+    live.reserve(sessions_.size());
+    for (const auto& [id, s] : sessions_) live.push_back(s);
+  }
+  json list = json::array();
+  for (const auto& s : live) list.push_back(s->describe());
+  std::sort(list.begin(), list.end(), [](const json& a, const json& b) {
+    return a["created_us"].get<int64_t>() < b["created_us"].get<int64_t>();
+  });
+  return json{{"sessions", std::move(list)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void Conductor::handle(std::shared_ptr<http::Exchange> ex, http::Request&& req) {
   const auto& o = options();
   if (!o.enabled) return refuse(*ex, 404, "not_found", "the conductor is disabled on this gateway");

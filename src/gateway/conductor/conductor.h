@@ -63,6 +63,9 @@ class Conductor {
   const ConductorOptions& options() const;
   routes::RouteContext& context() { return ctx_; }
   size_t session_count() const;
+  // GET /v1/conductor/sessions: {"sessions": [Session::describe()...]},
+  // the longest-lived first.
+  std::string sessions_json() const;
   // tool.result arrival → the next model request of its session.
   void note_result_latency(std::chrono::steady_clock::duration d);
   // Lines for GET /metrics (Prometheus text).

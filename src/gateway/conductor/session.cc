@@ -8,6 +8,7 @@
 #include "gateway/conductor/connection.h"
 #include "gateway/routes/context.h"
 #include "toolwire/agent/history.h"
+#include "toolwire/telemetry/trace.h"
 
 namespace toolwire::gateway::conductor {
 
@@ -24,7 +25,9 @@ Session::Session(Conductor& conductor, http::Strand strand, std::string id, std:
       tap_(*setup_.provider, conductor),
       bucket_(conductor.options().frames_per_second, conductor.options().frame_burst),
       grace_(strand_),
-      replay_(conductor.options().replay_events, conductor.options().replay_bytes) {}
+      replay_(conductor.options().replay_events, conductor.options().replay_bytes),
+      view_created_us_(telemetry::unix_micros()),
+      view_active_us_(view_created_us_) {}
 
 Session::~Session() = default;
 
@@ -78,6 +81,7 @@ agent::Scheduler Session::scheduler() {
 // Every event of the session's stream gets the next sequence number; the
 // ones that belong to the conversation are kept for a resume.
 void Session::emit(std::string_view type, json payload, bool keep) {
+  if (type == "state") note_state(payload["state"].get<std::string>());
   uint64_t seq = ++seq_;
   std::string frame = make_event(id_ + ":" + std::to_string(seq), type, id_, payload);
   if (conn_) {
@@ -86,6 +90,36 @@ void Session::emit(std::string_view type, json payload, bool keep) {
   } else if (keep) {
     replay_.add(seq, std::move(frame));
   }
+}
+
+void Session::note_state(std::string_view state) {
+  std::lock_guard lock(view_mu_);
+  view_state_ = state;
+  view_active_us_ = telemetry::unix_micros();
+}
+
+json Session::describe() const {
+  std::lock_guard lock(view_mu_);
+  json pending = json::array();
+  for (const auto& c : view_pending_)
+    pending.push_back({{"call_id", c.call_id},
+                       {"name", c.name},
+                       {"since_us", c.since_us},
+                       {"deadline_us", c.deadline_us}});
+  json tools = json::array();
+  for (const auto& n : setup_.device_names) tools.push_back(n);  // fixed at start
+  return {{"session_id", id_},
+          {"key", setup_.owner ? setup_.owner->config().name : ""},
+          {"model", setup_.model},
+          {"upstream", setup_.upstream_name},
+          {"state", view_state_},
+          {"connected", view_attached_},
+          {"turns", view_turns_},
+          {"created_us", view_created_us_},
+          {"active_us", view_active_us_},
+          {"trace_id", view_trace_id_},
+          {"device_tools", std::move(tools)},
+          {"pending_calls", std::move(pending)}};
 }
 
 void Session::reply_error(std::string_view code, std::string message, bool retryable,
@@ -103,6 +137,10 @@ void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> r
   if (conn_ && conn_ != conn) conn_->close(4000, "session resumed on another connection");
   conn_ = std::move(conn);
   grace_.cancel();
+  {
+    std::lock_guard lock(view_mu_);
+    view_attached_ = true;
+  }
   json tools = json::array();
   for (const auto& n : setup_.device_names) tools.push_back(n);
   emit("session.ready",
@@ -124,6 +162,10 @@ void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> r
 void Session::detach(const Connection* conn) {
   if (conn_.get() != conn) return;
   conn_.reset();
+  {
+    std::lock_guard lock(view_mu_);
+    view_attached_ = false;
+  }
   if (expired_) return;
   grace_.expires_after(conductor_.options().resume_grace);
   grace_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
@@ -232,6 +274,8 @@ void Session::start_turn(std::string text) {
         setup_.capture_content);
     tap_.trace->trace().model = setup_.model;
     tap_.upstream_name = setup_.upstream_name;
+    std::lock_guard lock(view_mu_);
+    view_trace_id_ = tap_.trace->trace().trace_id;
   }
   run_ = agent::AgentRun::start({
       .provider = tap_,
@@ -278,8 +322,21 @@ void Session::on_agent_event(const agent::Event& e) {
     std::string name = c->call.name;
     for (size_t i = 0; i < setup_.device_tools.size(); ++i)
       if (setup_.device_tools[i].definition.name == name) name = setup_.device_names[i];
+    {
+      std::lock_guard lock(view_mu_);
+      const int64_t now = telemetry::unix_micros();
+      view_pending_.push_back(
+          {c->call.id, name, now,
+           now +
+               std::chrono::duration_cast<std::chrono::microseconds>(setup_.tool_timeout).count()});
+    }
     emit("tool.call", {{"callId", c->call.id}, {"name", name}, {"arguments", c->call.arguments}});
   } else if (auto* r = std::get_if<agent::ToolResultEvent>(&e)) {
+    {
+      std::lock_guard lock(view_mu_);
+      std::erase_if(view_pending_,
+                    [&](const PendingCall& p) { return p.call_id == r->result.call_id; });
+    }
     if (tap_.trace)
       tap_.trace->tool_result(*r, r->result.is_error && agent::result_text(r->result).find(
                                                             "timed out") != std::string::npos);
@@ -321,6 +378,12 @@ void Session::turn_done(agent::RunResult result, std::vector<ir::Message> histor
   if (auto t = std::move(tap_.trace)) {
     const bool failed = result.reason == agent::StopReason::error;
     t->finish(failed ? 500 : result.reason == agent::StopReason::cancelled ? 499 : 200);
+  }
+  {
+    std::lock_guard lock(view_mu_);
+    view_pending_.clear();  // a cancelled turn's calls are no longer awaited
+    view_trace_id_.clear();
+    ++view_turns_;
   }
   history_ = std::move(history);
   // Only the window is ever sent; the rest would only cost memory.

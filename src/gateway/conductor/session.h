@@ -10,6 +10,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -101,8 +103,17 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_frame(const Connection* conn, Frame frame);
   // Grace period over, or shutdown: the turn is cancelled, the session gone.
   void expire();
+  // GET /v1/conductor/sessions: this session now. Any thread (a copy under
+  // view_mu_, kept by the strand's own changes).
+  nlohmann::json describe() const;
 
  private:
+  // A device tool call sent and not answered yet.
+  struct PendingCall {
+    std::string call_id, name;
+    int64_t since_us = 0, deadline_us = 0;
+  };
+  void note_state(std::string_view state);
   void emit(std::string_view type, nlohmann::json payload, bool keep = true);
   void reply_error(std::string_view code, std::string message, bool retryable,
                    const std::string& ref);
@@ -134,6 +145,15 @@ class Session : public std::enable_shared_from_this<Session> {
   bool speaking_ = false;
   std::unordered_set<std::string> ui_call_ids_;
   uint64_t ui_seq_ = 0;
+
+  // What describe() reads.
+  mutable std::mutex view_mu_;
+  std::string view_state_ = "idle";
+  bool view_attached_ = false;
+  uint64_t view_turns_ = 0;
+  int64_t view_created_us_ = 0, view_active_us_ = 0;
+  std::string view_trace_id_;  // the running turn's trace ("" without traces)
+  std::vector<PendingCall> view_pending_;
 };
 
 }  // namespace toolwire::gateway::conductor

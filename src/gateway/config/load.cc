@@ -272,8 +272,9 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     for (size_t i = 0; i < ks.size(); ++i) {
       std::string p = "keys[" + std::to_string(i) + "]";
       const YAML::Node& k = ks[i];
-      TW_TRY(r.keys(k, p,
-                    {"name", "sha256", "models", "requests_per_minute", "max_concurrent_streams"}));
+      TW_TRY(r.keys(
+          k, p,
+          {"name", "sha256", "models", "requests_per_minute", "max_concurrent_streams", "admin"}));
       KeyConfig kc;
       TW_TRY(r.str(k, p, "name", kc.name));
       TW_TRY(r.str(k, p, "sha256", kc.sha256_hex));
@@ -284,6 +285,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
       TW_TRY(r.strings(k, p, "models", kc.models));
       TW_TRY(r.integer_as(k, p, "requests_per_minute", 0, 1'000'000, kc.requests_per_minute));
       TW_TRY(r.integer_as(k, p, "max_concurrent_streams", 0, 1'000'000, kc.max_concurrent_streams));
+      TW_TRY(r.boolean(k, p, "admin", kc.admin));
       if (kc.name.empty()) kc.name = "key" + std::to_string(i);
       c.keys.push_back(std::move(kc));
     }

@@ -351,7 +351,9 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (!begun()) begin();
     if (const auto* s = std::get_if<ir::ToolCallStart>(&shown)) {
       ctx_->metrics.tool_call(s->name, "returned");
-      if (trace_) trace_->tool_returned(s->name, s->id);
+      if (trace_) trace_->tool_returned(s->name, s->id, {}, s->index);
+    } else if (const auto* d = std::get_if<ir::ToolCallDelta>(&shown); d && trace_) {
+      trace_->tool_returned_arguments(d->index, d->fragment);
     }
     if (rounds_ || !recorder_.id().empty())
       relay_->send(shown, recorder_);
@@ -400,7 +402,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (trace_)  // the calls the client runs: the answer hands them back
       for (const auto& p : resp.parts)
         if (const auto* c = std::get_if<ir::ToolCallPart>(&p))
-          trace_->tool_returned(c->name, c->id);
+          trace_->tool_returned(c->name, c->id, c->arguments);
     Warnings encode_warnings;
     auto body = codec_.encode_response(resp, encode_warnings);
     if (!body) return fail(body.error());

@@ -5,6 +5,7 @@
 
 #include "gateway/conductor/conductor.h"
 
+#include "gateway/routes/console_endpoint.h"
 #include "gateway/routes/errors.h"
 #include "gateway/routes/info.h"
 #include "gateway/routes/ingress.h"
@@ -22,8 +23,9 @@ void not_found(http::Exchange& ex, const http::Request& req) {
   // Built once: the dialect list does not change while the process runs.
   static const std::string served =
       dialects::served_routes() +
-      ", GET /v1/models, GET /v1/conductor (WebSocket), POST /mcp, GET /v1/traces, "
-      "GET /v1/traces/{id}, GET /health, GET /ready, GET /metrics";
+      ", GET /v1/models, GET /v1/conductor (WebSocket), GET /v1/conductor/sessions, POST /mcp, "
+      "GET /v1/traces, GET /v1/traces/{id}, GET /v1/traces/stats, GET /ui, GET /health, "
+      "GET /ready, GET /metrics";
   send_error(ex, dialect_of(req), 404, ErrorCode::not_found,
              "no route " + req.method_text + " " + std::string(req.path()) +
                  " (this gateway serves " + served + ")");
@@ -122,6 +124,19 @@ void authorize(const std::shared_ptr<RouteContext>& ctx, const std::shared_ptr<h
       });
 }
 
+namespace {
+
+// With gateway keys, an admin key (`admin: true`) only: 403 for another.
+// Call after authorize(). Returns false when it answered.
+bool admin_only(http::Exchange& ex, const http::Request& req, const GatewayKey* key) {
+  if (!key || key->config().admin) return true;
+  send_error(ex, dialect_of(req), 403, ErrorCode::permission_denied,
+             "key '" + key->config().name + "' is not an admin key (keys: admin: true)");
+  return false;
+}
+
+}  // namespace
+
 http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
   return [ctx](std::shared_ptr<http::Exchange> ex, http::Request&& req) {
     std::string_view path = req.path();
@@ -184,6 +199,17 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
                   handle_traces(*ctx, *ex, req, path,
                                 q == target.npos ? std::string_view() : target.substr(q + 1), key);
                 });
+      return;
+    }
+    if (path == "/v1/conductor/sessions") {
+      GatewayKey* key = nullptr;
+      if (authorize(*ctx, *ex, req, "/v1/conductor/sessions", key) && admin_only(*ex, req, key) &&
+          only(verb::get, "GET"))
+        ex->respond(200, "application/json", ctx->conductor->sessions_json());
+      return;
+    }
+    if (path == "/ui" || path.starts_with("/ui/")) {
+      if (only(verb::get, "GET")) handle_console(*ex, req, path);
       return;
     }
     if (path == "/mcp") {

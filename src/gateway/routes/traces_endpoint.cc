@@ -22,6 +22,24 @@ void handle_traces(RouteContext& ctx, http::Exchange& ex, const http::Request& r
     return send_error(ex, d, 404, ErrorCode::not_found,
                       "this gateway keeps no traces (telemetry: {traces: true}, or serve without "
                       "--no-traces)");
+  // An admin key reads as if the gateway took no keys.
+  if (key && key->config().admin) key = nullptr;
+  if (path == "/v1/traces/stats") {
+    auto q = telemetry::parse_stats_query(query);
+    if (!q) return send_error(ex, d, 400, ErrorCode::invalid_argument, q.error().message);
+    if (key) {
+      // Answered whatever the other name: no key learns which others exist.
+      if (!q->key.empty() && q->key != key->config().name)
+        return send_error(
+            ex, d, 403, ErrorCode::permission_denied,
+            "key '" + key->config().name +
+                "' reads its own traces' stats only (an admin key reads every key's)");
+      q->key = key->config().name;
+    }
+    auto body = ctx.traces->stats(*q);
+    if (!body) return send_error(ex, d, 503, ErrorCode::unavailable, body.error().message);
+    return ex.respond(200, "application/json", *body);
+  }
   if (path == "/v1/traces") {
     auto q = telemetry::parse_trace_query(query);
     if (!q) return send_error(ex, d, 400, ErrorCode::invalid_argument, q.error().message);

@@ -1,6 +1,8 @@
-// GET /v1/traces (filters: key, model, status, errors, limit) and
-// GET /v1/traces/{id}: the trace store's JSON (docs/traces.md). With gateway
-// keys, a key reads its own traces only (another key's do not exist to it).
+// GET /v1/traces (filters: key, model, status, errors, limit),
+// GET /v1/traces/{id} and GET /v1/traces/stats (window, bucket, key): the
+// trace store's JSON (docs/traces.md, docs/console.md). With gateway keys, a
+// key reads its own traces only (another key's do not exist to it); an
+// admin key (`admin: true`) reads every key's.
 #pragma once
 
 #include <string_view>

@@ -130,8 +130,12 @@ void RequestTrace::tool_result(const agent::ToolResultEvent& e, bool timed_out) 
   s.set("toolwire.duration_ms", ms(e.duration));
 }
 
-void RequestTrace::tool_returned(std::string_view name, std::string_view call_id) {
+void RequestTrace::tool_returned(std::string_view name, std::string_view call_id,
+                                 std::string_view arguments, int index) {
+  if (capture_ && index >= 0) returned_args_[index] = {trace_.spans.size(), std::string()};
   telemetry::Span& s = trace_.add_span("execute_tool " + std::string(name), "tool_call");
+  if (capture_ && !arguments.empty())
+    s.set("gen_ai.tool.call.arguments", telemetry::redact(arguments));
   s.set("gen_ai.operation.name", std::string("execute_tool"));
   s.set("gen_ai.tool.name", std::string(name));
   s.set("gen_ai.tool.call.id", std::string(call_id));
@@ -140,9 +144,19 @@ void RequestTrace::tool_returned(std::string_view name, std::string_view call_id
   s.end();
 }
 
+void RequestTrace::tool_returned_arguments(int index, std::string_view fragment) {
+  if (auto it = returned_args_.find(index); it != returned_args_.end())
+    it->second.second += fragment;
+}
+
 void RequestTrace::finish(int status) {
   if (finished_) return;
   finished_ = true;
+  for (auto& [index, span_args] : returned_args_)
+    if (!span_args.second.empty())
+      trace_.spans[span_args.first].set("gen_ai.tool.call.arguments",
+                                        telemetry::redact(span_args.second));
+  returned_args_.clear();
   // What was still open when the answer ended (a client that left, a
   // device that never answered) ends here.
   for (auto& [id, i] : open_tools_) {

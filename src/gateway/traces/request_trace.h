@@ -42,8 +42,12 @@ class RequestTrace {
   void tool_call(const agent::ToolCallEvent& e, std::string_view runner);
   void tool_result(const agent::ToolResultEvent& e, bool timed_out);
   // A call the model made that the client runs (passthrough, mixed): the
-  // answer hands it back.
-  void tool_returned(std::string_view name, std::string_view call_id);
+  // answer hands it back, its `arguments` whole; or, in a stream, as call
+  // `index` whose arguments come in tool_returned_arguments() fragments.
+  // The arguments are kept with content capture only (the console shows them).
+  void tool_returned(std::string_view name, std::string_view call_id,
+                     std::string_view arguments = {}, int index = -1);
+  void tool_returned_arguments(int index, std::string_view fragment);
 
   // The answer's end: open spans are closed and the trace goes to the store.
   void finish(int status);
@@ -55,6 +59,8 @@ class RequestTrace {
   bool finished_ = false;
   std::map<size_t, std::chrono::steady_clock::time_point> model_started_;
   std::map<std::string, size_t> open_tools_;  // call id → span
+  // A stream's client calls: index → span and its arguments so far.
+  std::map<int, std::pair<size_t, std::string>> returned_args_;
 };
 
 }  // namespace toolwire::gateway::traces

@@ -1,5 +1,6 @@
-// GET /v1/traces's query string → TraceQuery. Untrusted: every parameter is
-// known, given once, bounded and checked.
+// GET /v1/traces's query string → TraceQuery, GET /v1/traces/stats's →
+// StatsQuery. Untrusted: every parameter is known, given once, bounded and
+// checked.
 #include <charconv>
 
 #include "toolwire/telemetry/trace_store.h"
@@ -51,7 +52,57 @@ Result<long> integer(std::string_view name, const std::string& v, long lo, long 
   return n;
 }
 
+// Calls `take(index, decoded value)` for each `name=value` of `query`, whose
+// names must be among `names` and given once.
+template <size_t N, typename Take>
+Status each_param(std::string_view query, const std::string_view (&names)[N],
+                  std::string_view expected, Take take) {
+  bool seen[N] = {};
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view param = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (param.empty()) continue;
+    size_t eq = param.find('=');
+    std::string_view name = param.substr(0, eq);
+    std::string_view raw = eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
+    size_t which = 0;
+    while (which < N && names[which] != name) ++which;
+    if (which == N)
+      return bad(name.size() > 64 ? name.substr(0, 64) : name,
+                 "unknown parameter (expected " + std::string(expected) + ")");
+    if (seen[which]) return bad(name, "given twice");
+    seen[which] = true;
+    auto value = decode(name, raw);
+    if (!value) return std::move(value).error();
+    TW_TRY(take(which, name, std::move(*value)));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Result<StatsQuery> parse_stats_query(std::string_view query) {
+  StatsQuery q;
+  static constexpr std::string_view kNames[3] = {"key", "window", "bucket"};
+  TW_TRY(each_param(query, kNames, "key, window, bucket",
+                    [&](size_t which, std::string_view name, std::string value) -> Status {
+                      if (which == 0) {
+                        q.key = std::move(value);
+                        return Status::Ok();
+                      }
+                      auto n = which == 1 ? integer(name, value, 60, 7 * 86400)
+                                          : integer(name, value, 1, 7 * 86400);
+                      if (!n) return std::move(n).error();
+                      (which == 1 ? q.window_s : q.bucket_s) = *n;
+                      return Status::Ok();
+                    }));
+  if (q.bucket_s > q.window_s)
+    return bad("bucket", "longer than the window (" + std::to_string(q.window_s) + " s)");
+  if (q.window_s / q.bucket_s > 1000)
+    return bad("bucket", "more than 1000 buckets in the window; make it longer");
+  return q;
+}
 
 Result<TraceQuery> parse_trace_query(std::string_view query) {
   TraceQuery q;

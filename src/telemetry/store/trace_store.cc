@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "telemetry/store/stats.h"
+
 namespace toolwire::telemetry {
 namespace {
 
@@ -58,6 +60,21 @@ void bind_text(sqlite3_stmt* s, int i, const std::string& v) {
   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
 
+// The tokens of a trace's model calls, in and out (the stats' columns).
+std::pair<int64_t, int64_t> tokens(const Trace& t) {
+  std::pair<int64_t, int64_t> sum{0, 0};
+  for (const Span& s : t.spans) {
+    if (s.kind != "model_call") continue;
+    if (const auto* v = s.get("gen_ai.usage.input_tokens");
+        v && std::holds_alternative<int64_t>(*v))
+      sum.first += std::get<int64_t>(*v);
+    if (const auto* v = s.get("gen_ai.usage.output_tokens");
+        v && std::holds_alternative<int64_t>(*v))
+      sum.second += std::get<int64_t>(*v);
+  }
+  return sum;
+}
+
 }  // namespace
 
 struct TraceStore::Impl {
@@ -102,8 +119,8 @@ struct TraceStore::Impl {
     Stmt ins;
     sqlite3_prepare_v2(db,
                        "INSERT INTO traces(id, start_us, kind, name, key_name, model, "
-                       "status, error, duration_us, spans, bytes, json) "
-                       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                       "status, error, duration_us, spans, bytes, json, input_tokens, "
+                       "output_tokens) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        -1, &ins.s, nullptr);
     for (const Trace& t : batch) {
       std::string json = t.to_json();
@@ -120,6 +137,9 @@ struct TraceStore::Impl {
       sqlite3_bind_int(ins.s, 10, static_cast<int>(t.spans.size()));
       sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(json.size()));
       bind_text(ins.s, 12, json);
+      auto [in, out] = tokens(t);
+      sqlite3_bind_int64(ins.s, 13, in);
+      sqlite3_bind_int64(ins.s, 14, out);
       if (sqlite3_step(ins.s) == SQLITE_DONE) {
         ++rows;
         bytes += static_cast<int64_t>(json.size());
@@ -183,7 +203,14 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(TraceStoreOptions options) 
               "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;"
               "CREATE TABLE IF NOT EXISTS traces(id TEXT PRIMARY KEY, start_us INTEGER, kind TEXT,"
               " name TEXT, key_name TEXT, model TEXT, status INTEGER, error INTEGER,"
-              " duration_us INTEGER, spans INTEGER, bytes INTEGER, json TEXT);"));
+              " duration_us INTEGER, spans INTEGER, input_tokens INTEGER NOT NULL DEFAULT 0,"
+              " output_tokens INTEGER NOT NULL DEFAULT 0, bytes INTEGER, json TEXT);"));
+  // A file from before the token columns: they are added (its rows count 0).
+  if (Stmt probe; sqlite3_prepare_v2(impl->writer.db, "SELECT input_tokens FROM traces LIMIT 0", -1,
+                                     &probe.s, nullptr) != SQLITE_OK)
+    TW_TRY(exec(impl->writer.db,
+                "ALTER TABLE traces ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;"
+                "ALTER TABLE traces ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;"));
   // No index but the id's: the filters scan at most max_traces rows (an
   // admin's read), while every index would cost each write.
   TW_TRY(open_db(impl->options.path, SQLITE_OPEN_READONLY, impl->reader));
@@ -245,7 +272,8 @@ Result<std::string> TraceStore::list(const TraceQuery& q) const {
   Stmt s;
   if (sqlite3_prepare_v2(db,
                          "SELECT id, kind, name, key_name, model, status, error, start_us, "
-                         "duration_us, spans FROM traces WHERE (?1 = '' OR key_name = ?1) AND "
+                         "duration_us, spans, input_tokens, output_tokens FROM traces WHERE (?1 = "
+                         "'' OR key_name = ?1) AND "
                          "(?2 = '' OR model = ?2) AND (?3 = 0 OR status = ?3) AND (?4 = 0 OR "
                          "error = 1) ORDER BY rowid DESC LIMIT ?5",
                          -1, &s.s, nullptr) != SQLITE_OK)
@@ -273,12 +301,42 @@ Result<std::string> TraceStore::list(const TraceQuery& q) const {
     t["start_us"] = sqlite3_column_int64(s.s, 7);
     t["duration_us"] = sqlite3_column_int64(s.s, 8);
     t["spans"] = sqlite3_column_int(s.s, 9);
+    t["input_tokens"] = sqlite3_column_int64(s.s, 10);
+    t["output_tokens"] = sqlite3_column_int64(s.s, 11);
     out.push_back(std::move(t));
   }
   if (rc != SQLITE_DONE) return db_error(db, "query");
   nlohmann::ordered_json root;
   root["traces"] = std::move(out);
   return root.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+Result<std::string> TraceStore::stats(const StatsQuery& q) const {
+  // The buckets sit on whole multiples of their length (the last one holds
+  // now): a chart refreshed a few seconds later shows the same buckets.
+  const int64_t bucket_us = q.bucket_s * 1'000'000;
+  const int64_t now_us = q.now_us ? q.now_us : unix_micros();
+  const int64_t end_us = (now_us / bucket_us + 1) * bucket_us;
+  sqlite3* db = impl_->reader.db;
+  Stmt s;
+  // A scan of at most max_traces rows (no index on start_us: see open()).
+  if (sqlite3_prepare_v2(db,
+                         "SELECT start_us, duration_us, error, input_tokens, output_tokens FROM "
+                         "traces WHERE start_us >= ?1 AND start_us < ?2 AND (?3 = '' OR "
+                         "key_name = ?3)",
+                         -1, &s.s, nullptr) != SQLITE_OK)
+    return db_error(db, "query");
+  sqlite3_bind_int64(s.s, 1, end_us - (q.window_s + q.bucket_s) * 1'000'000);  // stats_json cuts
+  sqlite3_bind_int64(s.s, 2, end_us);
+  bind_text(s.s, 3, q.key);
+  std::vector<StatsRow> rows;
+  int rc;
+  while ((rc = sqlite3_step(s.s)) == SQLITE_ROW)
+    rows.push_back({sqlite3_column_int64(s.s, 0), sqlite3_column_int64(s.s, 1),
+                    sqlite3_column_int(s.s, 2) != 0, sqlite3_column_int64(s.s, 3),
+                    sqlite3_column_int64(s.s, 4)});
+  if (rc != SQLITE_DONE) return db_error(db, "query");
+  return stats_json(q, end_us, rows);
 }
 
 Result<std::optional<TraceStore::Stored>> TraceStore::get(std::string_view trace_id) const {
