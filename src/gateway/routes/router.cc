@@ -202,10 +202,12 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       return;
     }
     if (path == "/v1/conductor/sessions") {
-      GatewayKey* key = nullptr;
-      if (authorize(*ctx, *ex, req, "/v1/conductor/sessions", key) && admin_only(*ex, req, key) &&
-          only(verb::get, "GET"))
-        ex->respond(200, "application/json", ctx->conductor->sessions_json());
+      authorize(ctx, ex, std::move(req), "/v1/conductor/sessions",
+                [ctx, ex](GatewayKey* key, http::Request&& req) {
+                  if (!admin_only(*ex, req, key)) return;
+                  if (req.method != verb::get) return wrong_method(*ex, req, "GET");
+                  ex->respond(200, "application/json", ctx->conductor->sessions_json());
+                });
       return;
     }
     if (path == "/ui" || path.starts_with("/ui/")) {
