@@ -15,6 +15,7 @@
 #include "gateway/routes/tool_executors.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
+#include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/telemetry/trace_store.h"
 
 namespace toolwire::gateway::conductor {
@@ -107,6 +108,7 @@ struct RouteContext {
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   std::shared_ptr<telemetry::TraceStore> traces;    // null: no traces (GET /v1/traces)
+  std::shared_ptr<telemetry::OtlpExporter> otlp;    // null: no OTLP export
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

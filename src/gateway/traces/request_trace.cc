@@ -26,9 +26,11 @@ std::string_view outcome_of(const Error& e) {
 
 }  // namespace
 
-RequestTrace::RequestTrace(std::shared_ptr<telemetry::TraceStore> store, std::string kind,
+RequestTrace::RequestTrace(std::shared_ptr<telemetry::TraceStore> store,
+                           std::shared_ptr<telemetry::OtlpExporter> otlp, std::string kind,
                            std::string name, std::string key_name, bool capture)
     : store_(std::move(store)),
+      otlp_(std::move(otlp)),
       trace_(telemetry::Trace::begin(std::move(kind), std::move(name))),
       capture_(capture) {
   trace_.key_name = std::move(key_name);
@@ -161,6 +163,9 @@ void RequestTrace::finish(int status) {
   }
   model_started_.clear();
   trace_.end(status);
+  // Both queue and return at once; the exporter gets a copy only when the
+  // store takes the trace too.
+  if (otlp_) otlp_->submit(store_ ? trace_ : std::move(trace_));
   if (store_) store_->submit(std::move(trace_));
 }
 
