@@ -7,9 +7,9 @@
 namespace toolwire::telemetry {
 namespace {
 
-Error bad(std::string_view endpoint, std::string why) {
-  return make_error(ErrorCode::invalid_argument,
-                    "OTLP endpoint '" + std::string(endpoint) + "': " + std::move(why));
+// The URL is not repeated: it may hold what should not reach a log.
+Error bad(std::string_view, std::string why) {
+  return make_error(ErrorCode::invalid_argument, "OTLP endpoint: " + std::move(why));
 }
 
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
