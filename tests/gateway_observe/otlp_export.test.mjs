@@ -72,6 +72,18 @@ async function metric(url, name) {
   return line ? Number(line.split(' ')[1]) : NaN;
 }
 
+// Polls /metrics until `name` passes `pred`, within `ms` (the counters move
+// on the sender's thread, after the collector's answer).
+async function waitMetric(url, name, pred, ms = 15000) {
+  const deadline = Date.now() + ms;
+  let v = await metric(url, name);
+  while (!pred(v) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    v = await metric(url, name);
+  }
+  return v;
+}
+
 let rx;
 before(async () => { rx = await startReceiver(); });
 after(async () => { await rx?.close(); });
@@ -132,7 +144,9 @@ test('a server-tool request reaches the collector as GenAI spans', async () => {
       assert.equal(r.raw.includes(UPSTREAM_KEY), false);
       assert.equal(r.raw.includes(COLLECTOR_TOKEN), false);
     }
-    assert.ok(await metric(serve.url, 'toolwire_otlp_spans_exported_total') >= 4);
+    const exported =
+      await waitMetric(serve.url, 'toolwire_otlp_spans_exported_total', (v) => v >= 4);
+    assert.ok(exported >= 4, `toolwire_otlp_spans_exported_total ${exported}`);
   } finally {
     await serve.stop();
   }
