@@ -32,10 +32,10 @@ void any_value(ProtoWriter& w, const AnyValue& v) {
 
 // KeyValue { string key = 1; AnyValue value = 2; }, repeated as `field`.
 void attributes(ProtoWriter& w, uint32_t field, const Attributes& attrs) {
-  for (const auto& [k, v] : attrs)
+  for (const auto& attr : attrs)  // not a structured binding: clang 14 cannot capture one
     w.message(field, [&](ProtoWriter& kv) {
-      kv.bytes_field(1, k);
-      kv.message(2, [&](ProtoWriter& a) { any_value(a, v); });
+      kv.bytes_field(1, attr.first);
+      kv.message(2, [&](ProtoWriter& a) { any_value(a, attr.second); });
     });
 }
 
