@@ -123,6 +123,7 @@ test('a server-tool request reaches the collector as GenAI spans', async () => {
     assert.equal(m.attrs['gen_ai.request.model'], 'demo');
     assert.equal(m.attrs['gen_ai.provider.name'], 'scripted');
     assert.equal(m.attrs['gen_ai.response.model'], 'scripted-1');
+    assert.ok(m.attrs['gen_ai.response.id']);
     assert.ok(m.attrs['gen_ai.usage.input_tokens'] > 0);
     assert.ok(m.attrs['gen_ai.usage.output_tokens'] > 0);
     assert.deepEqual(m.attrs['gen_ai.response.finish_reasons'], ['tool_calls']);

@@ -78,6 +78,7 @@ void RequestTrace::model_end(size_t span, std::string_view upstream, std::string
     for (const auto& w : g.warnings)
       if (warned.find(w.code) == std::string::npos) warned += (warned.empty() ? "" : "; ") + w.code;
     if (!g.response.model.empty()) s.set("gen_ai.response.model", g.response.model);
+    if (!g.response.id.empty()) s.set("gen_ai.response.id", g.response.id);
     if (g.response.usage.input_tokens)
       s.set("gen_ai.usage.input_tokens", *g.response.usage.input_tokens);
     if (g.response.usage.output_tokens)
