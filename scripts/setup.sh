@@ -10,8 +10,8 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
-  libyaml-cpp-dev wrk curl ca-certificates ripgrep python3 python3-websockets openssl nginx
-  libnghttp2-dev nghttp2-client
+  libyaml-cpp-dev libhiredis-dev redis-server haproxy wrk curl ca-certificates ripgrep python3 python3-websockets
+  openssl nginx libnghttp2-dev nghttp2-client
 )
 
 missing=()

@@ -194,6 +194,10 @@ void add_serve_command(CLI::App& app) {
                   "serve HTTPS (TLS 1.2+) with this PEM certificate chain (reloaded on SIGHUP)");
   cmd->add_option("--tls-key", a->tls_key, "the PEM private key of --tls-cert");
   cmd->add_flag("--no-mcp", a->no_mcp, "do not serve the server tools on /mcp");
+  cmd->add_option("--redis", a->redis,
+                  "redis://HOST:PORT[/DB]: share the keys' limits and the response store with "
+                  "the other replicas using this Redis (docs/deploy.md; also redis.url in "
+                  "--config)");
   cmd->add_option("--tools", a->tools,
                   "who runs tools: passthrough (the client), server (the gateway: read-only "
                   "built-ins in --workspace and the demo to-do list), mixed (both). Default: "

@@ -4,6 +4,7 @@
 
 #include "cli/serve_args.h"
 #include "toolwire/dialects/dialect.h"
+#include "toolwire/redis/url.h"
 #include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/textprovider/upstream.h"
 #include "toolwire/transport/http_types.h"
@@ -201,6 +202,11 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
   if (a.no_traces) c.telemetry.traces = false;
   if (!c.telemetry.traces.has_value()) c.telemetry.traces = true;
   if (!a.data_dir.empty()) c.telemetry.data_dir = a.data_dir;
+  // --redis wins over the file's redis.url (the section's other settings stay).
+  if (!a.redis.empty()) {
+    if (auto url = redis::parse_url(a.redis); !url) return usage("--redis: " + url.error().message);
+    c.options.shared.redis_url = a.redis;
+  }
   TW_TRY(apply_otlp(a, c.telemetry.otlp));
   return c;
 }

@@ -51,6 +51,9 @@ struct Gateway::Impl {
     ctx->response_store.set_limits(ctx->options.response_store.max_responses,
                                    ctx->options.response_store.max_bytes);
     ctx->router = std::move(router);
+    if (!ctx->options.shared.redis_url.empty())
+      ctx->shared =
+          std::make_shared<shared_state::SharedState>(ioc, ctx->options.shared, ctx->options.log);
     ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);
     ctx->mcp = std::make_shared<routes::McpEndpoint>(*ctx);
     auto sc = std::make_shared<http::SessionContext>();
@@ -63,6 +66,9 @@ struct Gateway::Impl {
 
   ~Impl() {
     if (reserve_fd >= 0) ::close(reserve_fd);
+    // Its timers and socket belong to the io_context, declared after ctx:
+    // they go first (handlers still queued hold the rest, and die with it).
+    ctx->shared.reset();
   }
 
   void accept() {
@@ -283,6 +289,7 @@ Status Gateway::start() {
                                                   ec.message());
   I.port = I.acceptor.local_endpoint().port();
   I.started = true;
+  if (I.ctx->shared) I.ctx->shared->start();
   I.ctx->ready = true;
   asio::post(I.acceptor.get_executor(), [&I] { I.accept(); });
   int n = I.ctx->options.threads > 0
@@ -339,6 +346,8 @@ void Gateway::wait() {
   // Upstream calls cancelled with their sessions still report back (posting
   // to this io_context); let them before the executor goes away.
   I.ctx->upstream_calls.wait_idle(std::chrono::seconds(5));
+  // Redis: its socket and timers closed while the io_context still runs.
+  if (I.ctx->shared) I.ctx->shared->stop();
   I.ioc.stop();
   for (auto& t : I.threads) t.join();
   // Tool handlers still running were cancelled with their sessions.

@@ -36,6 +36,9 @@ class GatewayKey {
  public:
   explicit GatewayKey(KeyConfig c);
   const KeyConfig& config() const { return c_; }
+  // The key's name in shared state (Redis): a hash of its hash, so neither
+  // the key nor its configured hash appears there.
+  const std::string& shared_id() const { return shared_id_; }
   bool allows_model(std::string_view model) const;
   // Takes one request from the per-minute bucket; when it is empty, the
   // seconds until one is back (for `retry-after`).
@@ -46,6 +49,7 @@ class GatewayKey {
 
  private:
   KeyConfig c_;
+  std::string shared_id_;
   std::mutex mu_;
   double tokens_ = 0;
   std::chrono::steady_clock::time_point refilled_{};

@@ -219,6 +219,25 @@ struct TlsOptions {
   bool enabled() const { return !cert_file.empty(); }
 };
 
+// `--redis` / `redis:` (docs/deploy.md): what the replicas behind one
+// balancer share through Redis — the keys' requests_per_minute and
+// max_concurrent_streams, and the response store. Empty url: all of it in
+// process, as without replicas.
+struct SharedStateOptions {
+  std::string redis_url;                   // redis://HOST:PORT[/DB]
+  std::string prefix = "toolwire:";        // of every Redis key (several gateways on one Redis)
+  std::chrono::milliseconds timeout{250};  // per Redis command (then: a failure)
+  // Redis unreachable or late: a key's limits fall back to this replica's
+  // own counters (counted in toolwire_shared_state_fallback_total, logged);
+  // false: the request is refused with 503.
+  bool limits_fail_open = true;
+  // A stream slot is a lease renewed while its stream is open: a replica
+  // that dies holds its slots at most this long.
+  std::chrono::milliseconds stream_lease{std::chrono::seconds(30)};
+  std::chrono::seconds response_ttl{std::chrono::hours(24)};  // stored answers and their items
+  size_t max_response_bytes = 4 * 1024 * 1024;  // a bigger one is not stored (counted)
+};
+
 struct GatewayOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (see Gateway::port())
@@ -244,6 +263,7 @@ struct GatewayOptions {
   McpEndpointOptions mcp;
   ResponseStoreOptions response_store;
   TlsOptions tls;  // off unless cert_file is set
+  SharedStateOptions shared;
 };
 
 }  // namespace toolwire::gateway

@@ -46,7 +46,10 @@ std::string sha256_hex(std::string_view text) {
   return out;
 }
 
-GatewayKey::GatewayKey(KeyConfig c) : c_(std::move(c)), tokens_(c_.requests_per_minute) {}
+GatewayKey::GatewayKey(KeyConfig c)
+    : c_(std::move(c)),
+      shared_id_(sha256_hex("toolwire-key:" + c_.sha256_hex).substr(0, 32)),
+      tokens_(c_.requests_per_minute) {}
 
 bool GatewayKey::allows_model(std::string_view model) const {
   if (c_.models.empty()) return true;

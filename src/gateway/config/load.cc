@@ -11,6 +11,7 @@
 
 #include "gateway/config/conductor_section.h"
 #include "gateway/config/reader.h"
+#include "gateway/config/redis_section.h"
 #include "gateway/config/telemetry_section.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/textprovider/text_provider.h"
@@ -210,11 +211,27 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   GatewayConfig c;
   c.source = r.file;
   if (!root || root.IsNull()) return r.error(root, "$", "the file is empty");
-  TW_TRY(r.keys(
-      root, "",
-      {"listen", "threads", "tool_threads", "limits", "stream_keepalive_ms", "upstream_idle_ms",
-       "drain_ms", "log_requests", "keys", "upstreams", "routes", "mcp_servers", "mcp_endpoint",
-       "conductor", "response_store", "tls", "record", "replay", "telemetry"}));
+  TW_TRY(r.keys(root, "",
+                {"listen",
+                 "threads",
+                 "tool_threads",
+                 "limits",
+                 "stream_keepalive_ms",
+                 "upstream_idle_ms",
+                 "drain_ms",
+                 "log_requests",
+                 "keys",
+                 "upstreams",
+                 "routes",
+                 "mcp_servers",
+                 "mcp_endpoint",
+                 "conductor",
+                 "response_store",
+                 "tls",
+                 "record",
+                 "replay",
+                 "telemetry",
+                 "redis"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -248,6 +265,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
     TW_TRY(r.integer_as(rs, "response_store", "max_mb", 1, 1 << 20, mb));
     o.response_store.max_bytes = mb << 20;
   }
+
+  if (YAML::Node rd = root["redis"]) TW_TRY(config_yaml::read_redis(r, rd, o.shared));
 
   if (YAML::Node ks = root["keys"]) {
     if (!ks.IsSequence()) return r.error(ks, "keys", "expected a list");

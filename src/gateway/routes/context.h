@@ -13,6 +13,7 @@
 #include "gateway/metrics/metrics.h"
 #include "gateway/routes/response_store.h"
 #include "gateway/routes/tool_executors.h"
+#include "gateway/shared_state/shared_state.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/telemetry/otlp_exporter.h"
@@ -109,6 +110,9 @@ struct RouteContext {
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   std::shared_ptr<telemetry::TraceStore> traces;    // null: no traces (GET /v1/traces)
   std::shared_ptr<telemetry::OtlpExporter> otlp;    // null: no OTLP export
+  // Limits and the response store shared with other replicas (Redis); null
+  // without --redis.
+  std::shared_ptr<shared_state::SharedState> shared;
   void log(std::string_view line) const {
     if (options.log) options.log(line);
   }

@@ -52,27 +52,93 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
         ex_(std::move(ex)) {}
 
   void start(http::Request&& req) {
-    start_ = req.received;
+    req_ = std::move(req);
+    start_ = req_.received;
     if (ctx_->traces || ctx_->otlp)
       trace_ = std::make_shared<traces::RequestTrace>(ctx_->traces, ctx_->otlp, "request",
                                                       std::string(route_),
                                                       key_ ? key_->config().name : "", false);
-    ctx_->metrics.bytes_in(req.body.size());
-    auto decoded = codec_.decode_request(req.body, warnings_);
+    ctx_->metrics.bytes_in(req_.body.size());
+    auto decoded = codec_.decode_request(req_.body, warnings_);
     if (!decoded) return reject(decoded.error());
     request_ = std::move(*decoded);
     // A dialect whose path names the model and the stream flag: the path's.
     if (!ingress_.model.empty()) request_.model = ingress_.model;
     if (ingress_.stream) request_.stream = *ingress_.stream;
+    if (dialect_->ingress.response_store && ctx_->shared && ctx_->response_store.enabled())
+      return fetch_shared();
+    resolve(ctx_->response_store);
+  }
+
+ private:
+  // With shared state, the answers this request names are fetched from
+  // Redis first (one MGET), into a store of this request's own, which also
+  // writes its answer through to Redis.
+  void fetch_shared() {
+    const auto& refs = dialect_->ingress.item_references;
+    std::string scope = key_scope(key_);
+    std::string previous;
+    if (auto id = previous_response_id(request_)) previous = scoped_response_id(scope, *id);
+    std::vector<std::string> items;
+    if (refs.id_of)
+      for (const auto& m : request_.messages)
+        for (const auto& p : m.parts)
+          if (auto id = refs.id_of(p)) items.push_back(scoped_response_id(scope, *id));
+    shared_store_ = std::make_unique<ResponseStore>();
+    shared_store_->set_limits(SIZE_MAX, SIZE_MAX);
+    auto write_through = [weak = weak_from_this()](const std::string& id,
+                                                   const ResponseStore::Conversation& c,
+                                                   const ResponseStore::Items& i) {
+      auto self = weak.lock();
+      if (!self) return;
+      self->storing_ = true;
+      self->ctx_->shared->store(id, c, i, [weak] {
+        if (auto s = weak.lock()) s->ex_->post([s] { s->finish_now(); });
+      });
+    };
+    if (previous.empty() && items.empty()) {
+      shared_store_->set_on_put(std::move(write_through));
+      return resolve(*shared_store_);
+    }
+    ctx_->shared->fetch(previous, items,
+                        [self = shared_from_this(), previous, items,
+                         write_through](Result<shared_state::SharedState::Found> r) {
+                          self->ex_->post([self, previous, items, write_through, r = std::move(r)] {
+                            if (self->ex_->closed()) return self->gone_early();
+                            if (!r) {
+                              Error e = r.error();
+                              e.http_status = 503;
+                              return self->reject(e);
+                            }
+                            ResponseStore& store = *self->shared_store_;
+                            if (r->conversation) store.put(previous, std::move(*r->conversation));
+                            for (size_t i = 0; i < items.size() && i < r->items.size(); ++i)
+                              if (r->items[i])
+                                store.put(
+                                    "\x01" + items[i], {},
+                                    {dialects::StoredItem{items[i], std::move(*r->items[i])}});
+                            store.set_on_put(write_through);
+                            self->resolve(store);
+                          });
+                        });
+  }
+
+  ResponseStore& store() { return shared_store_ ? *shared_store_ : ctx_->response_store; }
+
+  // previous_response_id and item_references from `store`, then the rest.
+  void resolve(ResponseStore& store) {
     if (auto store_error = dialect_->ingress.response_store) {
       const auto& refs = dialect_->ingress.item_references;
-      if (auto w = resolve_item_references(ctx_->response_store, request_, key_scope(key_),
-                                           req.body, refs, store_error))
+      if (auto w = resolve_item_references(store, request_, key_scope(key_), req_.body, refs,
+                                           store_error))
         return reject_wire(std::move(*w));
-      if (auto w =
-              recorder_.begin(ctx_->response_store, request_, key_scope(key_), store_error, refs))
+      if (auto w = recorder_.begin(store, request_, key_scope(key_), store_error, refs))
         return reject_wire(std::move(*w));
     }
+    proceed();
+  }
+
+  void proceed() {
     if (auto err = check_limits(request_, ctx_->options.limits)) return reject(*err);
     if (dialect_->ingress.refuse)
       if (auto w = dialect_->ingress.refuse(request_)) return reject_wire(std::move(*w));
@@ -99,58 +165,96 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (targets->empty())
       return reject(
           make_error(ErrorCode::not_found, "no upstream for model " + request_.model, "$.model"));
+    targets_ = std::move(*targets);
     model_ = request_.model;
     stream_ = request_.stream;
     if (trace_) {
       trace_->trace().model = model_;
       // The route's choice, made once for the request (its first target's).
-      trace_->set_capture(targets->front().capture_content);
+      trace_->set_capture(targets_.front().capture_content);
     }
     // The route's loss policy: here for what reading the request lost, in
     // the provider (before sending) for what translating it would lose.
-    request_.on_loss = targets->front().on_loss;
+    request_.on_loss = targets_.front().on_loss;
     if (auto e = request_.on_loss.check(warnings_,
                                         "reading the " + std::string(codec_.name()) + " request"))
       return reject(*e);
-    const auto tools = targets->front().tools;
+    const auto tools = targets_.front().tools;
     // The route's tools now (an MCP server's list_changed may replace them
     // later; this request keeps these).
     auto registry = tools ? tools->current() : nullptr;
     if (registry && (tools->mode != ToolMode::passthrough ||
                      (tools->builtin_when_client_has_no_tools && request_.tools.empty()))) {
       bool comments =
-          req.header("toolwire-tool-events") == "comments" && stream_shape(codec_).sse_comments;
+          req_.header("toolwire-tool-events") == "comments" && stream_shape(codec_).sse_comments;
       rounds_ = std::make_unique<ToolRounds>(*ctx_, tools, std::move(registry), key_scope(key_),
                                              stream_, comments);
       if (auto err = rounds_->prepare(request_)) return reject(*err);
       rounds_->trace = trace_;
     }
     if (stream_ && key_) {
-      if (!key_->open_stream()) {
-        Error e =
-            make_error(ErrorCode::resource_exhausted,
-                       "key '" + key_->config().name + "' already has " +
-                           std::to_string(key_->config().max_concurrent_streams) + " streams open");
-        e.http_status = 429;
-        return reject(e);
-      }
+      if (ctx_->shared && key_->config().max_concurrent_streams > 0) return open_shared_slot();
+      if (!key_->open_stream()) return reject(streams_full());
       holds_stream_slot_ = true;
     }
+    launch();
+  }
+
+  Error streams_full() const {
+    Error e =
+        make_error(ErrorCode::resource_exhausted,
+                   "key '" + key_->config().name + "' already has " +
+                       std::to_string(key_->config().max_concurrent_streams) + " streams open");
+    e.http_status = 429;
+    return e;
+  }
+
+  // max_concurrent_streams across replicas: a lease in Redis (one round trip).
+  void open_shared_slot() {
+    ctx_->shared->open_stream(
+        *key_, [self = shared_from_this()](Result<std::optional<shared_state::StreamSlot>> r) {
+          self->ex_->post([self, r = std::move(r)] {
+            if (r && *r) {
+              self->slot_ = std::move(**r);
+              self->holds_shared_slot_ = true;
+            }
+            if (self->ex_->closed()) return self->gone_early();
+            if (!r) {  // Redis failed and the limits fail closed
+              Error e = r.error();
+              e.http_status = 503;
+              return self->reject(e);
+            }
+            if (!*r) return self->reject(self->streams_full());
+            self->launch();
+          });
+        });
+  }
+
+  // The client left while Redis answered: nothing was started.
+  void gone_early() {
+    if (done_) return;
+    done_ = true;
+    finish_metrics(499);
+  }
+
+  void launch() {
     if (stream_) {
       relay_ = std::make_shared<StreamRelay>(ex_, *ctx_, codec_);
       relay_->on_behind = [weak = weak_from_this()] {
         if (auto self = weak.lock()) self->pause();
       };
     }
-    upstream_ = std::make_shared<UpstreamCall>(ctx_, ex_, std::move(*targets), stream_,
-                                               client_deadline_ms(req), start_);
+    upstream_ = std::make_shared<UpstreamCall>(ctx_, ex_, std::move(targets_), stream_,
+                                               client_deadline_ms(req_), start_);
     upstream_->trace = trace_;
     upstream_->caller_dialect = std::string(codec_.name());
+    std::string().swap(req_.body);  // decoded: not held for the answer's whole life
     ex_->on_close([self = shared_from_this()] { self->client_gone(); });
     if (rounds_) return rounds_->start(shared_from_this(), std::move(request_));
     upstream_->start(std::move(request_), sink(nullptr));
   }
 
+ public:
   // ---- ToolRounds::Host ----
 
   provider::ProviderCall call_model(ir::Request request, provider::DoneCallback done) override {
@@ -305,17 +409,41 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     http::Headers h;
     std::string v = format_warnings(warnings_, encode_warnings);
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
-    ex_->respond(200, "application/json", *body, h);
-    ctx_->metrics.bytes_out(body->size());
-    recorder_.done(ctx_->response_store, resp);
-    finish_metrics(200);
+    after_store([self = shared_from_this(), body = std::move(*body), h = std::move(h)] {
+      self->ex_->respond(200, "application/json", body, h);
+      self->ctx_->metrics.bytes_out(body.size());
+      self->finish_metrics(200);
+    });
+    recorder_.done(store(), resp);
+    stored();
   }
 
   void end(int status) {
-    if (status == 200) recorder_.stream_done(ctx_->response_store);
     done_ = true;
-    relay_->end();
-    finish_metrics(status);
+    after_store([self = shared_from_this(), status] {
+      self->relay_->end();
+      self->finish_metrics(status);
+    });
+    if (status == 200) recorder_.stream_done(store());
+    stored();
+  }
+
+  // The answer's end waits, with shared state, until Redis has the answer:
+  // once a client has the whole answer, every replica finds its id.
+  void after_store(std::function<void()> finish) {
+    finish_ = std::move(finish);
+    storing_ = false;
+  }
+  // After the recorder ran: finishes now unless a write to Redis is under
+  // way (its reply or its deadline finishes).
+  void stored() {
+    if (!storing_) finish_now();
+  }
+  void finish_now() {
+    if (!finish_) return;
+    auto f = std::move(finish_);
+    finish_ = nullptr;
+    f();
   }
 
   void client_gone() {
@@ -334,6 +462,10 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (holds_stream_slot_) {
       holds_stream_slot_ = false;
       key_->close_stream();
+    }
+    if (holds_shared_slot_) {
+      holds_shared_slot_ = false;
+      ctx_->shared->close_stream(*key_, slot_);
     }
     auto now = Clock::now();
     double secs = std::chrono::duration<double>(now - start_).count();
@@ -355,6 +487,13 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   GatewayKey* key_;  // owned by the gateway's KeyRing, which outlives every call
   bool holds_stream_slot_ = false;
+  bool holds_shared_slot_ = false;
+  shared_state::StreamSlot slot_;  // with shared state: the lease (or this replica's slot)
+  http::Request req_;
+  std::vector<RouteTarget> targets_;
+  std::unique_ptr<ResponseStore> shared_store_;  // with shared state: this request's answers
+  std::function<void()> finish_;                 // the answer's end, once it is stored
+  bool storing_ = false;                         // a write to Redis is under way
   std::shared_ptr<RouteContext> ctx_;
   const dialects::Dialect* dialect_;
   const dialects::Codec& codec_;

@@ -29,6 +29,12 @@ std::optional<std::string> plain_string(std::string_view raw) {
 
 }  // namespace
 
+std::optional<std::string> previous_response_id(const ir::Request& request) {
+  for (const auto& e : request.extra)
+    if (e.key == kField) return e.raw_json == "null" ? std::nullopt : plain_string(e.raw_json);
+  return std::nullopt;
+}
+
 std::string scoped_response_id(std::string_view scope, std::string_view id) {
   if (scope.empty()) return std::string(id);
   std::string out;

@@ -31,6 +31,10 @@ struct ResponseRecord {
 // only in the scope it was stored in: to another key its id is unknown.
 std::string scoped_response_id(std::string_view scope, std::string_view id);
 
+// The request's previous_response_id when it is a plain id string (without
+// taking it out); nullopt otherwise (apply_previous_response() reports it).
+std::optional<std::string> previous_response_id(const ir::Request& request);
+
 // Applies the request's previous_response_id, looked up in `scope` (see
 // scoped_response_id). An error body (written by `error`) when it names no stored
 // response of this scope (400 previous_response_not_found: the same for

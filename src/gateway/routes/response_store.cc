@@ -70,6 +70,7 @@ bool ResponseStore::enabled() const {
 }
 
 void ResponseStore::put(const std::string& id, Conversation conversation, Items items) {
+  if (on_put_) on_put_(id, conversation, items);
   size_t n = approximate_bytes(conversation) + approximate_bytes(items) + id.size();
   auto shared = std::make_shared<const Conversation>(std::move(conversation));
   std::lock_guard lock(mu_);

@@ -3,10 +3,13 @@
 // earlier ones it continued included, and the answer) under the id the client
 // got, and the answer's items under theirs (`item_reference`). Bounded by a
 // count and by an estimate of the bytes held; the least recently used
-// response goes first, its items with it. In process only: a restart forgets all.
+// response goes first, its items with it. In process only: a restart forgets
+// all; with shared state (--redis) a request's answers go to Redis instead
+// (model_call.cc, shared_state/).
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -44,6 +47,11 @@ class ResponseStore {
   size_t size() const;
   size_t bytes() const;
 
+  // Runs on every later put(), before the entry is kept here: a request's
+  // own store writes its answer through to the shared one (Redis).
+  using PutHook = std::function<void(const std::string& id, const Conversation&, const Items&)>;
+  void set_on_put(PutHook hook) { on_put_ = std::move(hook); }
+
  private:
   struct Entry {
     std::string id;
@@ -54,6 +62,7 @@ class ResponseStore {
   void evict_locked();
   void erase_locked(std::list<Entry>::iterator it);
 
+  PutHook on_put_;
   mutable std::mutex mu_;
   size_t max_responses_ = 0, max_bytes_ = 0, bytes_ = 0;
   std::list<Entry> lru_;  // front: most recently used
