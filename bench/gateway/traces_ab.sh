@@ -9,6 +9,12 @@
 # which a loaded host disturbs less than req/s.
 #
 #   BUILD_DIR=build ROUNDS=6 DURATION=4 bench/gateway/traces_ab.sh
+#   ON=otlp BUILD_DIR=build bench/gateway/traces_ab.sh   # "on" = OTLP export only
+#
+# ON picks what "on" is: `store` (default: SQLite), `otlp` (--no-traces
+# --otlp-endpoint: every trace exported over OTLP/HTTP to the mock, which
+# answers a POST whose path holds "/messages" with 200 — the sink's cost is
+# the mock's, on the load CPU) or `both`.
 #
 # Every process binds 127.0.0.1 port 0 and is stopped by PID on exit. Needs
 # wrk and taskset; the gateway on CPU 1, wrk and the mock on CPU 0.
@@ -58,7 +64,11 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() { # MODE(off|on) KIND : a fresh instance (as run.sh), one wrk run; prints "req/s cpu_us/req"
   local mode=$1 kind=$2 flags name pid port line req dur
   N=$((N + 1)); name=tw_${mode}_$N
-  if [ "$mode" = off ]; then flags=(--no-traces); else flags=(--data-dir "$OUT/data"); fi
+  local sink="http://127.0.0.1:$MPORT/otlp-sink/messages"  # → .../messages/v1/traces: a 200
+  if [ "$mode" = off ]; then flags=(--no-traces)
+  elif [ "${ON:-store}" = otlp ]; then flags=(--no-traces --otlp-endpoint "$sink")
+  elif [ "${ON:-store}" = both ]; then flags=(--data-dir "$OUT/data" --otlp-endpoint "$sink")
+  else flags=(--data-dir "$OUT/data"); fi
   start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
     --upstream "anthropic=http://127.0.0.1:$MPORT" "${flags[@]}"
   pid=$LAST_PID; port=$(port_of "$name")
@@ -67,6 +77,11 @@ run() { # MODE(off|on) KIND : a fresh instance (as run.sh), one wrk run; prints 
          wrk -t1 -c"$CONNS" -d"${DURATION}s" --timeout 10s -s "$HERE/post.lua" \
          "http://127.0.0.1:$port/v1/chat/completions" | grep '^WRK ')
   sleep 0.4  # the writer's last batch (gathered for 250 ms) is the traced run's cost too
+  if [ "$mode" = on ] && [ "${ON:-store}" != store ]; then
+    # The export's counters: every span accepted by the sink, none dropped?
+    curl -s "http://127.0.0.1:$port/metrics" | grep '^toolwire_otlp' | tr '\n' ' ' >>"$OUT/otlp.log"
+    echo >>"$OUT/otlp.log"
+  fi
   t1=$(cpu_ticks "$pid")
   kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
   req=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$line")
@@ -86,7 +101,7 @@ for kind in ns st; do
   done
   off=$(cut -d' ' -f1 "$OUT/$kind.off" | median); on=$(cut -d' ' -f1 "$OUT/$kind.on" | median)
   offc=$(cut -d' ' -f2 "$OUT/$kind.off" | median); onc=$(cut -d' ' -f2 "$OUT/$kind.on" | median)
-  echo "RESULT kind=$kind conns=$CONNS rounds=$ROUNDS off_rps=$off on_rps=$on" \
+  echo "RESULT on=${ON:-store} kind=$kind conns=$CONNS rounds=$ROUNDS off_rps=$off on_rps=$on" \
        "on_vs_off=$(awk -v a="$on" -v b="$off" 'BEGIN{printf "%.3f", a/b}')" \
        "off_cpu_us_per_req=$offc on_cpu_us_per_req=$onc" \
        "cpu_on_vs_off=$(awk -v a="$onc" -v b="$offc" 'BEGIN{printf "%.3f", a/b}')" \

@@ -47,7 +47,9 @@ struct ServeArgs {
   std::string replay;  // a folder: answers from there, no network
   bool replay_pacing = false;
   bool no_traces = false;
-  std::string redis;  // redis://HOST:PORT[/DB]: shared state across replicas
+  std::string redis;                      // redis://HOST:PORT[/DB]: shared state across replicas
+  std::string otlp_endpoint;              // export traces over OTLP/HTTP there
+  std::vector<std::string> otlp_headers;  // "name=value", repeatable
 };
 
 // The configuration the flags describe, for gateway::build_gateway: the file

@@ -83,6 +83,7 @@ int run_serve(const ServeArgs& a) {
   gw.set_router(built->router);
   gw.set_keys(built->keys);
   gw.set_traces(built->traces);
+  gw.set_otlp(built->otlp);
   if (!built->traces_warning.empty())
     std::fprintf(stderr, "toolwire serve: warning: %s\n", built->traces_warning.c_str());
   std::vector<std::string> described = built->described;
@@ -226,6 +227,12 @@ void add_serve_command(CLI::App& app) {
                   "(docs/replay.md)");
   cmd->add_flag("--replay-pacing", a->replay_pacing,
                 "with --replay: send the answers at the recorded pace");
+  cmd->add_option("--otlp-endpoint", a->otlp_endpoint,
+                  "export traces to an OpenTelemetry collector over OTLP/HTTP (protobuf): its "
+                  "URL, e.g. http://127.0.0.1:4318 (/v1/traces is added when the path is "
+                  "missing)");
+  cmd->add_option("--otlp-header", a->otlp_headers,
+                  "NAME=VALUE header sent to the collector (repeat; e.g. its auth)");
   cmd->add_flag("--no-traces", a->no_traces,
                 "keep no traces (default: each request's in SQLite under --data-dir, "
                 "GET /v1/traces)");

@@ -5,7 +5,9 @@
 #include "cli/serve_args.h"
 #include "toolwire/dialects/dialect.h"
 #include "toolwire/redis/url.h"
+#include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/textprovider/upstream.h"
+#include "toolwire/transport/http_types.h"
 
 namespace toolwire::cli {
 namespace {
@@ -58,6 +60,29 @@ Status apply_recording(const ServeArgs& a, gateway::RecordingConfig& r) {
   if (a.replay_pacing) {
     if (r.mode != Mode::replay) return usage("--replay-pacing goes with --replay DIR");
     r.pacing = true;
+  }
+  return Status::Ok();
+}
+
+// --otlp-endpoint / --otlp-header, over the file's telemetry.otlp: the
+// flag's URL wins; a flag's header replaces the file's of that name.
+Status apply_otlp(const ServeArgs& a, gateway::OtlpConfig& o) {
+  if (!a.otlp_endpoint.empty()) {
+    auto url = telemetry::otlp_traces_url(a.otlp_endpoint);
+    if (!url) return usage("--otlp-endpoint: " + url.error().message);
+    o.url = *url;
+  }
+  if (!a.otlp_headers.empty() && o.url.empty())
+    return usage("--otlp-header needs --otlp-endpoint (or telemetry.otlp in the file)");
+  for (const auto& h : a.otlp_headers) {
+    const size_t eq = h.find('=');
+    if (eq == std::string::npos)
+      return usage("--otlp-header: expected NAME=VALUE, got a name only");
+    std::string name = h.substr(0, eq), value = h.substr(eq + 1);
+    if (auto why = telemetry::otlp_header_problem(name, value); !why.empty())
+      return usage("--otlp-header: " + why);
+    std::erase_if(o.headers, [&](const auto& kv) { return transport::iequals(kv.first, name); });
+    o.headers.emplace_back(std::move(name), std::move(value));
   }
   return Status::Ok();
 }
@@ -182,6 +207,7 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
     if (auto url = redis::parse_url(a.redis); !url) return usage("--redis: " + url.error().message);
     c.options.shared.redis_url = a.redis;
   }
+  TW_TRY(apply_otlp(a, c.telemetry.otlp));
   return c;
 }
 

@@ -255,6 +255,10 @@ void Gateway::set_traces(std::shared_ptr<telemetry::TraceStore> store) {
   impl_->ctx->traces = std::move(store);
 }
 
+void Gateway::set_otlp(std::shared_ptr<telemetry::OtlpExporter> exporter) {
+  impl_->ctx->otlp = std::move(exporter);
+}
+
 Gateway::~Gateway() {
   stop();
   wait();

@@ -393,6 +393,70 @@ class ConductorTraceTest(unittest.TestCase):
                 server.stop()
 
 
+class ConductorOtlpTest(unittest.TestCase):
+    """A conductor turn exported over OTLP/HTTP, decoded by the official
+    opentelemetry-proto definitions (tests/gateway_observe/otlp_receiver.mjs,
+    run with node): an invoke_agent SERVER root, its model and device tool
+    spans as children, one trace id."""
+
+    def test_turn_reaches_the_collector(self):
+        import select, shutil, signal, subprocess, time
+        here = os.path.dirname(os.path.abspath(__file__))
+        receiver = os.path.join(here, "..", "gateway_observe", "otlp_receiver.mjs")
+        rx = subprocess.Popen([shutil.which("node") or "node", receiver],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready, _, _ = select.select([rx.stdout], [], [], 15)
+            self.assertTrue(ready, "the receiver printed no port within 15 s")
+            port = int(rx.stdout.readline())
+            server = Server(BINARY, "--no-traces", "--otlp-endpoint", f"http://127.0.0.1:{port}")
+            try:
+                async def go():
+                    d = await Device.connect(server.url)
+                    await d.start([tool("get_battery")])
+                    await d.send("transcript.final", {"text": "call get_battery"})
+                    call = (await d.until("tool.call"))[-1]["payload"]
+                    await d.send("tool.result", {"callId": call["callId"], "result": "fine"})
+                    await d.until("assistant.speech.final")
+                    await d.until("state", pred=lambda e: e["payload"]["state"] == "idle")
+                    await d.close()
+                asyncio.run(asyncio.wait_for(go(), 30))
+            finally:
+                server.stop()  # SIGTERM: the exporter sends what is queued (bounded), then exits
+            os.kill(rx.pid, signal.SIGTERM)
+            out, _ = rx.communicate(timeout=15)
+        finally:
+            if rx.poll() is None:
+                os.kill(rx.pid, signal.SIGKILL)
+                rx.wait(timeout=5)
+        spans = []
+        for line in out.splitlines():
+            for rs in json.loads(line).get("resourceSpans", []):
+                for ss in rs.get("scopeSpans", []):
+                    spans.extend(ss.get("spans", []))
+
+        def attrs(s):
+            return {kv["key"]: next(iter(kv["value"].values())) for kv in s.get("attributes", [])}
+        roots = [s for s in spans if s["kind"] == "SPAN_KIND_SERVER"]
+        self.assertEqual(len(roots), 1, spans)
+        root = roots[0]
+        self.assertEqual(root["name"], "invoke_agent conductor")
+        self.assertEqual(attrs(root)["gen_ai.operation.name"], "invoke_agent")
+        children = [s for s in spans if s is not root]
+        models = [s for s in children if s["kind"] == "SPAN_KIND_CLIENT"]
+        tools = [s for s in children if s["kind"] == "SPAN_KIND_INTERNAL"]
+        self.assertGreaterEqual(len(models), 2, spans)
+        self.assertEqual(len(tools), 1, spans)
+        for s in children:
+            self.assertEqual(s["traceId"], root["traceId"])
+            self.assertEqual(s["parentSpanId"], root["spanId"])
+        self.assertEqual(attrs(models[0])["gen_ai.operation.name"], "chat")
+        self.assertEqual(tools[0]["name"], "execute_tool get_battery")
+        a = attrs(tools[0])
+        self.assertEqual(a["toolwire.tool.runner"], "device")
+        self.assertEqual(a["gen_ai.tool.name"], "get_battery")
+
+
 if __name__ == "__main__":
     BINARY = sys.argv[1]
     unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)

@@ -197,6 +197,55 @@ TEST(GatewayConfig, OnLossPerRoute) {
       << bad.error().message;
 }
 
+TEST(GatewayConfig, TelemetryOtlp) {
+  const std::string tail =
+      "upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n";
+  auto c = load_config_string(
+      "telemetry:\n  otlp:\n    endpoint: http://collector:4318\n    headers: {x-tenant: a, "
+      "authorization: Bearer t}\n    service_name: gw\n    batch_size: 10\n    queue_limit: "
+      "100\n    timeout_ms: 500\n    flush_ms: 20\n" +
+          tail,
+      "t.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  const OtlpConfig& o = c->telemetry.otlp;
+  EXPECT_EQ(o.url, "http://collector:4318/v1/traces");
+  ASSERT_EQ(o.headers.size(), 2u);
+  EXPECT_EQ(o.headers[0], (std::pair<std::string, std::string>{"x-tenant", "a"}));
+  EXPECT_EQ(o.headers[1].second, "Bearer t");
+  EXPECT_EQ(o.service_name, "gw");
+  EXPECT_EQ(o.batch_size, 10u);
+  EXPECT_EQ(o.queue_limit, 100u);
+  EXPECT_EQ(o.timeout, std::chrono::milliseconds(500));
+  EXPECT_EQ(o.flush_interval, std::chrono::milliseconds(20));
+  EXPECT_FALSE(c->telemetry.traces.has_value());  // the export leaves the store's default alone
+
+  auto none = load_config_string(tail, "t.yaml");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->telemetry.otlp.url, "");
+
+  for (const auto& [yaml, expect] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"telemetry: {otlp: {endpoint: collector:4318}}\n",
+            "t.yaml:1:30: telemetry.otlp.endpoint: OTLP endpoint: give an http:// or https:// URL"},
+           {"telemetry: {otlp: {headers: {a: b}}}\n", "telemetry.otlp: needs an endpoint"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", headers: {\"a b\": c}}}\n",
+            "telemetry.otlp.headers.a b: 'a b' is not a header name"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", headers: [a]}}\n",
+            "telemetry.otlp.headers: expected a mapping"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", batch: 5}}\n",
+            "telemetry.otlp.batch: unknown key"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", batch_size: 0}}\n",
+            "telemetry.otlp.batch_size: must be between 1"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", batch_size: 50, queue_limit: 10}}\n",
+            "queue_limit must be at least batch_size"},
+           {"telemetry: {otlp: {endpoint: \"http://h\", service_name: \"\"}}\n",
+            "telemetry.otlp.service_name: is empty"},
+       }) {
+    auto bad = load_config_string(std::string(yaml) + tail, "t.yaml");
+    ASSERT_FALSE(bad) << yaml;
+    EXPECT_NE(bad.error().message.find(expect), std::string::npos) << bad.error().message;
+  }
+}
+
 TEST(GatewayConfig, ExampleFileIsValid) {
   auto c = load_config_file(std::string(TOOLWIRE_SOURCE_DIR) + "/examples/gateway.yaml");
   ASSERT_TRUE(c) << c.error().message;

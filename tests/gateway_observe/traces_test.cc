@@ -145,6 +145,7 @@ TEST_F(Traces, ServerToolRequestHasItsSpans) {
   EXPECT_EQ(m["gen_ai.operation.name"], "chat");
   EXPECT_EQ(m["gen_ai.request.model"], "gpt-t");
   EXPECT_EQ(m["gen_ai.response.model"], "up-model");
+  EXPECT_EQ(m["gen_ai.response.id"], "m1");
   EXPECT_EQ(m["gen_ai.usage.input_tokens"], 11);
   EXPECT_EQ(m["gen_ai.usage.output_tokens"], 5);
   EXPECT_EQ(m["toolwire.upstream"], "up");

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "toolwire/core/loss_policy.h"
@@ -112,8 +113,20 @@ struct RecordingConfig {
   bool pacing = false;  // replay: at the recorded pace (else as fast as the client reads)
 };
 
+// `telemetry.otlp:` / --otlp-endpoint (docs/traces.md): traces also sent to
+// an OpenTelemetry collector over OTLP/HTTP (protobuf). Off without a URL.
+struct OtlpConfig {
+  std::string url;  // the full /v1/traces URL (telemetry::otlp_traces_url)
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string service_name = "toolwire";
+  size_t batch_size = 512;
+  size_t queue_limit = 8192;
+  std::chrono::milliseconds timeout{10000};
+  std::chrono::milliseconds flush_interval{1000};
+};
+
 // `telemetry:` (docs/traces.md): each request's and conductor turn's trace
-// in SQLite under data_dir, bounded.
+// in SQLite under data_dir, bounded; and/or exported over OTLP.
 struct TelemetryConfig {
   // Unset: off for build_gateway's other callers (tests, embedders), on for
   // `toolwire serve` (its default, set by the CLI).
@@ -121,6 +134,7 @@ struct TelemetryConfig {
   std::string data_dir;  // "": $XDG_DATA_HOME/toolwire, else ~/.local/share/toolwire
   size_t max_traces = 10000;
   size_t max_mb = 64;
+  OtlpConfig otlp;
 };
 
 struct GatewayConfig {
@@ -168,6 +182,8 @@ struct BuiltGateway {
   // Why traces are off although asked for (their folder could not be
   // opened): a warning for the start-up log; the gateway serves without.
   std::string traces_warning;
+  // Where traces are exported (Gateway::set_otlp); null without an OTLP URL.
+  std::shared_ptr<telemetry::OtlpExporter> otlp;
 };
 // `demo`: the offline demo's script and to-do tools, lent by the caller.
 Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpTransport& transport,

@@ -37,7 +37,8 @@
 
 namespace toolwire::telemetry {
 class TraceStore;
-}
+class OtlpExporter;
+}  // namespace toolwire::telemetry
 
 namespace toolwire::gateway {
 
@@ -286,6 +287,9 @@ class Gateway {
   // Where each request's and conductor turn's trace goes (GET /v1/traces);
   // null: no traces.
   void set_traces(std::shared_ptr<telemetry::TraceStore> store);
+  // Where each finished trace is also exported (OTLP/HTTP); null: nowhere.
+  // Its counters join GET /metrics.
+  void set_otlp(std::shared_ptr<telemetry::OtlpExporter> exporter);
   // The tools served on /mcp; none: /mcp answers 404. Again while serving:
   // open sessions serve the new tools and get notifications/tools/list_changed.
   void set_mcp_tools(std::shared_ptr<const tools::Registry> registry);

@@ -268,10 +268,10 @@ void Session::start_turn(std::string text) {
   std::weak_ptr<Session> weak = weak_from_this();
   Conductor* conductor = &conductor_;  // outlives every run (Gateway::wait)
   conductor->run_started();
-  if (auto store = conductor_.context().traces) {
+  if (conductor_.context().traces || conductor_.context().otlp) {
     tap_.trace = std::make_shared<traces::RequestTrace>(
-        store, "conductor_turn", "conductor", setup_.owner ? setup_.owner->config().name : "",
-        setup_.capture_content);
+        conductor_.context().traces, conductor_.context().otlp, "conductor_turn", "conductor",
+        setup_.owner ? setup_.owner->config().name : "", setup_.capture_content);
     tap_.trace->trace().model = setup_.model;
     tap_.upstream_name = setup_.upstream_name;
     std::lock_guard lock(view_mu_);

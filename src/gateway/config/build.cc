@@ -8,6 +8,7 @@
 #include "gateway/replay/transport.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/gateway/routing.h"
+#include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/telemetry/trace_store.h"
 #include "toolwire/textprovider/upstream.h"
 #include "toolwire/tools/builtin.h"
@@ -54,6 +55,19 @@ void open_traces(const TelemetryConfig& t, BuiltGateway& out) {
     out.traces = std::move(*store);
   else
     out.traces_warning = store.error().message + " (traces are off)";
+}
+
+// The OTLP exporter `telemetry.otlp` asks for (its sender thread starts
+// now; nothing is sent before the first trace).
+void open_otlp(const OtlpConfig& o, BuiltGateway& out) {
+  if (o.url.empty()) return;
+  out.otlp = telemetry::OtlpExporter::start({.url = o.url,
+                                             .headers = o.headers,
+                                             .service_name = o.service_name,
+                                             .batch_size = o.batch_size,
+                                             .flush_interval = o.flush_interval,
+                                             .queue_limit = o.queue_limit,
+                                             .timeout = o.timeout});
 }
 
 }  // namespace
@@ -342,6 +356,7 @@ Result<BuiltGateway> build_gateway(const GatewayConfig& config, transport::HttpT
     router->add_route(std::move(r));
   }
   open_traces(config.telemetry, out);
+  open_otlp(config.telemetry.otlp, out);
   out.mcp_live = std::move(live);
   out.router = router;
   out.keys = std::make_shared<KeyRing>();

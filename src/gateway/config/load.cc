@@ -12,6 +12,7 @@
 #include "gateway/config/conductor_section.h"
 #include "gateway/config/reader.h"
 #include "gateway/config/redis_section.h"
+#include "gateway/config/telemetry_section.h"
 #include "toolwire/gateway/config.h"
 #include "toolwire/textprovider/text_provider.h"
 #include "toolwire/textprovider/upstream.h"
@@ -403,17 +404,7 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   }
   if (root["conductor"]) TW_TRY(config_yaml::read_conductor(r, root["conductor"], c));
   TW_TRY(read_recording(r, root, c.recording));
-  if (YAML::Node t = root["telemetry"]) {
-    TW_TRY(r.keys(t, "telemetry", {"traces", "data_dir", "max_traces", "max_mb"}));
-    if (t["traces"]) {
-      bool on = true;
-      TW_TRY(r.boolean(t, "telemetry", "traces", on));
-      c.telemetry.traces = on;
-    }
-    TW_TRY(r.str(t, "telemetry", "data_dir", c.telemetry.data_dir));
-    TW_TRY(r.integer_as(t, "telemetry", "max_traces", 1, 10'000'000, c.telemetry.max_traces));
-    TW_TRY(r.integer_as(t, "telemetry", "max_mb", 1, 1 << 20, c.telemetry.max_mb));
-  }
+  if (YAML::Node t = root["telemetry"]) TW_TRY(config_yaml::read_telemetry(r, t, c.telemetry));
   return c;
 }
 

@@ -16,6 +16,7 @@
 #include "gateway/shared_state/shared_state.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
+#include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/telemetry/trace_store.h"
 
 namespace toolwire::gateway::conductor {
@@ -108,6 +109,7 @@ struct RouteContext {
   std::shared_ptr<conductor::Conductor> conductor;  // GET /v1/conductor
   std::shared_ptr<McpEndpoint> mcp;                 // POST/DELETE /mcp
   std::shared_ptr<telemetry::TraceStore> traces;    // null: no traces (GET /v1/traces)
+  std::shared_ptr<telemetry::OtlpExporter> otlp;    // null: no OTLP export
   // Limits and the response store shared with other replicas (Redis); null
   // without --redis.
   std::shared_ptr<shared_state::SharedState> shared;

@@ -54,8 +54,9 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   void start(http::Request&& req) {
     req_ = std::move(req);
     start_ = req_.received;
-    if (ctx_->traces)
-      trace_ = std::make_shared<traces::RequestTrace>(ctx_->traces, "request", std::string(route_),
+    if (ctx_->traces || ctx_->otlp)
+      trace_ = std::make_shared<traces::RequestTrace>(ctx_->traces, ctx_->otlp, "request",
+                                                      std::string(route_),
                                                       key_ ? key_->config().name : "", false);
     ctx_->metrics.bytes_in(req_.body.size());
     auto decoded = codec_.decode_request(req_.body, warnings_);

@@ -244,7 +244,8 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
       if (only(verb::get, "GET"))
         ex->respond(200, "text/plain; version=0.0.4; charset=utf-8",
                     ctx->metrics.text() + ctx->conductor->metrics_text() +
-                        (ctx->shared ? ctx->shared->metrics_text() : std::string()));
+                        (ctx->shared ? ctx->shared->metrics_text() : std::string()) +
+                        (ctx->otlp ? telemetry::otlp_metrics_text(ctx->otlp->counters()) : ""));
       return;
     }
     not_found(*ex, req);

@@ -26,9 +26,11 @@ std::string_view outcome_of(const Error& e) {
 
 }  // namespace
 
-RequestTrace::RequestTrace(std::shared_ptr<telemetry::TraceStore> store, std::string kind,
+RequestTrace::RequestTrace(std::shared_ptr<telemetry::TraceStore> store,
+                           std::shared_ptr<telemetry::OtlpExporter> otlp, std::string kind,
                            std::string name, std::string key_name, bool capture)
     : store_(std::move(store)),
+      otlp_(std::move(otlp)),
       trace_(telemetry::Trace::begin(std::move(kind), std::move(name))),
       capture_(capture) {
   trace_.key_name = std::move(key_name);
@@ -76,6 +78,7 @@ void RequestTrace::model_end(size_t span, std::string_view upstream, std::string
     for (const auto& w : g.warnings)
       if (warned.find(w.code) == std::string::npos) warned += (warned.empty() ? "" : "; ") + w.code;
     if (!g.response.model.empty()) s.set("gen_ai.response.model", g.response.model);
+    if (!g.response.id.empty()) s.set("gen_ai.response.id", g.response.id);
     if (g.response.usage.input_tokens)
       s.set("gen_ai.usage.input_tokens", *g.response.usage.input_tokens);
     if (g.response.usage.output_tokens)
@@ -175,6 +178,9 @@ void RequestTrace::finish(int status) {
   }
   model_started_.clear();
   trace_.end(status);
+  // Both queue and return at once; the exporter gets a copy only when the
+  // store takes the trace too.
+  if (otlp_) otlp_->submit(store_ ? trace_ : std::move(trace_));
   if (store_) store_->submit(std::move(trace_));
 }
 

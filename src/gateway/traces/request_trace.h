@@ -1,6 +1,7 @@
 // One gateway request's (or one conductor turn's) trace while it is made:
 // a span per model call and per tool call, filled on the request's strand
-// (so it takes no lock), handed to the TraceStore when the answer ends.
+// (so it takes no lock), handed to the TraceStore and the OTLP exporter
+// (either may be null) when the answer ends.
 // Content (tool arguments and results, the model's text) is kept only when
 // the route captures it, and redacted even then.
 #pragma once
@@ -15,6 +16,7 @@
 #include "toolwire/core/result.h"
 #include "toolwire/core/warnings.h"
 #include "toolwire/provider/provider.h"
+#include "toolwire/telemetry/otlp_exporter.h"
 #include "toolwire/telemetry/trace.h"
 #include "toolwire/telemetry/trace_store.h"
 
@@ -22,7 +24,8 @@ namespace toolwire::gateway::traces {
 
 class RequestTrace {
  public:
-  RequestTrace(std::shared_ptr<telemetry::TraceStore> store, std::string kind, std::string name,
+  RequestTrace(std::shared_ptr<telemetry::TraceStore> store,
+               std::shared_ptr<telemetry::OtlpExporter> otlp, std::string kind, std::string name,
                std::string key_name, bool capture);
 
   telemetry::Trace& trace() { return trace_; }
@@ -49,11 +52,13 @@ class RequestTrace {
                      std::string_view arguments = {}, int index = -1);
   void tool_returned_arguments(int index, std::string_view fragment);
 
-  // The answer's end: open spans are closed and the trace goes to the store.
+  // The answer's end: open spans are closed and the trace goes to the store
+  // and the exporter.
   void finish(int status);
 
  private:
   std::shared_ptr<telemetry::TraceStore> store_;
+  std::shared_ptr<telemetry::OtlpExporter> otlp_;
   telemetry::Trace trace_;
   bool capture_;
   bool finished_ = false;
