@@ -3,8 +3,8 @@
 #include <openssl/evp.h>
 
 #include "gateway/shared_state/conversation_codec.h"
-#include "toolwire/gateway/auth.h"
 #include "toolwire/core/json_depth.h"
+#include "toolwire/gateway/auth.h"
 
 namespace toolwire::gateway::conductor {
 namespace {
