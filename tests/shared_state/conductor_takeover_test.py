@@ -160,6 +160,8 @@ routes:
 conductor:
   model: assistant
   resume_grace_ms: 20000
+mcp_endpoint:
+  tools: {{workspace: "{self.dir.name}", builtins: [read]}}
 redis:
   url: redis://127.0.0.1:{self.redis_port}/0
   conductor_lease_ms: {LEASE_MS}
@@ -352,6 +354,49 @@ redis:
         takeovers = (metric(self.a, "toolwire_conductor_takeovers_total") +
                      metric(self.b, "toolwire_conductor_takeovers_total"))
         self.assertEqual(takeovers, 1)
+
+    def test_mcp_session_opened_on_one_replica_is_served_by_the_other(self):
+        def rpc(server, body, sid=None, method="POST"):
+            headers = {"content-type": "application/json",
+                       "accept": "application/json, text/event-stream"}
+            if sid:
+                headers["mcp-session-id"] = sid
+            req = urllib.request.Request(http_base(server) + "/mcp", method=method,
+                                         data=json.dumps(body).encode() if body else None,
+                                         headers=headers)
+            try:
+                with urllib.request.urlopen(req, timeout=WAIT) as r:
+                    text = r.read().decode()
+                    return r.status, r.headers.get("mcp-session-id"), text
+            except urllib.error.HTTPError as e:
+                return e.code, None, e.read().decode()
+
+        with open(os.path.join(self.dir.name, "note.txt"), "w") as f:
+            f.write("shared across replicas\n")
+        status, sid, text = rpc(self.a, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                         "params": {"protocolVersion": "2025-03-26",
+                                                    "capabilities": {},
+                                                    "clientInfo": {"name": "t", "version": "1"}}})
+        self.assertEqual(status, 200, text)
+        self.assertTrue(sid)
+        # The very next requests go to the other replica.
+        status, _, _ = rpc(self.b, {"jsonrpc": "2.0", "method": "notifications/initialized"}, sid)
+        self.assertEqual(status, 202)
+        status, _, text = rpc(self.b, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                       "params": {"name": "read",
+                                                  "arguments": {"path": "note.txt"}}}, sid)
+        self.assertEqual(status, 200, text)
+        self.assertIn("shared across replicas", text)
+        # The negotiated version came along: batches are allowed in 2025-03-26.
+        status, _, text = rpc(self.b, [{"jsonrpc": "2.0", "id": 3, "method": "ping"}], sid)
+        self.assertEqual(status, 200, text)
+        # An unknown id is still 404 there; DELETE ends it everywhere.
+        status, _, _ = rpc(self.b, {"jsonrpc": "2.0", "id": 4, "method": "ping"}, "f" * 32)
+        self.assertEqual(status, 404)
+        status, _, _ = rpc(self.b, None, sid, method="DELETE")
+        self.assertEqual(status, 200)
+        status, _, _ = rpc(self.b, {"jsonrpc": "2.0", "id": 5, "method": "ping"}, sid)
+        self.assertEqual(status, 404)
 
 
 if __name__ == "__main__":

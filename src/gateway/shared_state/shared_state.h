@@ -86,6 +86,19 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   // drop: the session ended; else released for another replica at once.
   void release_session(const std::string& id, bool drop);
 
+  // MCP sessions (mcp_store.cc): the session's key (a hash) and negotiated
+  // version under a hash of its id. fetch: nullopt when unknown.
+  struct McpSession {
+    std::string key;
+    std::string version;
+  };
+  void save_mcp_session(const std::string& id, const McpSession& s, std::chrono::milliseconds ttl,
+                        std::function<void()> done);
+  void fetch_mcp_session(const std::string& id,
+                         std::function<void(Result<std::optional<McpSession>>)> done);
+  void touch_mcp_session(const std::string& id, std::chrono::milliseconds ttl);
+  void drop_mcp_session(const std::string& id);
+
   std::string metrics_text() const;
 
  private:
