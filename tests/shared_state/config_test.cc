@@ -12,11 +12,12 @@ constexpr const char* kBase =
     "upstreams: {s: {profile: scripted}}\nroutes: [{model: '*', upstreams: [s]}]\n";
 
 TEST(RedisConfig, Section) {
-  auto c = load_config_string(std::string(kBase) +
-                              "redis:\n  url: redis://10.0.0.5:6380/2\n  prefix: 'gw1:'\n"
-                              "  timeout_ms: 100\n  limits_on_failure: closed\n"
-                              "  stream_lease_ms: 5000\n  response_ttl_s: 60\n"
-                              "  max_response_kb: 16\n");
+  auto c = load_config_string(
+      std::string(kBase) +
+      "redis:\n  url: redis://10.0.0.5:6380/2\n  prefix: 'gw1:'\n"
+      "  timeout_ms: 100\n  limits_on_failure: closed\n"
+      "  stream_lease_ms: 5000\n  conductor_lease_ms: 2000\n  response_ttl_s: 60\n"
+      "  max_response_kb: 16\n");
   ASSERT_TRUE(c) << c.error().message;
   const SharedStateOptions& o = c->options.shared;
   EXPECT_EQ(o.redis_url, "redis://10.0.0.5:6380/2");
@@ -24,6 +25,7 @@ TEST(RedisConfig, Section) {
   EXPECT_EQ(o.timeout.count(), 100);
   EXPECT_FALSE(o.limits_fail_open);
   EXPECT_EQ(o.stream_lease.count(), 5000);
+  EXPECT_EQ(o.conductor_lease.count(), 2000);
   EXPECT_EQ(o.response_ttl.count(), 60);
   EXPECT_EQ(o.max_response_bytes, 16u * 1024);
   // Without the section: in process.

@@ -234,6 +234,10 @@ struct SharedStateOptions {
   // A stream slot is a lease renewed while its stream is open: a replica
   // that dies holds its slots at most this long.
   std::chrono::milliseconds stream_lease{std::chrono::seconds(30)};
+  // A conductor session is owned by one replica through a lease it renews
+  // every lease/3: another replica takes a session over (docs/deploy.md) once
+  // its owner hands it over or has been silent this long.
+  std::chrono::milliseconds conductor_lease{std::chrono::seconds(10)};
   std::chrono::seconds response_ttl{std::chrono::hours(24)};  // stored answers and their items
   size_t max_response_bytes = 4 * 1024 * 1024;  // a bigger one is not stored (counted)
 };

@@ -86,6 +86,9 @@ class Server {
   void shutdown();
 
   std::string protocol_version() const;
+  // A session initialized elsewhere (another gateway replica): serves as if
+  // it had answered initialize with `version`.
+  void restore(std::string version);
   size_t running_calls() const;
 
  private:

@@ -183,30 +183,45 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
       asio::post(s->strand(), [s, conn, after] { s->attach(conn, after); });
       return;
     }
+    if (ctx_.shared) {  // perhaps another replica's (docs/deploy.md#conductor-sessions)
+      auto deadline = std::chrono::steady_clock::now() +
+                      2 * ctx_.shared->options().conductor_lease + std::chrono::seconds(1);
+      return take_over(conn, frame, sid, (*r)["token"].get<std::string>(), *after, deadline);
+    }
     conn->send_error("session_expired",
                      "session " + sid + " expired or is unknown (sessions wait " +
                          std::to_string(o.resume_grace.count()) +
                          " ms for a resume); a new session was started",
                      false, frame.id);
   }
+  start_fresh(conn, frame);
+}
 
+std::optional<SessionSetup> Conductor::build_setup(const std::shared_ptr<Connection>& conn,
+                                                   const json& p, const std::string& frame_id) {
+  const auto& o = options();
   // A fresh session: model, the device's tools, options.
+  auto fail = [&](std::string_view code, std::string message, bool retryable,
+                  const std::string& ref) -> std::optional<SessionSetup> {
+    conn->send_error(code, std::move(message), retryable, ref);
+    return std::nullopt;
+  };
   std::string model = p.value("model", "");
   std::string routed = !model.empty()             ? model
                        : !o.default_model.empty() ? o.default_model
                                                   : "default";
   if (GatewayKey* key = conn->key(); key && !key->allows_model(routed))
-    return conn->send_error("forbidden_model",
-                            "key '" + key->config().name + "' may not use model '" + routed + "'",
-                            false, frame.id);
+    return fail("forbidden_model",
+                "key '" + key->config().name + "' may not use model '" + routed + "'", false,
+                frame_id);
   auto targets =
       ctx_.router ? ctx_.router->resolve(routed)
                   : Result<std::vector<RouteTarget>>(make_error(ErrorCode::not_found, "no router"));
   if (!targets || targets->empty())
-    return conn->send_error("model_not_found",
-                            "no route for model '" + routed + "'" +
-                                (targets ? std::string() : ": " + targets.error().message),
-                            false, frame.id);
+    return fail("model_not_found",
+                "no route for model '" + routed + "'" +
+                    (targets ? std::string() : ": " + targets.error().message),
+                false, frame_id);
   const RouteTarget& t = targets->front();
   SessionSetup setup;
   setup.owner = conn->key();
@@ -236,7 +251,7 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
     if (clash) {
       conn->send_error("invalid_tools",
                        "tool '" + declared + "' is declared twice or clashes with a server tool",
-                       false, frame.id);
+                       false, frame_id);
       return false;
     }
     setup.device_tools.push_back(std::move(rt));
@@ -245,27 +260,27 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   };
   if (t.tools)
     for (const auto& d : t.tools->device_tools)
-      if (!add_device_tool(d.name, d.description, d.parameters)) return;
+      if (!add_device_tool(d.name, d.description, d.parameters)) return std::nullopt;
   const size_t configured = setup.device_names.size();
   if (auto it = p.find("tools"); it != p.end()) {
     for (const auto& tool : *it) {
       std::string declared = tool["name"].get<std::string>();
       if (auto bad = tools::check_tool_name(declared); !bad.ok())
-        return conn->send_error("invalid_tools", "tool '" + declared + "': " + bad.error().message,
-                                false, frame.id);
+        return fail("invalid_tools", "tool '" + declared + "': " + bad.error().message, false,
+                    frame_id);
       json params = tool.value("parameters", json{{"type", "object"}});
       if (auto c = tools::CompiledSchema::compile(params); !c)
-        return conn->send_error("invalid_tools",
-                                "tool '" + declared +
-                                    "': parameters is not a valid JSON "
-                                    "Schema: " +
-                                    c.error().to_string(),
-                                false, frame.id);
+        return fail("invalid_tools",
+                    "tool '" + declared +
+                        "': parameters is not a valid JSON "
+                        "Schema: " +
+                        c.error().to_string(),
+                    false, frame_id);
       if (std::find(setup.device_names.begin(), setup.device_names.begin() + configured,
                     declared) != setup.device_names.begin() + configured)
         continue;
       if (!add_device_tool(std::move(declared), tool.value("description", ""), params.dump()))
-        return;
+        return std::nullopt;
     }
   }
   const json opts = p.value("options", json::object());
@@ -277,6 +292,17 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
   setup.ui_calls = opts.value("uiCalls", o.ui_calls);
   setup.executor = &executor_for(*setup.registry);
   setup.turn_protocol = t.turn_protocol;
+  setup.start = p;
+  setup.start.erase("apiKey");
+  setup.start.erase("resume");
+  return setup;
+}
+
+void Conductor::start_fresh(const std::shared_ptr<Connection>& conn, const Frame& frame) {
+  const auto& o = options();
+  auto built = build_setup(conn, frame.payload, frame.id);
+  if (!built) return;
+  SessionSetup setup = std::move(*built);
 
   std::shared_ptr<Session> s;
   {
@@ -294,7 +320,10 @@ void Conductor::start(const std::shared_ptr<Connection>& conn, const Frame& fram
     sessions_.emplace(id, s);
   }
   conn->set_session(s);
-  asio::post(s->strand(), [s, conn] { s->attach(conn, std::nullopt); });
+  asio::post(s->strand(), [s, conn, shared = ctx_.shared] {
+    s->attach(conn, std::nullopt);
+    s->make_durable(shared);
+  });
 }
 
 bool Conductor::take_key_frame(const GatewayKey* key, std::chrono::steady_clock::time_point now) {
@@ -405,7 +434,86 @@ void Conductor::shutdown() {
     for (auto& [id, s] : sessions_) sessions.push_back(s);
   }
   for (auto& c : conns) c->close(1001, "the gateway is shutting down");
-  for (auto& s : sessions) asio::post(s->strand(), [s] { s->expire(); });
+  for (auto& s : sessions) asio::post(s->strand(), [s] { s->expire(Session::End::shutdown); });
+}
+
+// A resume for a session this replica does not hold: claimed in Redis
+// (token and key checked there). An owner still alive is asked to hand it
+// over (its next lease renewal) and asked again every 100 ms until
+// `deadline`; an unknown, unreadable or unreachable one is session_expired,
+// and the device gets a fresh session, as for an unknown id.
+void Conductor::take_over(std::shared_ptr<Connection> conn, Frame frame, std::string sid,
+                          std::string token, uint64_t after,
+                          std::chrono::steady_clock::time_point deadline) {
+  auto shared = ctx_.shared;
+  std::string key = key_id(conn->key());
+  std::string hash = token_hash(token);
+  shared->claim_session(
+      sid, hash, key,
+      [this, conn, frame = std::move(frame), sid, token, after,
+       deadline](Result<shared_state::SharedState::Claim> c) {
+        asio::post(conn->strand(),
+                   [this, conn, frame, sid, token, after, deadline, c = std::move(c)]() mutable {
+                     claimed(conn, std::move(frame), sid, token, after, deadline, std::move(c));
+                   });
+      });
+}
+
+void Conductor::claimed(std::shared_ptr<Connection> conn, Frame frame, std::string sid,
+                        std::string token, uint64_t after,
+                        std::chrono::steady_clock::time_point deadline,
+                        Result<shared_state::SharedState::Claim> c) {
+  auto expired = [&](const std::string& why) {
+    conn->send_error(
+        "session_expired",
+        "session " + sid + " cannot be resumed: " + why + "; a new session was started", false,
+        frame.id);
+    start_fresh(conn, frame);
+  };
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_)
+      return conn->send_error("unavailable", "the gateway is shutting down", true, frame.id);
+  }
+  if (!c) return expired("the shared session store is unavailable (" + c.error().message + ")");
+  if (c->status == -2)
+    return conn->send_error("invalid_resume_token",
+                            "the resume token does not match session " + sid, false, frame.id);
+  if (c->status == -1) return expired("it expired or is unknown");
+  if (c->status == 0) {
+    if (std::chrono::steady_clock::now() >= deadline)
+      return expired("the replica that holds it did not hand it over in time");
+    auto t = std::make_shared<asio::steady_timer>(conn->strand(), std::chrono::milliseconds(100));
+    t->async_wait([this, t, conn, frame, sid, token, after, deadline](boost::system::error_code) {
+      take_over(conn, frame, sid, token, after, deadline);
+    });
+    return;
+  }
+  auto rec = decode_record(c->fields);
+  std::optional<SessionSetup> setup;
+  if (rec) setup = build_setup(conn, rec->start, frame.id);
+  if (!setup) {
+    ctx_.shared->release_session(sid, /*drop=*/!rec);
+    if (!rec) expired("its stored state is unreadable");
+    return;
+  }
+  if (conn->gone()) {  // the device left while Redis answered: another may take it
+    ctx_.shared->release_session(sid, false);
+    return;
+  }
+  std::shared_ptr<Session> s;
+  {
+    std::lock_guard lock(mu_);
+    if (sessions_.count(sid)) return expired("it is being resumed on another connection");
+    s = std::make_shared<Session>(*this, asio::make_strand(conn->strand().get_inner_executor()),
+                                  sid, token, std::move(*setup));
+    sessions_.emplace(sid, s);
+  }
+  ctx_.log("conductor " + sid + ": taken over from another replica");
+  conn->set_session(s);
+  asio::post(s->strand(), [s, conn, shared = ctx_.shared, rec = std::move(*rec), after]() mutable {
+    s->adopt(std::move(shared), std::move(rec), conn, after);
+  });
 }
 
 }  // namespace toolwire::gateway::conductor

@@ -11,13 +11,16 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "gateway/conductor/protocol.h"
 #include "gateway/conductor/rate_limit.h"
+#include "gateway/conductor/session.h"
 #include "gateway/http/exchange.h"
+#include "gateway/shared_state/shared_state.h"
 #include "toolwire/gateway/auth.h"
 #include "toolwire/gateway/gateway.h"
 #include "toolwire/tools/executor.h"
@@ -73,6 +76,17 @@ class Conductor {
 
  private:
   tools::Executor& executor_for(const tools::Registry& registry);
+  // A fresh session from session.start (errors sent on `conn`).
+  void start_fresh(const std::shared_ptr<Connection>& conn, const Frame& frame);
+  std::optional<SessionSetup> build_setup(const std::shared_ptr<Connection>& conn,
+                                          const nlohmann::json& payload,
+                                          const std::string& frame_id);
+  // A resume of another replica's session (docs/deploy.md#conductor-sessions).
+  void take_over(std::shared_ptr<Connection> conn, Frame frame, std::string sid, std::string token,
+                 uint64_t after, std::chrono::steady_clock::time_point deadline);
+  void claimed(std::shared_ptr<Connection> conn, Frame frame, std::string sid, std::string token,
+               uint64_t after, std::chrono::steady_clock::time_point deadline,
+               Result<shared_state::SharedState::Claim> c);
 
   routes::RouteContext& ctx_;
   mutable std::mutex mu_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace toolwire::gateway::conductor {
@@ -23,7 +24,11 @@ class ReplayBuffer {
     std::vector<std::string> frames;  // every kept event after the given one
     bool complete = true;             // false: some after it were already dropped
   };
-  Replay after(uint64_t seq) const;
+  // `below`: only events numbered below it (frames still held back).
+  Replay after(uint64_t seq, uint64_t below = UINT64_MAX) const;
+  // Every kept event, oldest first (a session written to Redis); add() them
+  // back in that order to restore.
+  std::vector<std::pair<uint64_t, std::string>> entries() const;
 
   size_t size() const { return events_.size(); }
   size_t bytes() const { return bytes_; }

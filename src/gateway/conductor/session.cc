@@ -7,6 +7,7 @@
 #include "gateway/conductor/conductor.h"
 #include "gateway/conductor/connection.h"
 #include "gateway/routes/context.h"
+#include "gateway/shared_state/shared_state.h"
 #include "toolwire/agent/history.h"
 #include "toolwire/telemetry/trace.h"
 
@@ -27,7 +28,8 @@ Session::Session(Conductor& conductor, http::Strand strand, std::string id, std:
       grace_(strand_),
       replay_(conductor.options().replay_events, conductor.options().replay_bytes),
       view_created_us_(telemetry::unix_micros()),
-      view_active_us_(view_created_us_) {}
+      view_active_us_(view_created_us_),
+      lease_(strand_) {}
 
 Session::~Session() = default;
 
@@ -84,7 +86,10 @@ void Session::emit(std::string_view type, json payload, bool keep) {
   if (type == "state") note_state(payload["state"].get<std::string>());
   uint64_t seq = ++seq_;
   std::string frame = make_event(id_ + ":" + std::to_string(seq), type, id_, payload);
-  if (conn_) {
+  if (holding_) {  // behind a round Redis does not have yet: in order, after it
+    if (keep) replay_.add(seq, frame);
+    held_.emplace_back(seq, std::move(frame));
+  } else if (conn_) {
     if (keep) replay_.add(seq, frame);
     conn_->send(std::move(frame));
   } else if (keep) {
@@ -150,7 +155,8 @@ void Session::attach(std::shared_ptr<Connection> conn, std::optional<uint64_t> r
         {"resumed", replay_after.has_value()}},
        false);
   if (!replay_after) return;
-  auto r = replay_.after(*replay_after);
+  // Held frames go out once Redis has their round (flush_held).
+  auto r = replay_.after(*replay_after, held_.empty() ? UINT64_MAX : held_.front().first);
   if (!r.complete)
     reply_error("replay_gap",
                 "some events after " + std::to_string(*replay_after) +
@@ -174,16 +180,24 @@ void Session::detach(const Connection* conn) {
   });
 }
 
-void Session::expire() {
+void Session::expire(End how) {
   if (expired_) return;
   expired_ = true;
   grace_.cancel();
+  lease_.cancel();
+  adopted_.clear();  // their timers go with them
   queued_.clear();
   if (run_) run_->cancel();
+  if (shared_ && durable_ && how != End::moved) shared_->release_session(id_, how == End::ended);
+  durable_ = false;
   if (conn_) {
-    conn_->close(1001, "session ended");
+    if (how == End::moved)
+      conn_->close(4000, "session resumed on another replica");
+    else
+      conn_->close(1001, "session ended");
     conn_.reset();
   }
+  held_.clear();
   conductor_.forget_session(id_);
 }
 
@@ -192,7 +206,7 @@ void Session::on_frame(const Connection* conn, Frame f) {
   switch (f.type) {
     case ClientType::transcript_final: {
       std::string text = f.payload["text"].get<std::string>();
-      if (!run_) return start_turn(std::move(text));
+      if (!run_ && adopted_.empty()) return start_turn(std::move(text));
       if (queued_.size() >= conductor_.options().max_queued_turns)
         return reply_error("queue_full",
                            "a turn is running and " + std::to_string(queued_.size()) +
@@ -206,6 +220,11 @@ void Session::on_frame(const Connection* conn, Frame f) {
       // stale too. The next transcript.final starts a fresh turn.
       queued_.clear();
       if (run_) run_->cancel();
+      if (!adopted_.empty()) {  // a taken-over round: its pending calls are cancelled
+        std::vector<std::string> ids;
+        for (const auto& [id, t] : adopted_) ids.push_back(id);
+        cancel_adopted(ids);
+      }
       return;
     case ClientType::tool_result:
       return on_tool_result(f);
@@ -229,6 +248,18 @@ void Session::on_tool_result(const Frame& f) {
   } else {
     out = tools::ToolOutput::text("");
   }
+  if (!adopted_.empty() || (!run_ && in_turn_)) {  // a taken-over round (adopt)
+    if (adopted_.count(call_id)) {
+      tap_.result_at = f.received;
+      return adopted_result(call_id, tools::to_result(call_id, std::move(out)));
+    }
+    for (const auto& r : results_)
+      if (r.call_id == call_id)
+        return reply_error("duplicate_result",
+                           "duplicate result for call '" + call_id + "' ignored", false, f.id);
+    return reply_error("unknown_call", "result for unknown call '" + call_id + "' ignored", false,
+                       f.id);
+  }
   auto target = run_ ? run_ : last_run_;
   if (!target)
     return reply_error("unknown_call", "result for unknown call '" + call_id + "' ignored", false,
@@ -246,11 +277,26 @@ void Session::on_tool_result(const Frame& f) {
 }
 
 void Session::start_turn(std::string text) {
+  emit("state", {{"state", "thinking"}});
+  ir::Message user;
+  user.role = ir::Role::user;
+  user.parts.emplace_back(ir::TextPart{std::move(text)});
+  in_turn_ = true;
+  turn_msgs_ = {user};
+  turn_rounds_ = 0;
+  calls_.clear();
+  results_.clear();
+  checkpoint(false);  // durable: the turn's input (a takeover makes its model call)
+  run_turn(history_, std::move(user), setup_.max_rounds);
+}
+
+// `user` none: `history` ends with the turn's input (a taken-over turn).
+void Session::run_turn(std::vector<ir::Message> history, std::optional<ir::Message> user,
+                       int max_rounds) {
   round_text_.clear();
   speaking_ = false;
-  emit("state", {{"state", "thinking"}});
   agent::AgentOptions o;
-  o.max_rounds = setup_.max_rounds;
+  o.max_rounds = max_rounds;
   o.remote_timeout = setup_.tool_timeout;
   o.max_turns = setup_.history_turns;
   o.turn_protocol = setup_.turn_protocol;
@@ -262,9 +308,6 @@ void Session::start_turn(std::string text) {
   o.log = [ctx, sid](std::string_view line) {
     ctx->log("conductor " + sid + ": " + std::string(line));
   };
-  ir::Message user;
-  user.role = ir::Role::user;
-  user.parts.emplace_back(ir::TextPart{std::move(text)});
   std::weak_ptr<Session> weak = weak_from_this();
   Conductor* conductor = &conductor_;  // outlives every run (Gateway::wait)
   conductor->run_started();
@@ -283,7 +326,7 @@ void Session::start_turn(std::string text) {
       .executor = *setup_.executor,
       .scheduler = scheduler(),
       .options = std::move(o),
-      .history = history_,
+      .history = std::move(history),
       .user = std::move(user),
       .on_event =
           [weak](const agent::Event& e) {
@@ -313,6 +356,22 @@ void Session::on_agent_event(const agent::Event& e) {
       tap_.trace->tool_call(*c, c->remote                                      ? "device"
                                 : c->call.name.find("__") != std::string::npos ? "mcp"
                                                                                : "server");
+    if (setup_.turn_protocol == agent::TurnProtocol::native) {
+      // The round, durable before the device sees any of its calls.
+      if (calls_.empty()) call_text_ = round_text_;
+      calls_.push_back(c->call);
+      call_remote_.push_back(c->remote);
+      call_deadline_.push_back(
+          std::chrono::duration_cast<std::chrono::milliseconds>(
+              (std::chrono::system_clock::now() + setup_.tool_timeout).time_since_epoch())
+              .count());
+      if (shared_ && durable_ && !hold_queued_) {
+        hold_queued_ = holding_ = true;
+        asio::post(strand_, [weak = weak_from_this()] {
+          if (auto s = weak.lock()) s->checkpoint(true);
+        });
+      }
+    }
     if (!c->remote) return;  // a server-side tool: the device does not see it
     if (speaking_) {
       speaking_ = false;
@@ -337,12 +396,18 @@ void Session::on_agent_event(const agent::Event& e) {
       std::erase_if(view_pending_,
                     [&](const PendingCall& p) { return p.call_id == r->result.call_id; });
     }
+    if (setup_.turn_protocol == agent::TurnProtocol::native && !calls_.empty()) {
+      results_.push_back(r->result);
+      if (!hold_queued_) checkpoint(false);  // else the round's write has it
+    }
     if (tap_.trace)
       tap_.trace->tool_result(*r, r->result.is_error && agent::result_text(r->result).find(
                                                             "timed out") != std::string::npos);
   } else if (auto* say = std::get_if<agent::SpeechEvent>(&e)) {
     emit("assistant.say", {{"text", say->text}});  // the envelope protocol's `say`
   } else if (std::get_if<agent::RoundFinishedEvent>(&e)) {
+    if (!calls_.empty()) close_round();
+    ++turn_rounds_;
     round_text_.clear();
   } else if (auto* err = std::get_if<agent::ErrorEvent>(&e)) {
     bool retryable = err->error.code == ErrorCode::unavailable ||
@@ -391,6 +456,13 @@ void Session::turn_done(agent::RunResult result, std::vector<ir::Message> histor
   history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(start));
   last_run_ = std::move(run_);
   speaking_ = false;
+  in_turn_ = false;
+  turn_msgs_.clear();
+  calls_.clear();
+  call_remote_.clear();
+  call_deadline_.clear();
+  results_.clear();
+  if (!expired_) checkpoint(false);  // durable: the turn is in the history
   emit("state", {{"state", "idle"}});
   if (expired_ || queued_.empty()) return;
   std::string next = std::move(queued_.front());

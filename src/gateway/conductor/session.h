@@ -9,6 +9,7 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "gateway/conductor/durable.h"
 #include "gateway/conductor/protocol.h"
 #include "gateway/conductor/rate_limit.h"
 #include "gateway/conductor/replay.h"
@@ -24,7 +26,10 @@
 
 namespace toolwire::gateway {
 class GatewayKey;
+namespace shared_state {
+class SharedState;
 }
+}  // namespace toolwire::gateway
 #include "gateway/http/socket.h"
 #include "toolwire/agent/agent_run.h"
 #include "toolwire/gateway/gateway.h"
@@ -54,6 +59,9 @@ struct SessionSetup {
   const GatewayKey* owner = nullptr;
   std::string upstream_name;     // the route target's, for traces
   bool capture_content = false;  // the route's: traces keep arguments and results
+  // session.start's payload (no apiKey, no resume): what another replica
+  // builds this setup from when it takes the session over.
+  nlohmann::json start = nlohmann::json::object();
 };
 
 // The session's view of its provider: notes how long after the tool.result
@@ -101,8 +109,21 @@ class Session : public std::enable_shared_from_this<Session> {
   // The connection went away: the grace period starts.
   void detach(const Connection* conn);
   void on_frame(const Connection* conn, Frame frame);
-  // Grace period over, or shutdown: the turn is cancelled, the session gone.
-  void expire();
+  // How a session ends here: `ended` (grace period over: gone everywhere),
+  // `shutdown` (released in Redis: another replica may take it at once),
+  // `moved` (another replica has it now: nothing more is written).
+  enum class End { ended, shutdown, moved };
+  // The turn is cancelled, the session gone from this replica.
+  void expire(End how = End::ended);
+
+  // With Redis (docs/deploy.md#conductor-sessions): the session's durable
+  // steps are written there. `shared` null: nothing is.
+  void make_durable(std::shared_ptr<shared_state::SharedState> shared);
+  // Another replica's session, taken over (Conductor::start): its state
+  // from `rec`, `conn` attached (resumed, its replay), and its turn goes on
+  // from the last durable step.
+  void adopt(std::shared_ptr<shared_state::SharedState> shared, SessionRecord rec,
+             std::shared_ptr<Connection> conn, uint64_t replay_after);
   // GET /v1/conductor/sessions: this session now. Any thread (a copy under
   // view_mu_, kept by the strand's own changes).
   nlohmann::json describe() const;
@@ -118,6 +139,19 @@ class Session : public std::enable_shared_from_this<Session> {
   void reply_error(std::string_view code, std::string message, bool retryable,
                    const std::string& ref);
   void start_turn(std::string text);
+  void run_turn(std::vector<ir::Message> history, std::optional<ir::Message> user, int max_rounds);
+  // Durability (durable_session.cc).
+  SessionRecord record() const;
+  void checkpoint(bool release_held);
+  void saved(Result<long long> n, bool release_held);
+  void flush_held();
+  void schedule_renewal();
+  void renewed(Result<long long> n);
+  void close_round();
+  void adopted_result(const std::string& call_id, ir::ToolResultPart r);
+  void finish_adopted_round();
+  void cancel_adopted(const std::vector<std::string>& ids);
+  void resume_run();
   void on_agent_event(const agent::Event& e);
   void turn_done(agent::RunResult result, std::vector<ir::Message> history);
   void on_tool_result(const Frame& f);
@@ -154,6 +188,27 @@ class Session : public std::enable_shared_from_this<Session> {
   int64_t view_created_us_ = 0, view_active_us_ = 0;
   std::string view_trace_id_;  // the running turn's trace ("" without traces)
   std::vector<PendingCall> view_pending_;
+  // ---- durability (durable_session.cc) ----
+  std::shared_ptr<shared_state::SharedState> shared_;  // null: nothing is written
+  bool durable_ = false;                               // still written (not lost, not moved)
+  boost::asio::steady_timer lease_;                    // renews the session's lease
+  // The running turn's durable state (SessionRecord's).
+  bool in_turn_ = false;
+  std::vector<ir::Message> turn_msgs_;
+  int turn_rounds_ = 0;
+  std::string call_text_;  // the round's text before its calls
+  std::vector<ir::ToolCallPart> calls_;
+  std::vector<bool> call_remote_;
+  std::vector<int64_t> call_deadline_;
+  std::vector<ir::ToolResultPart> results_;
+  // A round's tool.call frames wait (held_) until Redis has the round, so a
+  // device only ever runs a call another replica would know about.
+  bool hold_queued_ = false;  // the round's write is posted, not yet sent
+  bool holding_ = false;
+  std::vector<std::pair<uint64_t, std::string>> held_;
+  // Taken over while device calls were pending: their deadlines, before the
+  // turn goes on (no AgentRun meanwhile).
+  std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> adopted_;
 };
 
 }  // namespace toolwire::gateway::conductor

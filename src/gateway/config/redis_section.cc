@@ -8,7 +8,7 @@ Status read_redis(const Reader& r, const YAML::Node& n, SharedStateOptions& o) {
   const std::string p = "redis";
   TW_TRY(r.keys(n, p,
                 {"url", "prefix", "timeout_ms", "limits_on_failure", "stream_lease_ms",
-                 "response_ttl_s", "max_response_kb"}));
+                 "conductor_lease_ms", "response_ttl_s", "max_response_kb"}));
   if (!n["url"]) return r.error(n, p, "url is required (redis://HOST:PORT[/DB])");
   TW_TRY(r.str(n, p, "url", o.redis_url));
   if (auto url = redis::parse_url(o.redis_url); !url)
@@ -22,6 +22,7 @@ Status read_redis(const Reader& r, const YAML::Node& n, SharedStateOptions& o) {
                    "expected open or closed, got '" + failure + "'");
   o.limits_fail_open = failure == "open";
   TW_TRY(r.millis(n, p, "stream_lease_ms", 100, 3'600'000, o.stream_lease));
+  TW_TRY(r.millis(n, p, "conductor_lease_ms", 300, 3'600'000, o.conductor_lease));
   long ttl = o.response_ttl.count();
   TW_TRY(r.integer(n, p, "response_ttl_s", 1, 365L * 86400, ttl));
   o.response_ttl = std::chrono::seconds(ttl);

@@ -63,6 +63,7 @@ struct McpEndpoint::Session {
   std::unordered_map<std::string, Waiting> waiting;  // by request id (JSON text); "batch:ID"
   std::shared_ptr<http::Exchange> listener;          // the GET stream, when open
   http::Clock::time_point last_used;
+  http::Clock::time_point touched;  // its TTL in Redis last renewed
   bool ended = false;
 
   // The answer (JSON, or the last event of an SSE answer already begun).
@@ -250,6 +251,28 @@ bool McpEndpoint::origin_allowed(std::string_view origin) const {
   return http::origin_allowed(origin, opts_.allowed_origins);
 }
 
+namespace {
+
+// What a session in Redis says about its key: a hash of the key's hash.
+std::string mcp_key_id(const GatewayKey* key) {
+  return key ? sha256_hex(key->config().sha256_hex) : std::string();
+}
+
+// The version mcp::Server::initialize agrees on: the client's when spoken,
+// else the latest ("" for a malformed initialize, answered with an error).
+std::string negotiated_version(const mcp::Message& m) {
+  if (!m.params.is_object() || !m.params.contains("protocolVersion") ||
+      !m.params["protocolVersion"].is_string())
+    return "";
+  std::string asked = m.params["protocolVersion"].get<std::string>();
+  const auto& ours = mcp::supported_protocol_versions();
+  for (const auto& v : ours)
+    if (v == asked) return v;
+  return ours.front();
+}
+
+}  // namespace
+
 void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
                          const GatewayKey* owner) {
   bool available;
@@ -264,6 +287,32 @@ void McpEndpoint::handle(const std::shared_ptr<http::Exchange>& ex, http::Reques
   if (!origin_allowed(req.header("origin")))
     return send_rpc_error(*ex, 403, mcp::rpc_error::invalid_request,
                           "Origin '" + std::string(req.header("origin")) + "' is not allowed");
+  std::string sid(req.header("mcp-session-id"));
+  if (ctx_.shared && !sid.empty() && !find_session(sid, owner)) {
+    // Perhaps a session another replica opened (docs/deploy.md).
+    auto held = std::make_shared<http::Request>(std::move(req));
+    ctx_.shared->fetch_mcp_session(
+        sid, [this, ex, held, sid,
+              owner](Result<std::optional<shared_state::SharedState::McpSession>> r) {
+          ex->dispatch([this, ex, held, sid, owner, r = std::move(r)]() mutable {
+            if (!r)
+              return send_rpc_error(
+                  *ex, 503, mcp::rpc_error::internal_error,
+                  "the shared MCP session store (Redis) is unavailable: " + r.error().message);
+            if (*r && (*r)->key == mcp_key_id(owner)) {
+              std::string error;
+              open_session(error, owner, &sid, &(*r)->version);
+            }
+            route(ex, std::move(*held), owner);
+          });
+        });
+    return;
+  }
+  route(ex, std::move(req), owner);
+}
+
+void McpEndpoint::route(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+                        const GatewayKey* owner) {
   if (req.method == verb::post) return post(ex, std::move(req), owner);
   if (req.method == verb::delete_) return erase(ex, req, owner);
   if (req.method == verb::get) return listen(ex, req, owner);
@@ -321,7 +370,9 @@ void McpEndpoint::listen(const std::shared_ptr<http::Exchange>& ex, const http::
 }
 
 std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& error,
-                                                                const GatewayKey* owner) {
+                                                                const GatewayKey* owner,
+                                                                const std::string* id,
+                                                                const std::string* version) {
   auto now = http::Clock::now();
   std::vector<std::shared_ptr<Session>> evicted;
   auto s = std::make_shared<Session>();
@@ -345,7 +396,12 @@ std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& err
       error = "too many MCP sessions (" + std::to_string(opts_.max_sessions) + ")";
       return nullptr;
     }
-    s->id = secret_hex(16);
+    if (id) {  // another replica's session, served here from now on too
+      if (auto it = sessions_.find(*id); it != sessions_.end()) return it->second;
+      s->id = *id;
+    } else {
+      s->id = secret_hex(16);
+    }
     s->owner = owner;
     s->last_used = now;
     mcp::ServerOptions so;
@@ -361,6 +417,7 @@ std::shared_ptr<McpEndpoint::Session> McpEndpoint::open_session(std::string& err
     s->server->set_related_writer([weak](std::string frame, const std::string& key) {
       if (auto self = weak.lock()) self->deliver_related(std::move(frame), key);
     });
+    if (version) s->server->restore(*version);
     sessions_.emplace(s->id, s);
   }
   for (auto& e : evicted) e->end("session evicted");
@@ -392,6 +449,17 @@ void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&
     s = open_session(error, owner);
     if (!s) return send_rpc_error(*ex, 503, mcp::rpc_error::internal_error, error);
     headers.emplace_back("mcp-session-id", s->id);
+    std::string version = negotiated_version(*first);
+    if (ctx_.shared && !version.empty()) {
+      // Another replica serves the session as soon as the client has the
+      // answer: the answer waits for Redis (or its failure).
+      ctx_.shared->save_mcp_session(
+          s->id, {mcp_key_id(owner), version}, opts_.session_idle,
+          [this, ex, s, m = *first, headers, sse = accepts_sse(req)] {
+            ex->dispatch([this, ex, s, m, headers, sse] { answer(ex, s, m, headers, sse); });
+          });
+      return;
+    }
   } else {
     if (sid.empty())
       return send_rpc_error(*ex, 400, mcp::rpc_error::invalid_request,
@@ -409,14 +477,29 @@ void McpEndpoint::post(const std::shared_ptr<http::Exchange>& ex, http::Request&
           "Invalid Request: JSON-RPC batches are not supported by MCP " +
               (negotiated.empty() ? std::string("before initialize") : negotiated));
   }
+  if (ctx_.shared) {  // its TTL in Redis, renewed at most every session_idle/4
+    auto now = http::Clock::now();
+    bool touch;
+    {
+      std::lock_guard lock(s->mu);
+      touch = now - s->touched > opts_.session_idle / 4;
+      if (touch) s->touched = now;
+    }
+    if (touch) ctx_.shared->touch_mcp_session(s->id, opts_.session_idle);
+  }
   if (f.batch) return post_batch(ex, s, req.body, f, accepts_sse(req));
-  const mcp::Message& m = *first;
+  answer(ex, s, *first, headers, accepts_sse(req));
+}
+
+void McpEndpoint::answer(const std::shared_ptr<http::Exchange>& ex,
+                         const std::shared_ptr<Session>& s, const mcp::Message& m,
+                         const http::Headers& headers, bool sse) {
   if (!m.is_request()) {
     s->server->handle_message(m);
     return ex->respond(202, "application/json", "");
   }
   std::string key = m.id.dump();
-  auto expected = s->expect(key, {ex, headers, accepts_sse(req)});
+  auto expected = s->expect(key, {ex, headers, sse});
   if (expected == Session::Expect::ended)
     return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
                           "unknown or ended MCP session (initialize again)");
@@ -491,6 +574,7 @@ void McpEndpoint::erase(const std::shared_ptr<http::Exchange>& ex, const http::R
     return send_rpc_error(*ex, 404, mcp::rpc_error::invalid_request,
                           "unknown or ended MCP session");
   s->end("the session was ended");
+  if (ctx_.shared) ctx_.shared->drop_mcp_session(sid);
   ex->respond(200, "application/json", "");
 }
 

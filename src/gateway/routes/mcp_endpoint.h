@@ -57,8 +57,13 @@ class McpEndpoint {
   struct Session;
 
  private:
+  void route(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
+             const GatewayKey* owner);
   void post(const std::shared_ptr<http::Exchange>& ex, http::Request&& req,
             const GatewayKey* owner);
+  // One request (or notification) of a session, answered when the server does.
+  void answer(const std::shared_ptr<http::Exchange>& ex, const std::shared_ptr<Session>& s,
+              const mcp::Message& m, const http::Headers& headers, bool sse);
   void erase(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
              const GatewayKey* owner);
   void listen(const std::shared_ptr<http::Exchange>& ex, const http::Request& req,
@@ -66,7 +71,10 @@ class McpEndpoint {
   void post_batch(const std::shared_ptr<http::Exchange>& ex, const std::shared_ptr<Session>& s,
                   const std::string& body, const mcp::ParsedFrame& f, bool sse);
   std::shared_ptr<Session> find_session(std::string_view sid, const GatewayKey* owner);
-  std::shared_ptr<Session> open_session(std::string& error, const GatewayKey* owner);
+  // `id` and `version`: a session another replica opened (stored in Redis).
+  std::shared_ptr<Session> open_session(std::string& error, const GatewayKey* owner,
+                                        const std::string* id = nullptr,
+                                        const std::string* version = nullptr);
   bool origin_allowed(std::string_view origin) const;
 
   RouteContext& ctx_;

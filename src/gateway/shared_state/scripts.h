@@ -52,4 +52,77 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
 return 0
 )lua";
 
+// Conductor sessions (docs/deploy.md#conductor-sessions): one hash per
+// session, owned by one replica through a lease (`owner`, `until`, Redis's
+// clock). `want` is another replica asking for the session.
+
+// Writes a session's state. KEYS[1]: the session's hash; ARGV: replica,
+// lease ms, ttl ms, then field/value pairs. 1: written; 0: another replica
+// holds the session (this one lost it).
+inline constexpr std::string_view kSaveSession = R"lua(
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner and owner ~= '' and owner ~= ARGV[1] then
+  local expiry = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+  if expiry >= now then return 0 end
+end
+local kv = {'owner', ARGV[1], 'until', tostring(now + tonumber(ARGV[2]))}
+for i = 4, #ARGV do kv[#kv + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(kv))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+)lua";
+
+// The owner's lease renewal. KEYS[1]; ARGV: replica, lease ms, ttl ms.
+// 1: renewed; 2: renewed, and another replica wants the session; 0: another
+// replica holds it; -1: no such session (Redis lost it: write it again).
+inline constexpr std::string_view kRenewSession = R"lua(
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'until', tostring(now + tonumber(ARGV[2])))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+if redis.call('HEXISTS', KEYS[1], 'want') == 1 then return 2 end
+return 1
+)lua";
+
+// A replica that got a resume for the session. KEYS[1]; ARGV: replica,
+// lease ms, token hash, key name. {-1}: unknown (or another key's);
+// {-2}: wrong token; {0}: its owner is alive (asked to hand it over);
+// {1, fields...}: now this replica's, with every stored field.
+inline constexpr std::string_view kClaimSession = R"lua(
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+if redis.call('HGET', KEYS[1], 'key') ~= ARGV[4] then return {-1} end
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return {-2} end
+local owner = redis.call('HGET', KEYS[1], 'owner') or ''
+local expiry = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+if owner ~= '' and owner ~= ARGV[1] and expiry >= now then
+  redis.call('HSET', KEYS[1], 'want', ARGV[1])
+  return {0}
+end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'until', tostring(now + tonumber(ARGV[2])))
+redis.call('HDEL', KEYS[1], 'want')
+local out = {1}
+for _, v in ipairs(redis.call('HGETALL', KEYS[1])) do out[#out + 1] = v end
+return out
+)lua";
+
+// The owner lets the session go. KEYS[1]; ARGV: replica, 'drop' or
+// 'release'. drop: the session ended (deleted); release: another replica
+// may take it at once.
+inline constexpr std::string_view kReleaseSession = R"lua(
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+if ARGV[2] == 'drop' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HSET', KEYS[1], 'owner', '', 'until', '0')
+end
+return 1
+)lua";
+
 }  // namespace toolwire::gateway::shared_state::scripts

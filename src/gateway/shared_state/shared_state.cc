@@ -66,6 +66,10 @@ SharedState::SharedState(asio::io_context& ioc, SharedStateOptions options,
   take_ = {scripts::kTakeRequest, sha1_hex(scripts::kTakeRequest)};
   open_ = {scripts::kOpenStream, sha1_hex(scripts::kOpenStream)};
   renew_ = {scripts::kRenewStreams, sha1_hex(scripts::kRenewStreams)};
+  save_session_ = {scripts::kSaveSession, sha1_hex(scripts::kSaveSession)};
+  renew_session_ = {scripts::kRenewSession, sha1_hex(scripts::kRenewSession)};
+  claim_session_ = {scripts::kClaimSession, sha1_hex(scripts::kClaimSession)};
+  release_session_ = {scripts::kReleaseSession, sha1_hex(scripts::kReleaseSession)};
   replica_ = random_hex(8).value_or(std::to_string(now_ms()));
   renewal_ = std::make_shared<Renewal>(ioc);
 }
@@ -322,6 +326,18 @@ std::string SharedState::metrics_text() const {
   line("# HELP toolwire_shared_responses_too_big_total answers not stored: over max_response_kb\n",
        "# TYPE toolwire_shared_responses_too_big_total counter\n",
        "toolwire_shared_responses_too_big_total " + std::to_string(too_big_.load()) + "\n");
+  line("# HELP toolwire_conductor_session_writes_total conductor session steps written to Redis\n",
+       "# TYPE toolwire_conductor_session_writes_total counter\n",
+       "toolwire_conductor_session_writes_total " + std::to_string(session_writes_.load()) + "\n");
+  line(
+      "# HELP toolwire_conductor_session_write_failures_total session steps Redis did not take "
+      "(not durable: a takeover resumes from an earlier step)\n",
+      "# TYPE toolwire_conductor_session_write_failures_total counter\n",
+      "toolwire_conductor_session_write_failures_total " +
+          std::to_string(session_write_failures_.load()) + "\n");
+  line("# HELP toolwire_conductor_takeovers_total sessions this replica took over from another\n",
+       "# TYPE toolwire_conductor_takeovers_total counter\n",
+       "toolwire_conductor_takeovers_total " + std::to_string(takeovers_.load()) + "\n");
   return out;
 }
 

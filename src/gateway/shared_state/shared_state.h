@@ -70,6 +70,35 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   void store(const std::string& response_id, const std::vector<ir::Message>& conversation,
              const std::vector<dialects::StoredItem>& items, std::function<void()> done);
 
+  // Conductor sessions (conductor_store.cc). `fields`: name/value pairs
+  // of the session's hash. Answers: see scripts.h (kSaveSession...).
+  const std::string& replica_id() const { return replica_; }
+  void save_session(const std::string& id, std::vector<std::string> fields,
+                    std::chrono::milliseconds ttl, std::function<void(Result<long long>)> done);
+  void renew_session(const std::string& id, std::chrono::milliseconds ttl,
+                     std::function<void(Result<long long>)> done);
+  struct Claim {
+    int status = -1;  // 1 claimed, 0 owner alive, -1 unknown, -2 wrong token
+    std::map<std::string, std::string> fields;
+  };
+  void claim_session(const std::string& id, const std::string& token_hash,
+                     const std::string& key_name, std::function<void(Result<Claim>)> done);
+  // drop: the session ended; else released for another replica at once.
+  void release_session(const std::string& id, bool drop);
+
+  // MCP sessions (mcp_store.cc): the session's key (a hash) and negotiated
+  // version under a hash of its id. fetch: nullopt when unknown.
+  struct McpSession {
+    std::string key;
+    std::string version;
+  };
+  void save_mcp_session(const std::string& id, const McpSession& s, std::chrono::milliseconds ttl,
+                        std::function<void()> done);
+  void fetch_mcp_session(const std::string& id,
+                         std::function<void(Result<std::optional<McpSession>>)> done);
+  void touch_mcp_session(const std::string& id, std::chrono::milliseconds ttl);
+  void drop_mcp_session(const std::string& id);
+
   std::string metrics_text() const;
 
  private:
@@ -88,6 +117,7 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   std::function<void(std::string_view)> log_;
   std::shared_ptr<redis::Client> redis_;
   Script take_, open_, renew_;
+  Script save_session_, renew_session_, claim_session_, release_session_;
   std::string replica_;  // random: this replica's lease ids
   std::atomic<uint64_t> next_lease_{0};
   struct Renewal;
@@ -99,6 +129,7 @@ class SharedState : public std::enable_shared_from_this<SharedState> {
   std::array<std::atomic<uint64_t>, 4> fallbacks_{};
   std::array<std::atomic<int64_t>, 4> last_log_{};
   std::atomic<uint64_t> refused_{0}, stored_{0}, too_big_{0};
+  std::atomic<uint64_t> session_writes_{0}, session_write_failures_{0}, takeovers_{0};
 };
 
 }  // namespace toolwire::gateway::shared_state

@@ -70,6 +70,11 @@ std::string Server::protocol_version() const {
   return version_;
 }
 
+void Server::restore(std::string version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  version_ = std::move(version);
+}
+
 size_t Server::running_calls() const {
   std::lock_guard<std::mutex> lock(mu_);
   return running_.size();
