@@ -1,6 +1,8 @@
 // Anthropic Messages requests: golden fixtures, translation rules, bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "test_util.h"
 
 namespace toolwire::dialects::anthropic_test {
@@ -356,6 +358,68 @@ TEST(AnthropicRequest, UnknownFieldsAndServerToolsPassThroughSameDialect) {
   Warnings warnings;
   EXPECT_EQ(parse(encode_ok(req, &warnings)), parse(body));
   EXPECT_TRUE(warnings.empty());
+}
+
+// Prompt caching and the other block and tool members the IR has no field for
+// (issue 23): kept for Anthropic, written back into the same blocks.
+constexpr const char* kCachedRequest =
+    R"({"model":"m","max_tokens":9,"system":[{"type":"text","text":"A"},)"
+    R"({"type":"text","text":"B","cache_control":{"type":"ephemeral","ttl":"1h"}}],)"
+    R"("messages":[{"role":"user","content":[{"type":"text","text":"q",)"
+    R"("cache_control":{"type":"ephemeral"}}]},{"role":"assistant","content":[)"
+    R"({"type":"text","text":"t","citations":[{"type":"char_location","cited_text":"x",)"
+    R"("document_index":0,"start_char_index":0,"end_char_index":1}]},)"
+    R"({"type":"tool_use","id":"toolu_1","name":"f","input":{}}]},{"role":"user","content":[)"
+    R"({"type":"tool_result","tool_use_id":"toolu_1","content":"r",)"
+    R"("cache_control":{"type":"ephemeral"}},{"type":"text","text":"more",)"
+    R"("cache_control":{"type":"ephemeral"}}]}],"tools":[{"name":"f","input_schema":)"
+    R"({"type":"object"},"defer_loading":false,"cache_control":{"type":"ephemeral"}}]})";
+
+TEST(AnthropicRequest, CacheControlSurvivesSameDialect) {
+  Warnings decode_warnings, warnings;
+  ir::Request req = decode_ok(kCachedRequest, &decode_warnings);
+  EXPECT_TRUE(decode_warnings.empty());
+  ASSERT_EQ(req.messages.size(), 4u);  // user, assistant, tool, user
+  const std::string out = encode_ok(req, &warnings);
+  EXPECT_EQ(parse(out), parse(kCachedRequest));
+  EXPECT_EQ(out, kCachedRequest);  // byte for byte
+  EXPECT_TRUE(warnings.empty()) << warnings.front().code << " " << warnings.front().path;
+  // The borrowed IR of translate_request keeps them too.
+  Warnings w2;
+  auto fast = translate_request(codec(), codec(), kCachedRequest, w2);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(*fast, kCachedRequest);
+  EXPECT_TRUE(w2.empty());
+}
+
+TEST(AnthropicRequest, CacheControlDroppedWithWarningAcrossDialects) {
+  for (const char* target : {"openai_chat", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings warnings;
+    auto out = translate_request(codec(), *find_codec(target), kCachedRequest, warnings);
+    ASSERT_TRUE(out.ok()) << target << ": " << out.error().to_string();
+    EXPECT_EQ(out->find("cache_control"), std::string::npos) << target;
+    std::vector<std::string> paths;
+    for (const auto& w : warnings)
+      if (w.code == "dropped_unknown_field") paths.push_back(w.path);
+    for (const char* path :
+         {"$.system[1].cache_control", "$.messages[0].content[0].cache_control",
+          "$.messages[1].content[0].citations", "$.messages[2].content[0].cache_control",
+          "$.messages[2].content[1].cache_control", "$.tools[0].defer_loading",
+          "$.tools[0].cache_control"})
+      EXPECT_NE(std::find(paths.begin(), paths.end(), path), paths.end()) << target << " " << path;
+  }
+}
+
+TEST(AnthropicRequest, PlacedMemberWhoseBlockIsGoneWarns) {
+  ir::Request req = decode_ok(kCachedRequest);
+  req.tools.clear();
+  Warnings warnings;
+  const json out = parse(encode_ok(req, &warnings));
+  EXPECT_FALSE(out.contains("tools"));
+  size_t lost = 0;
+  for (const auto& w : warnings)
+    if (w.code == "dropped_unknown_field" && w.path.starts_with("$.tools[0].")) ++lost;
+  EXPECT_EQ(lost, 2u);
 }
 
 TEST(AnthropicRequest, UsageOfNullAndStringSystem) {

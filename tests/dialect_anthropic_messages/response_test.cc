@@ -81,6 +81,32 @@ TEST(AnthropicResponse, FullResponseWithUsageCacheAndExtrasRoundTrips) {
   EXPECT_TRUE(warnings.empty());
 }
 
+// Citations and usage details (issue 23): kept for Anthropic, dropped with a
+// warning at their path by any other dialect.
+TEST(AnthropicResponse, CitationsAndUsageDetailsSurviveSameDialectAndWarnElsewhere) {
+  const std::string body =
+      R"({"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[)"
+      R"({"type":"text","text":"Hi","citations":[{"type":"web_search_result_location",)"
+      R"("url":"https://x","title":"X","encrypted_index":"e","cited_text":"c"}]}],)"
+      R"("stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,)"
+      R"("cache_creation_input_tokens":5,"cache_read_input_tokens":1,"output_tokens":7,)"
+      R"("cache_creation":{"ephemeral_5m_input_tokens":5,"ephemeral_1h_input_tokens":0},)"
+      R"("server_tool_use":{"web_search_requests":1},"service_tier":"standard"}})";
+  ir::Response r = decode_ok(body);
+  Warnings warnings;
+  EXPECT_EQ(parse(encode_ok(r, &warnings)), parse(body));
+  EXPECT_TRUE(warnings.empty());
+  Warnings cross;
+  auto out = find_codec("openai_chat")->encode_response(r, cross);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->find("citations"), std::string::npos);
+  std::vector<std::string> paths;
+  for (const auto& w : cross)
+    if (w.code == "dropped_unknown_field") paths.push_back(w.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"$.content[0].citations", "$.usage.cache_creation",
+                                             "$.usage.server_tool_use", "$.usage.service_tier"}));
+}
+
 // Found by fuzz_anthropic_messages_response: with stop_sequence given twice,
 // both values were kept, and re-encoding moved one of them, so decode/encode
 // was not a fixed point. A key given twice keeps its last value.

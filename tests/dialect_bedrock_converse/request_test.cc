@@ -184,13 +184,44 @@ TEST(BedrockRequest, AdditionalModelRequestFieldsDroppedWithWarningAcrossDialect
   EXPECT_EQ(json::parse(*anthropic).count("additionalModelRequestFields"), 0u);
 }
 
-TEST(BedrockRequest, SystemCachePointDroppedWithWarning) {
+// toolSpec members the IR has no field for (issue 23): kept for Bedrock,
+// dropped with a warning at their path elsewhere.
+TEST(BedrockRequest, OtherToolSpecMembersSurviveSameDialectAndWarnElsewhere) {
+  const std::string body =
+      R"({"messages":[{"role":"user","content":[{"text":"q"}]}],"toolConfig":{"tools":[)"
+      R"({"toolSpec":{"name":"f","inputSchema":{"json":{"type":"object"}},"strict":true,)"
+      R"("x-later":{"a":1}}}]}})";
+  ir::Request r = decode(body);
   Warnings w;
-  ir::Request r = decode(
-      R"({"messages":[{"role":"user","content":[{"text":"hi"}]}],"system":[{"text":"be brief"},{"cachePoint":{"type":"default"}}]})",
-      &w);
-  ASSERT_EQ(r.system.size(), 1u);
-  EXPECT_TRUE(has_warning(w, "dropped_system_block", "$.system[1]")) << warnings_text(w);
+  EXPECT_EQ(encode(r, &w), json::parse(body));
+  EXPECT_TRUE(w.empty()) << warnings_text(w);
+  Warnings cross;
+  auto chat = find_codec("openai_chat")->encode_request(r, cross);
+  ASSERT_TRUE(chat.ok());
+  EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.toolConfig.tools[0].toolSpec.strict"))
+      << warnings_text(cross);
+  EXPECT_TRUE(
+      has_warning(cross, "dropped_unknown_field", "$.toolConfig.tools[0].toolSpec.x-later"));
+  EXPECT_EQ(chat->find("x-later"), std::string::npos);
+}
+
+// A system cachePoint (prompt caching, issue 23) is kept for Bedrock where it
+// was, and dropped with a warning at its path by other dialects.
+TEST(BedrockRequest, SystemCachePointKeptSameDialectAndDroppedWithWarningElsewhere) {
+  const std::string body =
+      R"({"messages":[{"role":"user","content":[{"text":"hi"}]}],"system":[{"text":"be brief"},)"
+      R"({"cachePoint":{"type":"default"}},{"text":"more"}]})";
+  Warnings w;
+  ir::Request r = decode(body, &w);
+  ASSERT_EQ(r.system.size(), 2u);
+  EXPECT_TRUE(w.empty()) << warnings_text(w);
+  EXPECT_EQ(encode(r, &w), json::parse(body));
+  EXPECT_TRUE(w.empty()) << warnings_text(w);
+  Warnings cross;
+  auto anthropic = find_codec("anthropic_messages")->encode_request(r, cross);
+  ASSERT_TRUE(anthropic.ok());
+  EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.system[1]")) << warnings_text(cross);
+  EXPECT_EQ(anthropic->find("cachePoint"), std::string::npos);
 }
 
 ir::Request openai_request(const std::string& body) {

@@ -107,6 +107,29 @@ TEST(GeminiRequestGolden, ScheduleMeetingReencodesToTheSameJson) {
 
 // ---- fields ----
 
+// Part members the IR has no field for (issue 23): kept for Gemini, dropped
+// with a warning at their path elsewhere.
+TEST(GeminiRequest, PartMembersSurviveSameDialectAndWarnElsewhere) {
+  const std::string body =
+      R"({"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[)"
+      R"({"functionCall":{"id":"c1","name":"f","args":{}}}]},{"role":"user","parts":[)"
+      R"({"functionResponse":{"id":"c1","name":"f","response":{"output":"r"},)"
+      R"("willContinue":true}},{"fileData":{"mimeType":"image/png","fileUri":"https://x/a.png"},)"
+      R"("mediaResolution":{"level":"MEDIA_RESOLUTION_LOW"}}]}]})";
+  ir::Request r = decode(body);
+  Warnings w;
+  EXPECT_EQ(json::parse(encode(r, &w)), json::parse(body));
+  EXPECT_TRUE(w.empty()) << (w.empty() ? "" : w[0].code + " " + w[0].path);
+  Warnings cross;
+  auto chat = find_codec("openai_chat")->encode_request(r, cross);
+  ASSERT_TRUE(chat.ok());
+  EXPECT_TRUE(has_warning(cross, "dropped_unknown_field",
+                          "$.contents[2].parts[0].functionResponse.willContinue"));
+  EXPECT_TRUE(
+      has_warning(cross, "dropped_unknown_field", "$.contents[2].parts[1].mediaResolution"));
+  EXPECT_EQ(chat->find("mediaResolution"), std::string::npos);
+}
+
 TEST(GeminiRequest, SystemInstructionAndGenerationConfig) {
   ir::Request r = decode(R"({
     "systemInstruction": {"parts": [{"text": "Be brief."}, {"text": "Use metric."}]},

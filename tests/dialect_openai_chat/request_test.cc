@@ -88,6 +88,24 @@ TEST(OpenAiRequestGolden, PublishedToolCallsInAConversation) {
   EXPECT_EQ(encode_json(req), body);
 }
 
+// Both token limits (issue 23): max_completion_tokens is the IR's limit; the
+// legacy max_tokens is kept for OpenAI Chat and warned about elsewhere.
+TEST(OpenAiRequestRules, MaxTokensBesideMaxCompletionTokensIsNotLostSilently) {
+  const std::string body =
+      R"({"model":"gpt","messages":[{"role":"user","content":"q"}],"max_tokens":50,)"
+      R"("max_completion_tokens":100})";
+  ir::Request req = decode_ok(body);
+  EXPECT_EQ(req.max_tokens, 100);
+  Warnings warnings;
+  EXPECT_EQ(encode_json(req, &warnings), json::parse(body));
+  EXPECT_TRUE(warnings.empty());
+  Warnings cross;
+  auto out = find_codec("anthropic_messages")->encode_request(req, cross);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(json::parse(*out)["max_tokens"], 100);
+  EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.max_tokens"));
+}
+
 TEST(OpenAiRequestRules, SystemMessagesLeadingAndMidConversation) {
   json body = {{"model", "m"},
                {"messages",

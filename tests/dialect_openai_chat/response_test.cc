@@ -38,11 +38,10 @@ TEST(OpenAiResponseGolden, ToolCallsResponse) {
   EXPECT_EQ(resp.usage.input_tokens, std::optional<int64_t>(82));
   EXPECT_EQ(resp.usage.output_tokens, std::optional<int64_t>(17));
 
-  // Documented normalisations: refusal:null is always written, completion_tokens_details is not
-  // kept.
+  // Documented normalisation: refusal:null is always written. completion_tokens_details is
+  // kept (issue 23).
   json expected = json::parse(body);
   expected["choices"][0]["message"]["refusal"] = nullptr;
-  expected["usage"].erase("completion_tokens_details");
   EXPECT_EQ(encode_json(resp), expected);
 }
 
@@ -81,6 +80,53 @@ TEST(OpenAiResponseRules, TextThinkingAndExtras) {
   json out = encode_json(resp, &w);
   EXPECT_FALSE(out.contains("system_fingerprint"));
   EXPECT_EQ(w.size(), 2u);
+}
+
+// logprobs, annotations, audio and usage details (issue 23): kept for OpenAI
+// Chat, dropped with a warning at their path by any other dialect.
+TEST(OpenAiResponseRules, LogprobsAnnotationsAndUsageDetailsSurviveSameDialect) {
+  const std::string body =
+      R"({"id":"c1","object":"chat.completion","created":1,"model":"gpt","choices":[{"index":0,)"
+      R"("message":{"role":"assistant","content":"Hi","refusal":null,"annotations":[)"
+      R"({"type":"url_citation","url_citation":{"url":"https://x","title":"X","start_index":0,)"
+      R"("end_index":2}}],"audio":{"id":"a1","data":"AAA","transcript":"Hi","expires_at":9}},)"
+      R"("logprobs":{"content":[{"token":"Hi","logprob":-0.1,"bytes":[72,105],)"
+      R"("top_logprobs":[]}],"refusal":null},"finish_reason":"stop"}],)"
+      R"("usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5,)"
+      R"("prompt_tokens_details":{"cached_tokens":1,"audio_tokens":2},)"
+      R"("completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":4,)"
+      R"("accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}})";
+  ir::Response r = decode_ok(body);
+  Warnings warnings;
+  EXPECT_EQ(encode_json(r, &warnings), json::parse(body));
+  EXPECT_TRUE(warnings.empty());
+  Warnings cross;
+  auto out = find_codec("anthropic_messages")->encode_response(r, cross);
+  ASSERT_TRUE(out.ok());
+  std::vector<std::string> paths;
+  for (const auto& w : cross)
+    if (w.code == "dropped_unknown_field") paths.push_back(w.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"$.choices[0].message.annotations",
+                                             "$.choices[0].message.audio", "$.choices[0].logprobs",
+                                             "$.usage.prompt_tokens_details.audio_tokens",
+                                             "$.usage.completion_tokens_details"}));
+}
+
+// Members that say nothing (an empty list, counts of 0) are kept for OpenAI
+// Chat but dropped without a warning elsewhere: nothing is lost.
+TEST(OpenAiResponseRules, EmptyAnnotationsAndZeroDetailsDropWithoutWarning) {
+  const std::string body =
+      R"({"id":"c1","object":"chat.completion","created":1,"model":"gpt","choices":[{"index":0,)"
+      R"("message":{"role":"assistant","content":"Hi","refusal":null,"annotations":[]},)"
+      R"("logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":3,)"
+      R"("completion_tokens":2,"total_tokens":5,"prompt_tokens_details":{"cached_tokens":0,)"
+      R"("audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0}}})";
+  ir::Response r = decode_ok(body);
+  Warnings warnings;
+  EXPECT_EQ(encode_json(r, &warnings), json::parse(body));
+  Warnings cross;
+  ASSERT_TRUE(find_codec("anthropic_messages")->encode_response(r, cross).ok());
+  EXPECT_FALSE(has_warning(cross, "dropped_unknown_field")) << testing::warnings_text(cross);
 }
 
 TEST(OpenAiResponseRules, FinishReasons) {

@@ -177,6 +177,21 @@ TEST(ResponsesResponseRules, FromAnthropicWarnsAndGeneratesIds) {
   EXPECT_EQ(out["output"][1]["content"][0]["text"], "Hi");
 }
 
+// output_text logprobs (issue 23) are not kept: a warning at their path, so
+// that on_loss: error can see the loss.
+TEST(ResponsesResponseRules, OutputTextLogprobsAreWarnedAbout) {
+  const std::string body =
+      R"({"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"m",)"
+      R"("output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed",)"
+      R"("content":[{"type":"output_text","text":"Hi","annotations":[],"logprobs":[)"
+      R"({"token":"Hi","logprob":-0.1,"bytes":[72,105],"top_logprobs":[]}]}]}]})";
+  Warnings warnings;
+  decode_ok(body, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].code, "dropped_logprobs");
+  EXPECT_EQ(warnings[0].path, "$.output[0].content[0].logprobs");
+}
+
 TEST(ResponsesResponseBadInput, ErrorsNameThePath) {
   struct Case {
     const char* body;

@@ -23,7 +23,7 @@ Result<std::string_view> block_type(const BlockFields& f, const Path& path) {
 
 template <class S, class Parts>
 Status decode_assistant_block(json::element block, const Path& path, Parts& parts,
-                              SeenCallIds* seen) {
+                              SeenCallIds* seen, const BlockMembers<S>& members) {
   using T = IrText<S>;
   TW_ASSIGN(json::object obj, json::as_object(block, path));
   const BlockFields f = pick_block(obj);
@@ -34,7 +34,10 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     const Path text_path(path, "text");
     TW_ASSIGN(json::element text_el, f.need(kText, "text", path));
     TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    if (!text.empty()) parts.push_back(ir::BasicTextPart<S>{T::keep(text)});
+    if (!text.empty()) {
+      parts.push_back(ir::BasicTextPart<S>{T::keep(text)});
+      keep_block_members(f, path, parts.size() - 1, members);
+    }
     return Status::Ok();
   }
   if (type == "tool_use") {
@@ -59,6 +62,7 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     call.name = T::keep(name);
     if (seen) seen->insert(id);
     parts.push_back(std::move(call));
+    keep_block_members(f, path, parts.size() - 1, members);
     return Status::Ok();
   }
   if (type == "thinking") {
@@ -73,6 +77,7 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
       thinking.signature = T::keep(sig);
     }
     parts.push_back(std::move(thinking));
+    keep_block_members(f, path, parts.size() - 1, members);
     return Status::Ok();
   }
   if (type == "redacted_thinking") {
@@ -83,6 +88,7 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
     TW_ASSIGN(std::string_view data, json::as_string(data_el, data_path));
     thinking.redacted_data = T::keep(data);
     parts.push_back(std::move(thinking));
+    keep_block_members(f, path, parts.size() - 1, members);
     return Status::Ok();
   }
   if (type == "tool_result" || type == "image")
@@ -97,10 +103,11 @@ Status decode_assistant_block(json::element block, const Path& path, Parts& part
 template void decode_tool_input<ir::Owning>(json::element, ir::ToolCallPart&);
 template void decode_tool_input<Borrowed>(json::element, ir::BasicToolCallPart<Borrowed>&);
 template Status decode_assistant_block<ir::Owning>(json::element, const Path&,
-                                                   ir::Owning::Vector<ir::Part>&, SeenCallIds*);
+                                                   ir::Owning::Vector<ir::Part>&, SeenCallIds*,
+                                                   const BlockMembers<ir::Owning>&);
 template Status decode_assistant_block<Borrowed>(json::element, const Path&,
                                                  Borrowed::Vector<ir::BasicPart<Borrowed>>&,
-                                                 SeenCallIds*);
+                                                 SeenCallIds*, const BlockMembers<Borrowed>&);
 
 // pause_turn and reasons added later: `other`.
 constexpr RawReasons kStopReasons[] = {

@@ -10,7 +10,7 @@ namespace toolwire::dialects::anthropic_messages {
 
 template <class S>
 void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
-                  Warnings& warnings) {
+                  Warnings& warnings, const PlaceAt& at) {
   std::string_view media = image.media_type, data = image.data;
   w.begin_object();
   w.field("type", "image");
@@ -25,6 +25,7 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
     w.field("url", image.url);
   }
   w.end_object();
+  at.write(w);
   w.end_object();
   if (!image.detail.empty() && image.detail != "auto")
     warn(warnings, "dropped_image_detail", path, "Anthropic images have no 'detail' setting");
@@ -50,12 +51,14 @@ bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request) {
 
 template <class S>
 void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
-                           const json::Path& path, JsonWriter& w, Warnings& warnings) {
+                           const json::Path& path, JsonWriter& w, Warnings& warnings,
+                           const PlaceAt& at) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;  // Anthropic rejects empty text blocks
     w.begin_object();
     w.field("type", "text");
     w.field("text", t->text);
+    at.write(w);
     w.end_object();
   } else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&part)) {
     if (!c->signature.empty())
@@ -68,6 +71,7 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
     w.field("name", c->name);
     w.key("input");
     encode_tool_input(*c, raw_verified, path, w, warnings);
+    at.write(w);
     w.end_object();
   } else if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) {
     if (!t->item_id.empty() || !t->encrypted_content.empty())
@@ -77,6 +81,7 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
       w.begin_object();
       w.field("type", "redacted_thinking");
       w.field("data", t->redacted_data);
+      at.write(w);
       w.end_object();
     } else if (in_request && t->signature.empty()) {
       warn(warnings, "dropped_unsigned_thinking", path,
@@ -87,6 +92,7 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
       w.field("type", "thinking");
       w.field("thinking", t->text);
       w.field("signature", t->signature);
+      at.write(w);
       w.end_object();
     }
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
@@ -102,12 +108,12 @@ void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool r
 // Both IR policies: the owning IR everywhere, the borrowed one in translate_request.
 #define TOOLWIRE_INSTANTIATE(S)                                                                  \
   template void encode_image<S>(const ir::BasicImagePart<S>&, const json::Path&, JsonWriter&,    \
-                                Warnings&);                                                      \
+                                Warnings&, const PlaceAt&);                                      \
   template void encode_tool_input<S>(const ir::BasicToolCallPart<S>&, bool, const json::Path&,   \
                                      JsonWriter&, Warnings&);                                    \
   template bool assistant_part_emits<S>(const ir::BasicPart<S>&, bool);                          \
   template void encode_assistant_part<S>(const ir::BasicPart<S>&, bool, bool, const json::Path&, \
-                                         JsonWriter&, Warnings&);
+                                         JsonWriter&, Warnings&, const PlaceAt&);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)
 #undef TOOLWIRE_INSTANTIATE

@@ -1,6 +1,8 @@
 // Anthropic Messages request JSON → IR request. Written once for both IR
 // policies (IrText<S>: copies for the owning IR, views for translate_request's
 // borrowed one).
+#include <algorithm>
+
 #include "dialects/anthropic_messages/structured_output.h"
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
@@ -125,7 +127,8 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
 // an IR user message after it.
 template <class S>
 Status decode_user(json::element content, const Path& content_path, SeenCallIds& seen,
-                   typename S::template Vector<ir::BasicMessage<S>>& out) {
+                   typename S::template Vector<ir::BasicMessage<S>>& out,
+                   typename S::template Vector<ir::BasicExtraField<S>>& extra) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   if (content.is_string()) {
     std::string_view text = content.get_string().value_unsafe();
@@ -135,8 +138,23 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
   }
   TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
+  // Blocks with members kept as placed extras, the message they go to known
+  // at the end: (block index, in `tool`, part index). Rare: empty otherwise.
+  struct Kept {
+    size_t block;
+    bool in_tool;
+    size_t part;
+  };
+  std::vector<Kept> kept;
+  auto note_kept = [&](const BlockFields& f, size_t block, bool in_tool, size_t before,
+                       const auto& parts) {
+    if ((f.has[kCacheControl] || f.has[kCitations]) && parts.size() > before &&
+        !std::holds_alternative<ir::BasicUnknownPart<S>>(parts.back())) [[unlikely]]
+      kept.push_back(Kept{block, in_tool, parts.size() - 1});
+  };
   size_t i = 0;
   for (json::element block : blocks) {
+    const size_t index = i;
     const Path path(content_path, i++);
     TW_ASSIGN(json::object obj, json::as_object(block, path));
     const BlockFields f = pick_block(obj);
@@ -146,26 +164,45 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
       TW_TRY(decode_tool_result<S>(f, path, seen, result));
       if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
       tool.parts.push_back(std::move(result));                    // messages hold one kind only
+      note_kept(f, index, true, tool.parts.size() - 1, tool.parts);
       continue;
     }
     if (user.parts.empty()) user.parts.reserve(blocks.size());
+    const size_t before = user.parts.size();
     TW_ASSIGN(bool ok, decode_plain_block<S>(block, f, type, path, user.parts));
     if (!ok) {
       const Path type_path(path, "type");
       return json::invalid(type_path,
                            "'" + std::string(type) + "' blocks are not allowed in user content");
     }
+    note_kept(f, index, false, before, user.parts);
   }
+  const size_t first = out.size();
+  const bool has_results = !tool.parts.empty();
   push_user_message(std::move(tool), std::move(user), out);
+  if (!kept.empty()) [[unlikely]] {
+    size_t at = 0;
+    for (json::element block : blocks) {  // the blocks again, for their members
+      for (const Kept& k : kept) {
+        if (k.block != at) continue;
+        const json::object obj = block.get_object().value_unsafe();
+        const BlockFields f = pick_block(obj);
+        const BlockMembers<S> members{&extra, first + (k.in_tool || !has_results ? 0 : 1)};
+        keep_block_members(f, Path(content_path, at), k.part, members);
+      }
+      ++at;
+    }
+  }
   return Status::Ok();
 }
 
 template <class S>
 Status decode_messages(json::element value, const Path& path,
-                       typename S::template Vector<ir::BasicMessage<S>>& out) {
+                       typename S::template Vector<ir::BasicMessage<S>>& out,
+                       typename S::template Vector<ir::BasicExtraField<S>>& extra) {
   SeenCallIds seen;
   const auto on_user = [&](json::element content, const Path& content_path) {
-    return decode_user<S>(content, content_path, seen, out);
+    return decode_user<S>(content, content_path, seen, out, extra);
   };
   const auto on_assistant = [&](json::element content, const Path& content_path) -> Status {
     ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
@@ -177,7 +214,8 @@ Status decode_messages(json::element value, const Path& path,
       msg.parts.reserve(blocks.size());
       size_t j = 0;
       for (json::element block : blocks)
-        TW_TRY(decode_assistant_block<S>(block, Path(content_path, j++), msg.parts, &seen));
+        TW_TRY(decode_assistant_block<S>(block, Path(content_path, j++), msg.parts, &seen,
+                                         {&extra, out.size()}));
     }
     out.push_back(std::move(msg));
     return Status::Ok();
@@ -187,7 +225,8 @@ Status decode_messages(json::element value, const Path& path,
 
 template <class S>
 Status decode_system(json::element value, const Path& path,
-                     typename S::template Vector<ir::BasicSystemPart<S>>& out) {
+                     typename S::template Vector<ir::BasicSystemPart<S>>& out,
+                     typename S::template Vector<ir::BasicExtraField<S>>& extra) {
   if (value.is_string()) {
     std::string_view text = value.get_string().value_unsafe();
     if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
@@ -208,7 +247,15 @@ Status decode_system(json::element value, const Path& path,
     const Path text_path(bpath, "text");
     TW_ASSIGN(json::element text_el, f.need(kText, "text", bpath));
     TW_ASSIGN(std::string_view text, json::as_string(text_el, text_path));
-    if (!text.empty()) out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
+    if (text.empty()) continue;
+    out.push_back(ir::BasicSystemPart<S>{IrText<S>::keep(text), false});
+    if (f.has[kCacheControl]) [[unlikely]] {  // prompt caching: kept for Anthropic
+      const Path p(bpath, "cache_control");
+      extra.push_back(
+          ir::BasicExtraField<S>{IrText<S>::made(p.str()),
+                                 IrText<S>::made(placed_raw(kPlacedSystem, out.size() - 1, 0,
+                                                            json::compact(f.e[kCacheControl])))});
+    }
   }
   return Status::Ok();
 }
@@ -255,6 +302,18 @@ Status decode_tools(json::element value, const Path& path, ir::BasicRequest<S>& 
     if (f.has[kStrict]) {
       const Path p(tpath, "strict");
       TW_ASSIGN(def.strict, json::as_bool(f.e[kStrict], p));
+    }
+    // Members the IR has no field for (cache_control, defer_loading,
+    // input_examples...): kept for Anthropic as placed members.
+    if (obj.size() > size_t(f.present[kType]) + f.present[kName] + f.present[kDescription] +
+                         f.present[kInputSchema] + f.present[kStrict]) [[unlikely]] {
+      for (auto [key, member] : obj) {
+        if (std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys)) continue;
+        const Path p(tpath, key);
+        req.extra.push_back(ir::BasicExtraField<S>{
+            T::made(p.str()),
+            T::made(placed_raw(kPlacedTool, req.tools.size(), 0, json::compact(member)))});
+      }
     }
     req.tools.push_back(std::move(def));
   }
@@ -326,21 +385,21 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       [&](std::string_view key, json::element value, const Path& fpath) -> Status {
         if (key == "messages") {
           has_messages = true;
-          TW_TRY(decode_messages<S>(value, fpath, req.messages));
+          TW_TRY(decode_messages<S>(value, fpath, req.messages, req.extra));
         } else if (value.is_null() && is_known_field(key)) {
           // An explicit null means "absent" for every optional field.
         } else if (key == "model") {
           TW_ASSIGN(std::string_view model, json::as_string(value, fpath));
           req.model = T::keep(model);
         } else if (key == "system") {
-          TW_TRY(decode_system<S>(value, fpath, req.system));
+          TW_TRY(decode_system<S>(value, fpath, req.system, req.extra));
         } else if (key == "tools") {
           TW_TRY(decode_tools<S>(value, fpath, req));
         } else if (key == "tool_choice") {
           TW_TRY(decode_tool_choice<S>(value, fpath, req));
         } else if ((key == "output_config" || key == "output_format") && !value.is_null()) {
           TW_TRY(decode_output_config<S>(key, value, fpath, req));
-        } else if (key == kUnsupportedToolKey) {
+        } else if (key == kUnsupportedToolKey || is_placed_key(key)) {
           // Reserved: the IR uses this key for server tools kept from `tools`.
           return json::invalid(fpath, "reserved field name");
         } else {

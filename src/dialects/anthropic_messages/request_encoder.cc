@@ -1,4 +1,6 @@
 // IR request → Anthropic Messages request JSON.
+#include <algorithm>
+
 #include "dialects/anthropic_messages/structured_output.h"
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
@@ -36,7 +38,26 @@ const TailRules kTail{
     .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
     .metadata_member = "user_id",
     .metadata_member_why = "Anthropic's metadata takes user_id only",
+    .places_members = true,
 };
+
+// The request's own placed members (cache_control, citations, a tool's
+// defer_loading...: common/placed_member.h), written back into the blocks,
+// system blocks and tools they came with; empty for another dialect's request.
+using Placed = std::vector<PlacedMember>;
+
+// Where part `part` of msgs[i, j) is: its PlaceAt (kPlacedPart, message, index).
+template <class S>
+PlaceAt place_of(Placed* placed, const typename S::template Vector<ir::BasicMessage<S>>& msgs,
+                 size_t i, size_t j, const ir::BasicPart<S>& part) {
+  if (!placed) return {};
+  for (size_t k = i; k < j; ++k) {
+    const auto& parts = msgs[k].parts;
+    if (!parts.empty() && &part >= &parts.front() && &part <= &parts.back())
+      return PlaceAt{placed, kPlacedPart, k, static_cast<size_t>(&part - &parts.front())};
+  }
+  return {};
+}
 
 // True when `part` becomes a block in a user-side Anthropic message.
 template <class S>
@@ -56,7 +77,7 @@ bool result_content_emits(const ir::BasicResultContent<S>& c) {
 
 template <class S>
 void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, JsonWriter& w,
-                        Warnings& warnings) {
+                        Warnings& warnings, const PlaceAt& at) {
   w.begin_object();
   w.field("type", "tool_result");
   std::string scratch;
@@ -94,20 +115,22 @@ void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, J
       warn_unknown_part(*u, "Anthropic", "tool result content", path, warnings);
   }
   if (r.is_error) w.field("is_error", true);
+  at.write(w);
   w.end_object();
 }
 
 template <class S>
 void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w,
-                      Warnings& warnings) {
+                      Warnings& warnings, const PlaceAt& at) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;
     w.begin_object();
     w.field("type", "text");
     w.field("text", t->text);
+    at.write(w);
     w.end_object();
   } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
-    encode_image(*img, path, w, warnings);
+    encode_image(*img, path, w, warnings, at);
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
     write_unknown_part(*u, kDialect, "Anthropic", path, w, warnings);
   } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
@@ -161,12 +184,21 @@ const ir::BasicTextPart<S>* single_text(
 // role — as one message; tool_result blocks first, as Anthropic requires.
 template <class S>
 void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j,
-                  const Path& msgs_path, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+                  const Path& msgs_path, bool raw_verified, Placed* placed, JsonWriter& w,
+                  Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
   const ir::BasicTextPart<S>* only = single_text<S>(msgs, i, j, user);
+  if (only && placed) {  // members to write into its block: no shorthand
+    const ir::BasicPart<S>* part = nullptr;
+    for (size_t k = i; k < j && !part; ++k)
+      for (const auto& p : msgs[k].parts)
+        if (std::get_if<ir::BasicTextPart<S>>(&p) == only) part = &p;
+    const PlaceAt at = place_of<S>(placed, msgs, i, j, *part);
+    if (has_placed(*placed, at.where, at.i, at.j)) only = nullptr;
+  }
   if (only)
     w.string(only->text);  // Anthropic's shorthand for one text block
   else
@@ -176,36 +208,59 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
       [&](const ir::BasicPart<S>& part, GroupPart where, const Path& ppath) {
         // With the shorthand, only parts that write nothing (but may warn) remain.
         if (only && part_emits(part, user)) return;
+        const PlaceAt at = place_of<S>(placed, msgs, i, j, part);
         if (where == GroupPart::model)
-          encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings);
+          encode_assistant_part(part, /*in_request=*/true, raw_verified, ppath, w, warnings, at);
         else if (where == GroupPart::tool_result)
-          encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w, warnings);
+          encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w, warnings, at);
         else
-          encode_user_part(part, ppath, w, warnings);
+          encode_user_part(part, ppath, w, warnings, at);
       });
   if (!only) w.end_array();
   w.end_object();
 }
 
 template <class S>
-void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
-                     Warnings& warnings) {
+void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, Placed* placed,
+                     JsonWriter& w, Warnings& warnings) {
   const Path path(kRoot, "messages");
   (void)write_turns(
       w, "messages", req.messages, path, "Anthropic", warnings,
       [](const ir::BasicMessage<S>& m) { return message_emits(m); },
       [&](size_t i, size_t j) {
-        encode_group<S>(req.messages, i, j, path, raw_verified, w, warnings);
+        encode_group<S>(req.messages, i, j, path, raw_verified, placed, w, warnings);
         return Status::Ok();
       });
 }
 
 template <class S>
-void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
+void encode_system(const ir::BasicRequest<S>& req, Placed* placed, JsonWriter& w,
+                   Warnings& warnings) {
   const auto [texts, direct] =
       collect_system_texts(req, "Anthropic", "the top-level system", warnings);
   if (texts.empty()) return;
   w.key("system");
+  const bool blocks = placed && std::any_of(placed->begin(), placed->end(),
+                                            [](const auto& m) { return m.where == kPlacedSystem; });
+  if (blocks) {  // the system blocks with their members (prompt caching)
+    w.begin_array();
+    for (size_t i = 0; i < req.system.size(); ++i) {
+      if (req.system[i].text.empty()) continue;
+      w.begin_object();
+      w.field("type", "text");
+      w.field("text", req.system[i].text);
+      write_placed(*placed, kPlacedSystem, i, 0, w);
+      w.end_object();
+    }
+    for (size_t k = direct; k < texts.size(); ++k) {
+      w.begin_object();
+      w.field("type", "text");
+      w.field("text", texts[k]);
+      w.end_object();
+    }
+    w.end_array();
+    return;
+  }
   if (texts.size() == 1 && direct == 1) {
     w.string(texts[0]);
     return;
@@ -214,8 +269,8 @@ void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warn
 }
 
 template <class S>
-Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
-                    Warnings& warnings) {
+Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified, Placed* placed,
+                    JsonWriter& w, Warnings& warnings) {
   if (req.tools.empty() && !has_raw_tools(req, same, kUnsupportedToolKey)) return Status::Ok();
   const Path path(kRoot, "tools");
   w.key("tools");
@@ -238,6 +293,7 @@ Status encode_tools(const ir::BasicRequest<S>& req, bool same, bool raw_verified
       warn(warnings, "dropped_tool_strict", tpath,
            "the 'strict' tool flag is not sent to Anthropic");
     }
+    if (placed) write_placed(*placed, kPlacedTool, i, 0, w);
     w.end_object();
   }
   write_raw_tools(w, req, same, kUnsupportedToolKey);
@@ -292,6 +348,9 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     return encode_request_from(forced, warnings, options);
   }
   return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
+    Placed placed_members;
+    if (same) placed_members = collect_placed(req.extra);
+    Placed* placed = placed_members.empty() ? nullptr : &placed_members;
     w.field("model", req.model);
     if (req.max_tokens) {
       w.field("max_tokens", *req.max_tokens);
@@ -300,9 +359,14 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
       warn(warnings, "defaulted_max_tokens", Path(kRoot, "max_tokens"),
            "Anthropic requires max_tokens; defaulted to " + std::to_string(kDefaultMaxTokens));
     }
-    encode_system(req, w, warnings);
-    encode_messages(req, options.raw_json_verified, w, warnings);
-    TW_TRY(encode_tools(req, same, options.raw_json_verified, w, warnings));
+    encode_system(req, placed, w, warnings);
+    encode_messages(req, options.raw_json_verified, placed, w, warnings);
+    TW_TRY(encode_tools(req, same, options.raw_json_verified, placed, w, warnings));
+    if (placed) [[unlikely]]
+      for (const PlacedMember& m : *placed)
+        if (!m.written)  // its block, system block or tool is gone
+          warn(warnings, "dropped_unknown_field", std::string(m.path),
+               "field '" + std::string(m.name) + "' lost the block it came with");
     encode_tool_choice(req, w);
     write_sampling(w, req, kStop);
     write_sampling(w, req, kSampling);

@@ -37,7 +37,8 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       size_t i = 0;
       for (json::element block : blocks) {
         const Path bpath(fpath, i++);
-        TW_TRY(decode_assistant_block<ir::Owning>(block, bpath, resp.parts, nullptr));
+        TW_TRY(decode_assistant_block<ir::Owning>(block, bpath, resp.parts, nullptr,
+                                                  {&resp.extra, 0}));
       }
     } else if (key == "stop_reason") {
       if (!value.is_null()) {
@@ -54,7 +55,21 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
         resp.extra.push_back(ir::ExtraField{"stop_sequence", json::compact(value)});
       }
     } else if (key == "usage") {
-      if (!value.is_null()) TW_TRY(decode_usage(value, fpath, resp.usage));
+      if (!value.is_null()) {
+        TW_TRY(decode_usage(value, fpath, resp.usage));
+        // cache_creation, server_tool_use, service_tier...: kept for Anthropic.
+        // A named object: iterating value_unsafe()'s result would iterate
+        // into the temporary (GCC: -Wdangling-pointer).
+        const json::object usage = value.get_object().value_unsafe();
+        for (auto [member, member_value] : usage) {
+          if (member == "input_tokens" || member == "output_tokens" ||
+              member == "cache_read_input_tokens" || member == "cache_creation_input_tokens")
+            continue;
+          resp.extra.push_back(
+              ir::ExtraField{Path(fpath, member).str(),
+                             placed_raw(kPlacedFixed, 0, 0, json::compact(member_value))});
+        }
+      }
     } else {
       resp.extra.push_back(ir::ExtraField{std::string(key), json::compact(value)});
     }

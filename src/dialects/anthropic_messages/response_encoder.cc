@@ -17,6 +17,9 @@ std::string synthesize_message_id() {
 Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings) {
   const bool same = resp.source_dialect == kDialect;
   const Path root;
+  std::vector<PlacedMember> placed_members;  // citations, usage details: placed_member.h
+  if (same) placed_members = collect_placed(resp.extra);
+  std::vector<PlacedMember>* placed = placed_members.empty() ? nullptr : &placed_members;
   return write_json_object(512, [&](JsonWriter& w) -> Status {
     if (resp.id.empty()) {
       w.field("id", synthesize_message_id());
@@ -34,7 +37,7 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     for (size_t i = 0; i < resp.parts.size(); ++i) {
       const Path ppath(content_path, i);
       encode_assistant_part(resp.parts[i], /*in_request=*/false, /*raw_verified=*/false, ppath, w,
-                            warnings);
+                            warnings, PlaceAt{placed, kPlacedPart, 0, i});
     }
     w.end_array();
     w.field("stop_reason", encode_stop_reason(resp.finish, ir::has_tool_calls(resp.parts)));
@@ -50,9 +53,15 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     w.begin_object();
     write_input_usage(resp.usage, w);
     w.field("output_tokens", resp.usage.output_tokens.value_or(0));
+    if (placed) write_placed_in(*placed, "$.usage", w);
     w.end_object();
     write_response_extras(w, resp, same, "Anthropic", warnings,
                           [&](const ir::ExtraField& e) { return &e == stop_sequence; });
+    if (placed) [[unlikely]]
+      for (const PlacedMember& m : *placed)
+        if (!m.written)  // its block is gone
+          warn(warnings, "dropped_unknown_field", std::string(m.path),
+               "field '" + std::string(m.name) + "' lost the block it came with");
     return Status::Ok();
   });
 }

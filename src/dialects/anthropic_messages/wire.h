@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dialects/common/cache_usage.h"
+#include "dialects/common/placed_member.h"
 #include "dialects/common/wire_functions.h"
 #include "dialects/common/wrapped_arguments.h"
 
@@ -47,22 +48,50 @@ enum BlockField {
   kContent,
   kIsError,
   kSource,
+  kCacheControl,  // kept as placed members (common/placed_member.h)
+  kCitations,
   kBlockFields
 };
 inline constexpr std::string_view kBlockKeys[kBlockFields] = {
-    "type",      "text", "id",          "name",    "input",    "thinking",
-    "signature", "data", "tool_use_id", "content", "is_error", "source"};
+    "type", "text",        "id",      "name",     "input",  "thinking",      "signature",
+    "data", "tool_use_id", "content", "is_error", "source", "cache_control", "citations"};
 using BlockFields = json::Fields<kBlockFields>;
 inline BlockFields pick_block(json::object obj) { return json::pick(obj, kBlockKeys); }
 // The block's required "type" string.
 Result<std::string_view> block_type(const BlockFields& f, const json::Path& path);
 
+// Where a block's members the IR has no field for (kCacheControl,
+// kCitations) go: placed members of `extra` (the block: part `part` of IR
+// message `message`; of a response's content: message 0), which Anthropic
+// writes back and any other dialect drops with a warning at their path.
+template <class S>
+struct BlockMembers {
+  typename S::template Vector<ir::BasicExtraField<S>>* extra = nullptr;
+  size_t message = 0;
+};
+// Keeps (or warns about) the members of `f` for the block at `path`, which
+// became part `part` of its message.
+template <class S>
+void keep_block_members(const BlockFields& f, const json::Path& path, size_t part,
+                        const BlockMembers<S>& members) {
+  for (const int k : {kCacheControl, kCitations}) {
+    if (!f.has[k]) [[likely]]
+      continue;
+    if (!members.extra) continue;
+    const json::Path p(path, kBlockKeys[k]);
+    members.extra->push_back(ir::BasicExtraField<S>{
+        IrText<S>::made(p.str()),
+        IrText<S>::made(placed_raw(kPlacedPart, members.message, part, json::compact(f.e[k])))});
+  }
+}
+
 // Appends an assistant content block (text, thinking, redacted_thinking,
-// tool_use; anything else as UnknownPart) to `parts`.
+// tool_use; anything else as UnknownPart) to `parts`, its members the IR
+// has no field for to `members`.
 // (Both IR policies; `Parts` is the parts vector of a BasicMessage<S>.)
 template <class S, class Parts>
 Status decode_assistant_block(json::element block, const json::Path& path, Parts& parts,
-                              SeenCallIds* seen);
+                              SeenCallIds* seen, const BlockMembers<S>& members = {});
 
 // Decodes a tool_use `input` value into raw arguments text, undoing the
 // invalid-arguments wrapping.
@@ -89,7 +118,8 @@ bool assistant_part_emits(const ir::BasicPart<S>& part, bool in_request);
 // `raw_verified`: see encode_tool_input.
 template <class S>
 void encode_assistant_part(const ir::BasicPart<S>& part, bool in_request, bool raw_verified,
-                           const json::Path& path, JsonWriter& w, Warnings& warnings);
+                           const json::Path& path, JsonWriter& w, Warnings& warnings,
+                           const PlaceAt& at = {});
 // A usage object's input counts: input_tokens (the cache excluded), then the
 // cache's writes and reads when known.
 void write_input_usage(const ir::Usage& usage, JsonWriter& w);
@@ -102,6 +132,6 @@ void encode_tool_input(const ir::BasicToolCallPart<S>& call, bool raw_verified,
                        const json::Path& path, JsonWriter& w, Warnings& warnings);
 template <class S>
 void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
-                  Warnings& warnings);
+                  Warnings& warnings, const PlaceAt& at = {});
 
 }  // namespace toolwire::dialects::anthropic_messages

@@ -5,6 +5,7 @@
 #include "dialects/bedrock_converse/structured_output.h"
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
+#include "dialects/common/placed_member.h"
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
 #include "dialects/common/tool_schema.h"
@@ -145,9 +146,11 @@ Status decode_system(json::element value, const Path& path, ir::BasicRequest<S>&
   for (json::element block : blocks) {
     const Path bpath(path, i++);
     TW_ASSIGN(Block b, block_of(block, bpath));
-    if (b.kind != "text") {  // cachePoint, guardContent
-      warn(warnings, "dropped_system_block", bpath,
-           "'" + std::string(b.kind) + "' system blocks have no IR form; dropped");
+    if (b.kind != "text") {  // cachePoint, guardContent: kept for Bedrock (placed_member.h)
+      req.extra.push_back(
+          ir::BasicExtraField<S>{IrText<S>::made(bpath.str()),
+                                 IrText<S>::made(placed_raw(kPlacedSystemBlock, req.system.size(),
+                                                            0, json::compact(block)))});
       continue;
     }
     TW_ASSIGN(std::string_view text, json::as_string(b.value, Path(bpath, "text")));
@@ -243,6 +246,16 @@ Status decode_tool_config(json::element value, const Path& path, ir::BasicReques
       TW_ASSIGN(json::element schema, json::required(schema_obj, "json", schema_path));
       TW_TRY(json::check_tool_schema(schema, json_path));
       def.input_schema = T::raw_json(schema);
+      // Members the IR has no field for: kept for Bedrock (placed_member.h).
+      if (spec.size() > size_t(g.present[kName]) + g.present[kDescription] +
+                            g.present[kInputSchema]) [[unlikely]] {
+        for (auto [key, member] : spec) {
+          if (key == "name" || key == "description" || key == "inputSchema") continue;
+          req.extra.push_back(ir::BasicExtraField<S>{
+              T::made(Path(spath, key).str()),
+              T::made(placed_raw(kPlacedTool, req.tools.size(), 0, json::compact(member)))});
+        }
+      }
       req.tools.push_back(std::move(def));
     }
   }
@@ -297,7 +310,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_TRY(decode_request_metadata<S>(value, fpath, req));
         } else if (key == "outputConfig" && !value.is_null()) {
           TW_TRY(decode_output_config<S>(value, fpath, req));
-        } else if (key == kUnsupportedToolKey) {
+        } else if (key == kUnsupportedToolKey || is_placed_key(key)) {
           return json::invalid(fpath, "reserved field name");
         } else {
           // additionalModelRequestFields, guardrailConfig, promptVariables,

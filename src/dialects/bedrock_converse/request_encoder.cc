@@ -151,13 +151,36 @@ void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWrit
       });
 }
 
+// The system text blocks, and a Bedrock request's own other system blocks
+// (cachePoint, guardContent: placed members) where they were.
 template <class S>
-void encode_system(const ir::BasicRequest<S>& req, JsonWriter& w, Warnings& warnings) {
+void encode_system(const ir::BasicRequest<S>& req, bool same, JsonWriter& w, Warnings& warnings) {
   const std::vector<std::string_view> texts =
       collect_system_texts(req, "Bedrock", "the top-level system", warnings).texts;
-  if (texts.empty()) return;
+  std::vector<PlacedMember> placed;
+  if (same) {
+    placed = collect_placed(req.extra);
+    std::erase_if(placed, [](const PlacedMember& m) { return m.where != kPlacedSystemBlock; });
+  }
+  if (texts.empty() && placed.empty()) return;
   w.key("system");
-  write_text_objects(w, texts);
+  if (placed.empty()) {
+    write_text_objects(w, texts);
+    return;
+  }
+  w.begin_array();
+  auto blocks_before = [&](size_t k) {
+    for (const PlacedMember& m : placed)
+      if (m.i == k || (k == texts.size() && m.i > k)) w.raw(m.value);
+  };
+  for (size_t k = 0; k < texts.size(); ++k) {
+    blocks_before(k);
+    w.begin_object();
+    w.field("text", texts[k]);
+    w.end_object();
+  }
+  blocks_before(texts.size());
+  w.end_array();
 }
 
 template <class S>
@@ -182,6 +205,12 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
     return Status::Ok();
   }
   const Path tools_path(path, "tools");
+  // toolSpec members the IR has no field for, kept from a Bedrock request.
+  std::vector<PlacedMember> placed;
+  if (same) {
+    placed = collect_placed(req.extra);
+    std::erase_if(placed, [](const PlacedMember& m) { return m.where != kPlacedTool; });
+  }
   w.key("toolConfig");
   w.begin_object();
   w.key("tools");
@@ -204,6 +233,8 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
     w.begin_object();
     w.field_raw("json", schema);
     w.end_object();
+    if (!placed.empty()) [[unlikely]]
+      write_placed(placed, kPlacedTool, i, 0, w);
     w.end_object();
     w.end_object();
     if (t.strict.value_or(false) && !warned_strict) {
@@ -213,6 +244,10 @@ Status encode_tool_config(const ir::BasicRequest<S>& req, bool same, bool raw_ve
   }
   write_raw_tools(w, req, same, kUnsupportedToolKey);
   w.end_array();
+  for (const PlacedMember& m : placed)
+    if (!m.written)  // its tool is gone
+      warn(warnings, "dropped_unknown_field", std::string(m.path),
+           "field '" + std::string(m.name) + "' lost the tool it came with");
   if (req.tool_choice) {
     const ir::BasicToolChoice<S>& c = *req.tool_choice;
     switch (c.kind) {
@@ -281,6 +316,7 @@ const TailRules kTail{
           return "a " + std::string(source) + " tool of a kind Bedrock does not have was dropped";
         },
     .written_in_place = [](std::string_view key) { return key.starts_with(kOutputConfigPrefix); },
+    .places_members = true,
 };
 
 }  // namespace
@@ -295,7 +331,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
   }
   return write_request_object(req, kDialect, [&](JsonWriter& w, bool same) -> Status {
     encode_messages(req, options.raw_json_verified, w, warnings);
-    encode_system(req, w, warnings);
+    encode_system(req, same, w, warnings);
     encode_inference_config(req, w);
     TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
     TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));

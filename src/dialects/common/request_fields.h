@@ -83,6 +83,12 @@ void reset_repeated(std::string_view key, const RepeatRules& rules, ir::BasicReq
     }
   }
   drop_extras(req.extra, key);
+  // And the members kept from inside the old value (placed_member.h).
+  std::erase_if(req.extra, [&](const auto& f) {
+    const std::string_view k = f.key;
+    return k.size() > key.size() + 2 && k.starts_with("$.") && k.substr(2).starts_with(key) &&
+           (k[key.size() + 2] == '[' || k[key.size() + 2] == '.');
+  });
 }
 
 // Calls `on_field(key, value, path)` (returning Status) for each field of

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "dialects/common/metadata_member.h"
+#include "dialects/common/placed_member.h"
 #include "dialects/common/style.h"
 #include "toolwire/core/json_valid.h"
 #include "toolwire/core/json_writer.h"
@@ -32,6 +33,9 @@ struct TailRules {
   // any JSON object is written as it came.
   std::string_view metadata_member;
   std::string_view metadata_member_why;
+  // The encoder writes the request's own placed members (placed_member.h)
+  // back into their objects (or warns about those it could not place).
+  bool places_members = false;
 };
 
 // The tools a request writes besides its definitions: the extras named
@@ -87,6 +91,15 @@ Status write_request_extras(JsonWriter& w, const ir::BasicRequest<S>& req, Warni
       if (!same && rules.unsupported_tool_message)
         warn(warnings, "dropped_unsupported_tool", json::Path(root, "tools"),
              rules.unsupported_tool_message(req.source_dialect));
+      continue;
+    }
+    if (is_placed_key(x.key) && (!same || rules.places_members)) [[unlikely]] {
+      // A nested member: its own dialect's encoder wrote it in place; any
+      // other drops it at its path in the source.
+      if (!same)
+        warn(warnings, "dropped_unknown_field", std::string(x.key),
+             "field '" + std::string(placed_member_name(x.key)) + "'" +
+                 std::string(rules.unknown_field_suffix));
       continue;
     }
     if (same) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "dialects/common/json_in.h"
+#include "dialects/common/placed_member.h"
 #include "dialects/common/style.h"
 #include "toolwire/core/json_writer.h"
 #include "toolwire/core/result.h"
@@ -35,6 +36,16 @@ void write_response_extras(JsonWriter& w, const ir::Response& resp, bool same,
   const json::Path root;
   for (const auto& e : resp.extra) {
     if (skip(e)) continue;
+    if (is_placed_key(e.key)) [[unlikely]] {
+      // A nested member (placed_member.h): its own dialect's encoder wrote it
+      // in place (each encoder of a dialect that keeps them does); any other
+      // drops it at its path.
+      if (!same && !placed_value_is_empty(e.raw_json))
+        warn(warnings, "dropped_unknown_field", e.key,
+             "field '" + std::string(placed_member_name(e.key)) + "' has no " +
+                 std::string(target) + " equivalent");
+      continue;
+    }
     if (same)
       w.field_raw(e.key, e.raw_json);
     else

@@ -71,7 +71,7 @@ Status write_call_part(const ir::BasicToolCallPart<S>& call, std::string_view fa
 
 template <class S>
 void write_image(const ir::BasicImagePart<S>& image, const Path& path, JsonWriter& w,
-                 Warnings& warnings) {
+                 Warnings& warnings, const PlaceAt& at) {
   std::string_view media = image.media_type, data = image.data;
   w.begin_object();
   if (!data.empty() || (!image.url.empty() && split_data_url(image.url, media, data))) {
@@ -88,6 +88,7 @@ void write_image(const ir::BasicImagePart<S>& image, const Path& path, JsonWrite
     w.field("fileUri", image.url);
     w.end_object();
   }
+  at.write(w);
   w.end_object();
   if (!image.detail.empty() && image.detail != "auto")
     warn(warnings, "dropped_image_detail", path, "Gemini images have no 'detail' setting");
@@ -156,11 +157,12 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
   return written;
 }
 
-#define TOOLWIRE_INSTANTIATE(S)                                                                    \
-  template Status write_call_part<S>(const ir::BasicToolCallPart<S>&, std::string_view, bool,      \
-                                     const Path&, JsonWriter&, Warnings&);                         \
-  template void write_image<S>(const ir::BasicImagePart<S>&, const Path&, JsonWriter&, Warnings&); \
-  template Result<size_t> write_model_parts<S>(const S::Vector<ir::BasicPart<S>>&, bool, bool,     \
+#define TOOLWIRE_INSTANTIATE(S)                                                                   \
+  template Status write_call_part<S>(const ir::BasicToolCallPart<S>&, std::string_view, bool,     \
+                                     const Path&, JsonWriter&, Warnings&);                        \
+  template void write_image<S>(const ir::BasicImagePart<S>&, const Path&, JsonWriter&, Warnings&, \
+                               const PlaceAt&);                                                   \
+  template Result<size_t> write_model_parts<S>(const S::Vector<ir::BasicPart<S>>&, bool, bool,    \
                                                bool, const Path&, JsonWriter&, Warnings&);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)

@@ -180,32 +180,84 @@ using Messages = typename S::template Vector<ir::BasicMessage<S>>;
 
 // A user (or "function") turn: its functionResponse parts become one IR tool
 // message, the rest an IR user message after it.
+// Members of a part (videoMetadata, mediaResolution, partMetadata...) or of
+// its functionResponse (willContinue, scheduling) that the IR has no field
+// for: kept as placed members (common/placed_member.h), written back by
+// Gemini and dropped with a warning at their path by other dialects.
+struct KeptMember {
+  std::string path;
+  std::string value;
+  PlacedWhere where;
+  bool in_tool;
+  size_t part;
+};
+inline bool is_part_key(std::string_view key) {
+  for (std::string_view k : kPartKeys)
+    if (k == key) return true;
+  return false;
+}
+inline void note_members(json::object obj, const Path& path, PlacedWhere where, bool in_tool,
+                         size_t part, bool (*known)(std::string_view),
+                         std::vector<KeptMember>& kept) {
+  for (auto [key, value] : obj)
+    if (!known(key))
+      kept.push_back({Path(path, key).str(), json::compact(value), where, in_tool, part});
+}
+
 template <class S>
-Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls, Messages<S>& out) {
+Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls, Messages<S>& out,
+                   typename S::template Vector<ir::BasicExtraField<S>>& extra) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
+  std::vector<KeptMember> kept;  // rare: empty otherwise
   TW_TRY(for_each_entry(parts_el, parts_path, [&](json::element part, const Path& path) -> Status {
     TW_ASSIGN(json::object obj, json::as_object(part, path));
     const PartFields f = pick(obj, kPartKeys);
+    size_t known = 0;
+    for (bool p : f.present) known += p;
+    const bool others = obj.size() > known;
     if (f.has[kFunctionResponse]) {
       ir::BasicToolResultPart<S> result;
       TW_TRY(decode_function_response<S>(f, path, calls, result));
       tool.parts.push_back(std::move(result));
+      const size_t n = tool.parts.size() - 1;
+      if (others) [[unlikely]]
+        note_members(obj, path, kPlacedPart, true, n, is_part_key, kept);
+      const json::object fr = f.e[kFunctionResponse].get_object().value_unsafe();
+      if (fr.size() > 2) [[unlikely]]
+        note_members(
+            fr, Path(path, "functionResponse"), kPlacedPartInner, true, n,
+            [](std::string_view k) {
+              return k == "id" || k == "name" || k == "response" || k == "parts";
+            },
+            kept);
       return Status::Ok();
     }
     if (f.has[kFunctionCall])
       return json::invalid(Path(path, "functionCall"),
                            "functionCall parts are not allowed in user content");
-    return decode_plain_part<S>(part, f, path, user.parts);
+    const size_t before = user.parts.size();
+    TW_TRY(decode_plain_part<S>(part, f, path, user.parts));
+    if (others && user.parts.size() > before &&
+        !std::holds_alternative<ir::BasicUnknownPart<S>>(user.parts.back())) [[unlikely]]
+      note_members(obj, path, kPlacedPart, false, user.parts.size() - 1, is_part_key, kept);
+    return Status::Ok();
   }));
+  const size_t first = out.size();
   const bool has_results = !tool.parts.empty();
   if (has_results) out.push_back(std::move(tool));
   if (!user.parts.empty() || !has_results) out.push_back(std::move(user));
+  for (KeptMember& k : kept)
+    extra.push_back(ir::BasicExtraField<S>{
+        IrText<S>::made(std::move(k.path)),
+        IrText<S>::made(
+            placed_raw(k.where, first + (k.in_tool || !has_results ? 0 : 1), k.part, k.value))});
   return Status::Ok();
 }
 
 template <class S>
-Status decode_contents(json::element value, const Path& path, Messages<S>& out) {
+Status decode_contents(json::element value, const Path& path, Messages<S>& out,
+                       typename S::template Vector<ir::BasicExtraField<S>>& extra) {
   Calls calls;
   size_t index = 0;
   return for_each_entry(value, path, [&](json::element content, const Path& cpath) -> Status {
@@ -222,7 +274,7 @@ Status decode_contents(json::element value, const Path& path, Messages<S>& out) 
     const Path parts_path(cpath, "parts");
     TW_ASSIGN(json::element parts_el, f.need(kParts, "parts", cpath));
     if (role == "user" || role == "function") {
-      return decode_user<S>(parts_el, parts_path, calls, out);
+      return decode_user<S>(parts_el, parts_path, calls, out, extra);
     }
     if (role != "model")
       return json::invalid(Path(cpath, "role"),
@@ -449,7 +501,10 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
              "this key appears more than once; the last value is used");
       has_contents = true;
       req.messages.clear();
-      TW_TRY(decode_contents<S>(value, fpath, req.messages));
+      std::erase_if(req.extra, [](const auto& x) {  // members kept from the first value
+        return std::string_view(x.key).starts_with("$.");
+      });
+      TW_TRY(decode_contents<S>(value, fpath, req.messages, req.extra));
     } else if (value.is_null() && (key == "systemInstruction" || key == "tools" ||
                                    key == "toolConfig" || key == "generationConfig")) {
       // An explicit null means "absent".
@@ -461,7 +516,7 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       TW_TRY(decode_tool_config<S>(value, fpath, req, warnings));
     } else if (key == "generationConfig") {
       TW_TRY(decode_generation_config<S>(value, fpath, req));
-    } else if (field.key == kUnsupportedToolKey) {
+    } else if (field.key == kUnsupportedToolKey || is_placed_key(field.key)) {
       return json::invalid(fpath, "reserved field name");
     } else {  // safetySettings, cachedContent, labels, ...
       req.extra.push_back(ir::BasicExtraField<S>{T::keep(field.key), T::raw_json(value)});

@@ -73,7 +73,7 @@ bool json_object_text(std::string_view text) {
 
 template <class S>
 Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& names, bool same,
-                    const Path& path, JsonWriter& w, Warnings& warnings) {
+                    const Path& path, JsonWriter& w, Warnings& warnings, const PlaceAt& at) {
   const std::string_view name = names.find(r.call_id);
   if (name.empty())
     return json::invalid(Path(path, "call_id"), "tool result answers no earlier tool call ('" +
@@ -136,21 +136,24 @@ Status write_result(const ir::BasicToolResultPart<S>& r, const CallNames<S>& nam
     }
     w.end_array();
   }
+  at.write_inner(w);  // willContinue, scheduling
   w.end_object();
+  at.write(w);
   w.end_object();
   return Status::Ok();
 }
 
 template <class S>
 void write_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter& w,
-                     Warnings& warnings) {
+                     Warnings& warnings, const PlaceAt& at) {
   if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
     if (t->text.empty()) return;
     w.begin_object();
     w.field("text", t->text);
+    at.write(w);
     w.end_object();
   } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&part)) {
-    write_image(*img, path, w, warnings);
+    write_image(*img, path, w, warnings, at);
   } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
     write_unknown_part(*u, kDialect, "Gemini", path, w, warnings);
   } else if (!std::holds_alternative<ir::BasicToolResultPart<S>>(part)) {
@@ -167,7 +170,8 @@ using Messages = typename S::template Vector<ir::BasicMessage<S>>;
 // model turn's parallel calls are one turn of N responses.
 template <class S>
 Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs_path, bool same,
-                   bool raw_verified, CallNames<S>& names, JsonWriter& w, Warnings& warnings) {
+                   bool raw_verified, CallNames<S>& names, std::vector<PlacedMember>* placed,
+                   JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "model");
@@ -201,10 +205,11 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
         for (size_t n = 0; n < m.parts.size(); ++n) {
           const Path ppath(parts_path, n);
           const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&m.parts[n]);
+          const PlaceAt at{placed, kPlacedPart, k, n};
           if (pass == 0 && result)
-            TW_TRY(write_result(*result, names, same, ppath, w, warnings));
+            TW_TRY(write_result(*result, names, same, ppath, w, warnings, at));
           else if (pass == 1 && !result)
-            write_user_part(m.parts[n], ppath, w, warnings);
+            write_user_part(m.parts[n], ppath, w, warnings, at);
         }
       }
     }
@@ -219,12 +224,23 @@ Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verifi
                       Warnings& warnings) {
   const Path path(kRoot, "messages");
   CallNames<S> names;
-  return write_turns(
+  // Part members the IR has no field for, kept from a Gemini request
+  // (videoMetadata, mediaResolution, functionResponse.willContinue...).
+  std::vector<PlacedMember> placed_members;
+  if (same) placed_members = collect_placed(req.extra);
+  std::vector<PlacedMember>* placed = placed_members.empty() ? nullptr : &placed_members;
+  TW_TRY(write_turns(
       w, "contents", req.messages, path, "Gemini", warnings,
       [](const ir::BasicMessage<S>& m) { return message_emits(m); },
       [&](size_t i, size_t j) {
-        return write_group<S>(req.messages, i, j, path, same, raw_verified, names, w, warnings);
-      });
+        return write_group<S>(req.messages, i, j, path, same, raw_verified, names, placed, w,
+                              warnings);
+      }));
+  for (const PlacedMember& m : placed_members)
+    if (!m.written)  // its part is gone
+      warn(warnings, "dropped_unknown_field", std::string(m.path),
+           "field '" + std::string(m.name) + "' lost the part it came with");
+  return Status::Ok();
 }
 
 template <class S>
@@ -374,6 +390,7 @@ const TailRules kTail{
         [](std::string_view key) {
           return has_prefix(key, kGenerationConfigPrefix) || has_prefix(key, "toolConfig.");
         },
+    .places_members = true,
 };
 
 }  // namespace

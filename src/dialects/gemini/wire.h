@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dialects/common/placed_member.h"
 #include "dialects/common/wire_functions.h"
 #include "dialects/common/wrapped_arguments.h"
 
@@ -214,6 +215,6 @@ std::string_view media_from_url(std::string_view url);
 // An image as an inlineData (base64) or fileData (URL) part body.
 template <class S>
 void write_image(const ir::BasicImagePart<S>& image, const json::Path& path, JsonWriter& w,
-                 Warnings& warnings);
+                 Warnings& warnings, const PlaceAt& at = {});
 
 }  // namespace toolwire::dialects::gemini

@@ -329,7 +329,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   const Path path;
   Ctx ctx{warnings, {}, 0};
   bool have_model = false, have_messages = false, have_max_completion = false;
-  json::element messages;
+  json::element messages, legacy_max;
+  bool have_legacy_max = false;
   TW_TRY(decode_request_fields(
       body, kDialect, req, warnings, RepeatRules{kRepeatRules, kUnsupportedToolKey},
       [&](std::string_view key, json::element value, const Path& kp) -> Status {
@@ -346,6 +347,10 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_ASSIGN(auto n, json::as_int64(value, kp));
           if (key == "max_completion_tokens" || !have_max_completion) req.max_tokens = n;
           have_max_completion |= key == "max_completion_tokens";
+          if (key == "max_tokens") {
+            legacy_max = value;
+            have_legacy_max = true;
+          }
         } else if (key == "stop") {
           TW_TRY(decode_stop<S>(value, kp, req));
         } else if (key == "response_format") {
@@ -362,6 +367,10 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       }));
   if (!have_model) return json::invalid(path, "missing required field 'model'");
   if (!have_messages) return json::invalid(path, "missing required field 'messages'");
+  // Both limits given: max_completion_tokens is the IR's; max_tokens is kept
+  // as it came (written back by OpenAI Chat, dropped with a warning elsewhere).
+  if (have_max_completion && have_legacy_max) [[unlikely]]
+    req.extra.push_back(ir::BasicExtraField<S>{T::keep("max_tokens"), T::raw_json(legacy_max)});
   Path mp(path, "messages");
   TW_ASSIGN(auto arr, json::as_array(messages, mp));
   req.messages.reserve(arr.size());

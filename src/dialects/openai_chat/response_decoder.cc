@@ -9,7 +9,13 @@ using json::Path;
 
 Status decode_message(json::element e, const Path& path, ir::Response& resp) {
   TW_ASSIGN(auto msg, json::as_object(e, path));
-  json::element reasoning, content, refusal, calls;
+  json::element reasoning, content, refusal, calls, other;
+  // annotations (web search citations), audio, function_call (deprecated):
+  // kept for OpenAI Chat, written back into the message (placed_member.h).
+  for (std::string_view key : {"annotations", "audio", "function_call"})
+    if (json::get(msg, key, other) && !other.is_null()) [[unlikely]]
+      resp.extra.push_back(
+          ir::ExtraField{Path(path, key).str(), placed_raw(kPlacedFixed, 0, 0, raw_json(other))});
   if (json::get(msg, "reasoning_content", reasoning)) {
     TW_ASSIGN(auto r, json::as_string(reasoning, Path(path, "reasoning_content")));
     if (!r.empty()) resp.parts.push_back(ir::ThinkingPart{std::string(r), {}, false, {}});
@@ -85,6 +91,10 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
       if (!json::get(choice, "message", message))
         return json::invalid(Path(cp, "message"), "missing message");
       TW_TRY(decode_message(message, Path(cp, "message"), resp));
+      json::element logprobs;
+      if (json::get(choice, "logprobs", logprobs) && !logprobs.is_null()) [[unlikely]]
+        resp.extra.push_back(ir::ExtraField{Path(cp, "logprobs").str(),
+                                            placed_raw(kPlacedFixed, 0, 0, raw_json(logprobs))});
       if (json::get(choice, "finish_reason", reason)) {
         TW_ASSIGN(auto r, json::as_string(reason, Path(cp, "finish_reason")));
         finish = r;
@@ -92,6 +102,25 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     } else if (key == "usage") {
       TW_ASSIGN(auto u, decode_usage(value, kp));
       resp.usage = u;
+      // completion_tokens_details (reasoning, prediction, audio) and
+      // prompt_tokens_details other than cached_tokens: kept for OpenAI Chat.
+      const json::object usage_obj = value.get_object().value_unsafe();  // named, as below
+      for (auto [member, detail] : usage_obj) {
+        if (detail.is_null()) continue;
+        const Path mp(kp, member);
+        if (member == "completion_tokens_details") {
+          resp.extra.push_back(
+              ir::ExtraField{mp.str(), placed_raw(kPlacedFixed, 0, 0, raw_json(detail))});
+        } else if (member == "prompt_tokens_details" && detail.is_object()) {
+          // A named object: iterating value_unsafe()'s result would iterate
+          // into the temporary (GCC: -Wdangling-pointer).
+          const json::object details = detail.get_object().value_unsafe();
+          for (auto [name, count] : details)
+            if (name != "cached_tokens")
+              resp.extra.push_back(ir::ExtraField{Path(mp, name).str(),
+                                                  placed_raw(kPlacedFixed, 0, 0, raw_json(count))});
+        }
+      }
     } else {
       resp.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
     }

@@ -69,6 +69,10 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
     warn(warnings, "joined_text_parts", "$.content",
          "several text blocks were joined into one content string");
 
+  // annotations, audio, logprobs, usage details: placed_member.h.
+  std::vector<PlacedMember> placed_members;
+  if (same) placed_members = collect_placed(resp.extra);
+  std::vector<PlacedMember>* placed = placed_members.empty() ? nullptr : &placed_members;
   return write_json_object(512 + text.size() + reasoning.size(), [&](JsonWriter& w) -> Status {
     w.field("id", resp.id);
     w.field("object", "chat.completion");
@@ -103,14 +107,27 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
       }
       w.end_array();
     }
+    if (placed) write_placed_in(*placed, "$.choices[0].message", w);
     w.end_object();
-    w.field_null("logprobs");
+    bool wrote_logprobs = false;
+    if (placed)
+      for (PlacedMember& m : *placed)
+        if (!m.written && m.path == "$.choices[0].logprobs") {
+          w.field_raw("logprobs", m.value);
+          m.written = wrote_logprobs = true;
+        }
+    if (!wrote_logprobs) w.field_null("logprobs");
     w.field("finish_reason", encode_finish_reason(resp.finish, calls > 0));
     w.end_object();
     w.end_array();
-    if (!resp.usage.empty()) write_usage(w, resp.usage);
+    if (!resp.usage.empty()) write_usage(w, resp.usage, placed);
     warn_dropped_cache_write(resp.usage, "$.usage", warnings);
     write_response_extras(w, resp, same, "OpenAI Chat", warnings);
+    if (placed) [[unlikely]]
+      for (const PlacedMember& m : *placed)
+        if (!m.written)  // e.g. usage details without the usage
+          warn(warnings, "dropped_unknown_field", std::string(m.path),
+               "field '" + std::string(m.name) + "' lost the object it came with");
     return Status::Ok();
   });
 }

@@ -5,6 +5,7 @@
 #include "dialects/common/openai_usage.h"
 #include "toolwire/core/json_valid.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 
@@ -56,19 +57,27 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
                              {"prompt_tokens", "completion_tokens", "prompt_tokens_details"});
 }
 
-void write_usage(JsonWriter& w, const ir::Usage& usage) {
+void write_usage(JsonWriter& w, const ir::Usage& usage, std::vector<PlacedMember>* placed) {
   w.key("usage");
   w.begin_object();
   int64_t in = usage.input_tokens.value_or(0), out = usage.output_tokens.value_or(0);
   w.field("prompt_tokens", in);
   w.field("completion_tokens", out);
   w.field("total_tokens", total_tokens(in, out));
-  if (usage.cache_read_tokens) {
+  constexpr std::string_view kPromptDetails = "$.usage.prompt_tokens_details";
+  const bool prompt_details =
+      placed && std::any_of(placed->begin(), placed->end(), [&](const PlacedMember& m) {
+        return m.path.starts_with(kPromptDetails) && m.path.size() > kPromptDetails.size() &&
+               m.path[kPromptDetails.size()] == '.';
+      });
+  if (usage.cache_read_tokens || prompt_details) {
     w.key("prompt_tokens_details");
     w.begin_object();
-    w.field("cached_tokens", *usage.cache_read_tokens);
+    if (usage.cache_read_tokens) w.field("cached_tokens", *usage.cache_read_tokens);
+    if (placed) write_placed_in(*placed, kPromptDetails, w);
     w.end_object();
   }
+  if (placed) write_placed_in(*placed, "$.usage", w);
   w.end_object();
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "dialects/common/data_url.h"
+#include "dialects/common/placed_member.h"
 #include "dialects/common/wire_functions.h"
 
 namespace toolwire::dialects::openai_chat {
@@ -41,7 +42,9 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
 // {"type":"refusal","refusal":...}.
 std::string refusal_block(std::string_view refusal);
 // Writes "usage":{prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details?}.
-void write_usage(JsonWriter& w, const ir::Usage& usage);
+// `placed`: a same-dialect response's usage details (placed_member.h).
+void write_usage(JsonWriter& w, const ir::Usage& usage,
+                 std::vector<PlacedMember>* placed = nullptr);
 
 // The element as compact JSON text, appended to `out` (dialects/common/dom_json.h).
 inline void append_json(json::element e, std::string& out) { json::append_compact(out, e); }

@@ -21,9 +21,9 @@ Status decode_part(json::element e, const Path& path, bool assistant, bool text_
                    Warnings& warnings) {
   using T = IrText<S>;
   TW_ASSIGN(auto obj, json::as_object(e, path));
-  enum { kType, kText, kImageUrl, kDetail, kAnnotations };
-  static constexpr std::string_view kKeys[] = {"type", "text", "image_url", "detail",
-                                               "annotations"};
+  enum { kType, kText, kImageUrl, kDetail, kAnnotations, kLogprobs };
+  static constexpr std::string_view kKeys[] = {"type",   "text",        "image_url",
+                                               "detail", "annotations", "logprobs"};
   auto f = pick(obj, kKeys);
   Path tp(path, "type");
   if (!f.has[kType]) return json::invalid(tp, "missing content part type");
@@ -36,6 +36,10 @@ Status decode_part(json::element e, const Path& path, bool assistant, bool text_
         f.e[kAnnotations].get_array().value_unsafe().size() > 0)
       warn(warnings, "dropped_annotations", Path(path, "annotations"),
            "output_text annotations (citations) are not kept");
+    if (f.has[kLogprobs] && f.e[kLogprobs].is_array() &&
+        f.e[kLogprobs].get_array().value_unsafe().size() > 0) [[unlikely]]
+      warn(warnings, "dropped_logprobs", Path(path, "logprobs"),
+           "output_text logprobs are not kept");
     if (!text.empty()) out.push_back(ir::BasicTextPart<S>{T::keep(text)});
     return Status::Ok();
   }
