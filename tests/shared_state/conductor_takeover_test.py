@@ -235,6 +235,15 @@ redis:
             self.assertEqual(ready[-1]["payload"]["sessionId"], d.session_id)
             replayed = [(await d2.next())["id"] for _ in missed]
             self.assertEqual(replayed, missed)
+            # Taken over, the call is pending on B: its console lists it there.
+            await d2.until("state", pred=lambda e: e["payload"]["state"] == "thinking")
+            with urllib.request.urlopen(http_base(self.b) + "/v1/conductor/sessions",
+                                        timeout=WAIT) as r:
+                listed = json.loads(r.read())["sessions"]
+            mine = [x for x in listed if x["session_id"] == d.session_id]
+            self.assertEqual(len(mine), 1, listed)
+            self.assertEqual([(c["call_id"], c["name"]) for c in mine[0]["pending_calls"]],
+                             [(call["callId"], "get_battery")])
             await self.finish_on(d2, call, got)
             # The session goes on there: a second turn, with the first in its history.
             self.mock.expect(lambda h, b: h.stream_text("Still 87%."))

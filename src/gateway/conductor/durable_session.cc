@@ -9,6 +9,7 @@
 #include <boost/asio/post.hpp>
 
 #include "toolwire/agent/history.h"
+#include "toolwire/telemetry/trace.h"
 
 #include "gateway/conductor/conductor.h"
 #include "gateway/conductor/connection.h"
@@ -206,6 +207,14 @@ void Session::adopt(std::shared_ptr<shared_state::SharedState> shared, SessionRe
                                               name + "' before its deadline"));
         });
     adopted_[id] = std::move(timer);
+    // GET /v1/conductor/sessions lists it as pending here too (the device's
+    // name for it; its start on the old replica is not kept: now).
+    std::string name = calls_[i].name;
+    for (size_t t = 0; t < setup_.device_tools.size(); ++t)
+      if (setup_.device_tools[t].definition.name == name) name = setup_.device_names[t];
+    std::lock_guard lock(view_mu_);
+    view_pending_.push_back(
+        {id, std::move(name), telemetry::unix_micros(), call_deadline_[i] * 1000});
   }
   emit("state", {{"state", "thinking"}});
   if (wrote) checkpoint(false);
@@ -217,6 +226,10 @@ void Session::adopted_result(const std::string& call_id, ir::ToolResultPart r) {
   if (it == adopted_.end()) return;
   it->second->cancel();
   adopted_.erase(it);
+  {
+    std::lock_guard lock(view_mu_);
+    std::erase_if(view_pending_, [&](const PendingCall& p) { return p.call_id == call_id; });
+  }
   results_.push_back(std::move(r));
   checkpoint(false);
   if (adopted_.empty()) finish_adopted_round();
@@ -235,6 +248,10 @@ void Session::cancel_adopted(const std::vector<std::string>& ids) {
     adopted_[id]->cancel();
     adopted_.erase(id);
     results_.push_back(tools::error_result(id, "cancelled"));
+  }
+  {
+    std::lock_guard lock(view_mu_);
+    view_pending_.clear();
   }
   close_round();
   for (auto& m : turn_msgs_) history_.push_back(std::move(m));
