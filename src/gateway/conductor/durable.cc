@@ -1,7 +1,5 @@
 #include "gateway/conductor/durable.h"
 
-#include <openssl/evp.h>
-
 #include "gateway/shared_state/conversation_codec.h"
 #include "toolwire/core/json_depth.h"
 #include "toolwire/gateway/auth.h"
@@ -19,18 +17,7 @@ const std::string* field(const std::map<std::string, std::string>& f, const char
 
 }  // namespace
 
-std::string token_hash(std::string_view token) {
-  unsigned char d[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(token.data(), token.size(), d, &n, EVP_sha256(), nullptr);
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < n; ++i) {
-    out += digits[d[i] >> 4];
-    out += digits[d[i] & 15];
-  }
-  return out;
-}
+std::string token_hash(std::string_view token) { return sha256_hex(token); }
 
 std::string key_id(const GatewayKey* key) {
   return key ? token_hash(key->config().sha256_hex) : std::string();

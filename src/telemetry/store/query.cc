@@ -106,54 +106,39 @@ Result<StatsQuery> parse_stats_query(std::string_view query) {
 
 Result<TraceQuery> parse_trace_query(std::string_view query) {
   TraceQuery q;
-  bool seen[5] = {};
   static constexpr std::string_view kNames[5] = {"key", "model", "status", "errors", "limit"};
-  while (!query.empty()) {
-    size_t amp = query.find('&');
-    std::string_view param = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (param.empty()) continue;
-    size_t eq = param.find('=');
-    std::string_view name = param.substr(0, eq);
-    std::string_view raw = eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
-    size_t which = 0;
-    while (which < 5 && kNames[which] != name) ++which;
-    if (which == 5)
-      return bad(name.size() > 64 ? name.substr(0, 64) : name,
-                 "unknown parameter (expected key, model, status, errors, limit)");
-    if (seen[which]) return bad(name, "given twice");
-    seen[which] = true;
-    auto value = decode(name, raw);
-    if (!value) return std::move(value).error();
-    switch (which) {
-      case 0:
-        q.key = std::move(*value);
-        break;
-      case 1:
-        q.model = std::move(*value);
-        break;
-      case 2: {
-        auto n = integer(name, *value, 100, 599);
-        if (!n) return std::move(n).error();
-        q.status = static_cast<int>(*n);
-        break;
-      }
-      case 3:
-        if (*value == "true" || *value == "1")
-          q.errors_only = true;
-        else if (*value == "false" || *value == "0")
-          q.errors_only = false;
-        else
-          return bad(name, "expected true or false, got '" + *value + "'");
-        break;
-      case 4: {
-        auto n = integer(name, *value, 1, 1000);
-        if (!n) return std::move(n).error();
-        q.limit = static_cast<size_t>(*n);
-        break;
-      }
-    }
-  }
+  TW_TRY(each_param(query, kNames, "key, model, status, errors, limit",
+                    [&](size_t which, std::string_view name, std::string value) -> Status {
+                      switch (which) {
+                        case 0:
+                          q.key = std::move(value);
+                          break;
+                        case 1:
+                          q.model = std::move(value);
+                          break;
+                        case 2: {
+                          auto n = integer(name, value, 100, 599);
+                          if (!n) return std::move(n).error();
+                          q.status = static_cast<int>(*n);
+                          break;
+                        }
+                        case 3:
+                          if (value == "true" || value == "1")
+                            q.errors_only = true;
+                          else if (value == "false" || value == "0")
+                            q.errors_only = false;
+                          else
+                            return bad(name, "expected true or false, got '" + value + "'");
+                          break;
+                        case 4: {
+                          auto n = integer(name, value, 1, 1000);
+                          if (!n) return std::move(n).error();
+                          q.limit = static_cast<size_t>(*n);
+                          break;
+                        }
+                      }
+                      return Status::Ok();
+                    }));
   return q;
 }
 
