@@ -24,88 +24,106 @@ class Hermes final : public StateParser<St> {
   explicit Hermes(const ToolSet* tools) : StateParser(tools, {.calls = {tag::tool_call}}) {}
 
  private:
+  // The heavier states are functions of their own: a token of prose (the
+  // common step while streaming) runs only the text state's few lines.
   bool step(bool final) override {
-    static const MarkerSet open{tag::tool_call, "```"};
-    static const MarkerSet close{tag::tool_call_end};
     switch (st_) {
-      case St::text: {
-        if (!close_fence({tag::tool_call}, final)) return false;
-        int m = scan_text(open, final, false);
-        bare_ = false;
-        if (m == 1) {  // after a wait, scan_text finds the fence again at once
-          m = open_fence({tag::tool_call, "{"}, final);
-          if (m == -2) return true;
-          bare_ = m == 1;
-        }
-        if (m < 0) return false;
-        if (m == 0) consume(tag::tool_call.size());
-        st_ = m == 0 ? St::open : St::json;
-        return true;
-      }
-      case St::open: {
-        size_t i = 0;
-        std::string_view t = after_blanks(i);
-        if (undecided(t, final)) return false;
-        if (t.empty()) {
-          error("the output ended inside a <tool_call> block");
-          return false;
-        }
-        if (t.starts_with('{')) {
-          consume(i);
-          st_ = St::block;
-        } else {
-          text(tag::tool_call);  // the tag named in prose
-          st_ = St::text;
-        }
-        return true;
-      }
-      case St::block: {
-        // The usual block: everything up to </tool_call> is the object (one
-        // memchr-driven search, one parse). Anything else (a </tool_call>
-        // inside a string, broken JSON, no </tool_call>) is read again by the
-        // JSON scanner: each byte is looked at twice at most.
-        Found f = find_buffered(close, final);
-        if (f.which < 0 && !final) return false;
-        std::string_view content = rest().substr(0, f.which < 0 ? rest().size() : f.pos);
-        simdjson::dom::element doc;
-        st_ = St::json;
-        if (f.which < 0 || json_.parse(content.data(), content.size()).get(doc)) {
-          rescan();
-          return true;
-        }
-        json_object_call(doc, "<tool_call>");
-        consume(content.size() + tag::tool_call_end.size());
-        st_ = St::text;
-        return true;
-      }
-      case St::json: {
-        JsonValue v = json_value(final, bare_ ? "the output ended inside a JSON tool call"
-                                              : "the output ended inside a <tool_call> block");
-        if (v.state == JsonValue::wait) return false;
-        bool valid = v.state == JsonValue::valid;
-        st_ = St::text;
-        if (bare_) {  // a fenced object: a call only when it has a name
-          if (valid && has_string_key(v.doc, {"name"})) {
-            json_object_call(v.doc, {});
-          } else {
-            fence_is_text();
-            text(rest().substr(0, v.length));
-          }
-          consume(v.length);
-          return true;
-        }
-        if (!valid) return broken("a <tool_call> block is not valid JSON", close);
-        json_object_call(v.doc, "<tool_call>");
-        consume(v.length);
-        st_ = St::close;
-        return true;
-      }
+      case St::text:
+        return text_state(final);
+      case St::open:
+        return open_state(final);
+      case St::block:
+        return block_state(final);
+      case St::json:
+        return json_state(final);
       case St::close:
         if (expect({tag::tool_call_end}, final) == -1) return false;
         st_ = St::text;
         return true;
     }
     return false;
+  }
+
+  static const MarkerSet& close_markers() {
+    static const MarkerSet close{tag::tool_call_end};
+    return close;
+  }
+
+  bool text_state(bool final) {
+    static const MarkerSet open{tag::tool_call, "```"};
+    if (!close_fence({tag::tool_call}, final)) return false;
+    int m = scan_text(open, final, false);
+    bare_ = false;
+    if (m == 1) {  // after a wait, scan_text finds the fence again at once
+      m = open_fence({tag::tool_call, "{"}, final);
+      if (m == -2) return true;
+      bare_ = m == 1;
+    }
+    if (m < 0) return false;
+    if (m == 0) consume(tag::tool_call.size());
+    st_ = m == 0 ? St::open : St::json;
+    return true;
+  }
+
+  [[gnu::noinline]] bool open_state(bool final) {
+    size_t i = 0;
+    std::string_view t = after_blanks(i);
+    if (undecided(t, final)) return false;
+    if (t.empty()) {
+      error("the output ended inside a <tool_call> block");
+      return false;
+    }
+    if (t.starts_with('{')) {
+      consume(i);
+      st_ = St::block;
+    } else {
+      text(tag::tool_call);  // the tag named in prose
+      st_ = St::text;
+    }
+    return true;
+  }
+
+  // The usual block: everything up to </tool_call> is the object (one
+  // memchr-driven search, one parse). Anything else (a </tool_call> inside a
+  // string, broken JSON, no </tool_call>) is read again by the JSON scanner:
+  // each byte is looked at twice at most.
+  [[gnu::noinline]] bool block_state(bool final) {
+    Found f = find_buffered(close_markers(), final);
+    if (f.which < 0 && !final) return false;
+    std::string_view content = rest().substr(0, f.which < 0 ? rest().size() : f.pos);
+    simdjson::dom::element doc;
+    st_ = St::json;
+    if (f.which < 0 || json_.parse(content.data(), content.size()).get(doc)) {
+      rescan();
+      return true;
+    }
+    json_object_call(doc, "<tool_call>");
+    consume(content.size() + tag::tool_call_end.size());
+    st_ = St::text;
+    return true;
+  }
+
+  [[gnu::noinline]] bool json_state(bool final) {
+    JsonValue v = json_value(final, bare_ ? "the output ended inside a JSON tool call"
+                                          : "the output ended inside a <tool_call> block");
+    if (v.state == JsonValue::wait) return false;
+    bool valid = v.state == JsonValue::valid;
+    st_ = St::text;
+    if (bare_) {  // a fenced object: a call only when it has a name
+      if (valid && has_string_key(v.doc, {"name"})) {
+        json_object_call(v.doc, {});
+      } else {
+        fence_is_text();
+        text(rest().substr(0, v.length));
+      }
+      consume(v.length);
+      return true;
+    }
+    if (!valid) return broken("a <tool_call> block is not valid JSON", close_markers());
+    json_object_call(v.doc, "<tool_call>");
+    consume(v.length);
+    st_ = St::close;
+    return true;
   }
 
   bool bare_ = false;  // a fenced object without <tool_call>

@@ -5,8 +5,9 @@
 // `hay` that is a prefix of a marker), so the caller emits only what is
 // before that. At the end of output (`final`) partial prefixes do not count.
 // Candidate positions are found by their first byte (memchr when the markers
-// share one; for up to four distinct ones, memchr for each in windows that
-// double as the scan goes), so text without marker bytes is skipped at
+// share one; for up to four distinct ones, one pass comparing 64 bytes at a
+// time with each, SSE2, or memchr for each in windows that double as the scan
+// goes where there is no SSE2), so text without marker bytes is skipped at
 // memory speed.
 #pragma once
 
@@ -38,6 +39,9 @@ class MarkerSet {
   // What starts at hay[i]: a marker, a possible longer one that began at
   // `hold` (pos = hold), or nothing (pos = hay.size(); hold may be set).
   Hit at(std::string_view hay, size_t i, bool final, size_t& hold) const;
+  // find() for two (K = 2) to four (K = 4) distinct first bytes.
+  template <size_t K>
+  Hit find_few(std::string_view hay, bool final) const;
 
   std::vector<std::string_view> markers_;  // at most 8
   std::array<uint8_t, 256> by_first_{};    // the markers (bits) each byte starts

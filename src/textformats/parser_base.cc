@@ -8,7 +8,7 @@
 
 namespace toolwire::textformats {
 
-std::string_view Trimmer::put(std::string_view s) {
+std::string Trimmer::put(std::string_view s) {
   size_t b = at_boundary_ ? skip_space(s) : 0;
   size_t e = s.size();
   while (e > b && is_space(s[e - 1])) --e;
@@ -16,12 +16,19 @@ std::string_view Trimmer::put(std::string_view s) {
     if (!at_boundary_) held_.append(s.substr(b));
     return {};
   }
-  out_.assign(held_);
-  out_.append(s.substr(b, e - b));
-  held_.assign(s.substr(e));
   at_boundary_ = false;
   emitted_ = true;
-  return out_;
+  std::string out;
+  if (held_.empty()) {
+    out.assign(s.data() + b, e - b);
+  } else {
+    out.reserve(held_.size() + (e - b));
+    out.append(held_);
+    out.append(s.substr(b, e - b));
+    held_.clear();
+  }
+  if (e < s.size()) held_.assign(s.substr(e));
+  return out;
 }
 
 namespace {
@@ -49,7 +56,20 @@ ParserBase::ParserBase(const ToolSet* tools, ReasoningMarkers r)
 
 void ParserBase::feed(std::string_view delta, ParseOutput& out) {
   out_ = &out;
+  if (pos_ == buf_.size()) {
+    // Nothing buffered: the delta is read where it is, and only what is left
+    // of it is kept (a whole output in one piece is never copied).
+    buf_.clear();
+    pos_ = 0;
+    in_ = delta;
+    run(false);
+    if (pos_ < in_.size()) buf_.assign(in_.substr(pos_));
+    pos_ = 0;
+    in_ = buf_;
+    return;
+  }
   buf_.append(delta);
+  in_ = buf_;
   run(false);
   // Drop what was consumed once it is most of the buffer: amortised linear.
   if (pos_ == buf_.size()) {
@@ -59,14 +79,17 @@ void ParserBase::feed(std::string_view delta, ParseOutput& out) {
     buf_.erase(0, pos_);
     pos_ = 0;
   }
+  in_ = buf_;
 }
 
 void ParserBase::finish(ParseOutput& out) {
   out_ = &out;
+  in_ = buf_;
   run(true);
   if (call_open_) fail_call("the output ended inside this call");
   buf_.clear();
   pos_ = 0;
+  in_ = buf_;
 }
 
 void ParserBase::run(bool final) {
@@ -117,14 +140,14 @@ void ParserBase::run(bool final) {
 
 void ParserBase::text(std::string_view s) {
   if (s.empty()) return;
-  std::string_view t = text_trim_.put(s);
-  if (!t.empty()) out_->events.push_back(ir::TextDelta{std::string(t)});
+  std::string t = text_trim_.put(s);
+  if (!t.empty()) out_->events.push_back(ir::TextDelta{std::move(t)});
 }
 
 void ParserBase::reasoning(std::string_view s) {
   if (s.empty()) return;
-  std::string_view t = reasoning_trim_.put(s);
-  if (!t.empty()) out_->events.push_back(ir::ThinkingDelta{std::string(t), {}, false});
+  std::string t = reasoning_trim_.put(s);
+  if (!t.empty()) out_->events.push_back(ir::ThinkingDelta{std::move(t), {}, false});
 }
 
 int ParserBase::scan_text(const MarkerSet& ms, bool final, bool consume_marker) {
@@ -183,8 +206,7 @@ int ParserBase::open_fence(std::initializer_list<std::string_view> starts, bool 
   return -2;
 }
 
-bool ParserBase::close_fence(std::initializer_list<std::string_view> more, bool final) {
-  if (fence_.empty()) return true;
+bool ParserBase::close_open_fence(std::initializer_list<std::string_view> more, bool final) {
   size_t i = 0;
   std::string_view t = after_blanks(i);
   if (undecided(t, final, more) || undecided(t, final, {"```"})) return false;

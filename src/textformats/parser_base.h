@@ -35,8 +35,8 @@ struct ReasoningMarkers {
 // the next non-blank arrives, so the result does not depend on the split.
 class Trimmer {
  public:
-  // Returns what can go out now (may be empty).
-  std::string_view put(std::string_view s);
+  // What can go out now (empty when nothing can).
+  std::string put(std::string_view s);
   // A call or block: held blanks go; leading blanks are dropped only at the
   // very start (text after a call keeps its line break).
   void boundary() {
@@ -46,7 +46,6 @@ class Trimmer {
 
  private:
   std::string held_;
-  std::string out_;
   bool at_boundary_ = true;
   bool emitted_ = false;
 };
@@ -72,7 +71,7 @@ class ParserBase : public TextFormatParser {
   // report what is unfinished.
   virtual void body(bool final) = 0;
 
-  std::string_view rest() const { return std::string_view(buf_).substr(pos_); }
+  std::string_view rest() const { return in_.substr(pos_); }
   // rest() past its leading blanks, counted in `blanks` (not consumed).
   std::string_view after_blanks(size_t& blanks) const {
     std::string_view s = rest();
@@ -119,7 +118,9 @@ class ParserBase : public TextFormatParser {
   // In an open fence, after a call: blanks and the closing "```" are dropped
   // (true), unless one of `more` (another call) comes first; anything else
   // ends the fence as prose. false to wait for more input.
-  bool close_fence(std::initializer_list<std::string_view> more, bool final);
+  bool close_fence(std::initializer_list<std::string_view> more, bool final) {
+    return fence_.empty() || close_open_fence(more, final);
+  }
   // Blanks, then one of `words`: its index (consumed with the blanks), -1
   // to wait for more input, -2 for anything else (only blanks consumed).
   int expect(std::initializer_list<std::string_view> words, bool final);
@@ -247,6 +248,7 @@ class ParserBase : public TextFormatParser {
 
  private:
   void run(bool final);
+  bool close_open_fence(std::initializer_list<std::string_view> more, bool final);
   Scan scan_state() const;
   void close_call();  // the arguments are an object: schema check, ToolCallEnd
 
@@ -255,9 +257,10 @@ class ParserBase : public TextFormatParser {
   bool skip_marker_ = true;
   simdjson::dom::parser check_;  // end_call's own: a family may be walking json_'s document
   JsonScanner scan_;
-  std::string buf_;
-  size_t pos_ = 0;
-  size_t mark_ = 0;  // find_buffered's resume offset into rest()
+  std::string buf_;      // input not yet consumed (and some that was, until it is dropped)
+  std::string_view in_;  // what is read: buf_, or a delta that came with nothing buffered
+  size_t pos_ = 0;       // the first byte of in_ not consumed
+  size_t mark_ = 0;      // find_buffered's resume offset into rest()
   ParseOutput* out_ = nullptr;
   ReasoningMarkers think_;
   MarkerSet think_end_;  // think_.close, then think_.calls
