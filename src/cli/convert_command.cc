@@ -94,6 +94,7 @@ int run_convert(const ConvertOptions& opt) {
     if (n < 0) return fail(read_error());
     Status st = decoder->finish(events);
     flush();
+    print_warnings(decoder->warnings());  // what no IR event carries
     print_warnings(encoder->warnings());
     return st ? 0 : fail(st.error());
   }

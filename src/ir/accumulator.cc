@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "toolwire/core/json_valid.h"
+#include "toolwire/core/json_writer.h"
 
 namespace toolwire::ir {
 
@@ -16,6 +17,18 @@ void StreamAccumulator::add(const StreamEvent& event) {
           response_.model = e.model;
           response_.created = e.created;
         } else if constexpr (std::is_same_v<T, TextDelta>) {
+          if (e.refusal) [[unlikely]] {
+            // A refusal is the dialect's refusal block, as the whole
+            // response's decoder keeps it: {"type":"refusal","refusal":text}.
+            if (open_ != Open::refusal) {
+              parts.push_back(UnknownPart{e.dialect, "refusal", {}});
+              refusals_.push_back({parts.size() - 1, {}});
+              open_ = Open::refusal;
+            }
+            refusals_.back().second += e.text;
+            return;
+          }
+          if (e.text.empty() && !e.logprobs.empty()) return;  // logprobs alone: not kept
           if (open_ != Open::text) {
             parts.push_back(TextPart{});
             open_ = Open::text;
@@ -66,6 +79,15 @@ void StreamAccumulator::add(const StreamEvent& event) {
 }
 
 Response StreamAccumulator::take() && {
+  for (auto& [at, text] : refusals_) {
+    std::string raw;
+    JsonWriter w(raw);
+    w.begin_object();
+    w.field("type", "refusal");
+    w.field("refusal", text);
+    w.end_object();
+    std::get<UnknownPart>(response_.parts[at]).raw_json = std::move(raw);
+  }
   for (auto& part : response_.parts) {
     if (auto* call = std::get_if<ToolCallPart>(&part)) {
       if (call->arguments.empty()) call->arguments = "{}";  // a call with no arguments

@@ -241,6 +241,9 @@ class HttpProvider final : public Provider {
       g.response = std::move(st->acc).take();
       g.limits = std::move(st->limits);
       g.warnings = std::move(warnings);
+      // What the stream carried that its events could not (as decode_response
+      // adds to a whole answer's): after the request's own.
+      for (const auto& w : st->decoder->warnings()) g.warnings.push_back(w);
       auto now = Clock::now();
       g.timing.total = std::chrono::duration_cast<microseconds>(now - st->start);
       g.timing.time_to_first_token =

@@ -349,5 +349,71 @@ TEST(AnthropicStreamDecoder, ErrorIsFinalAndUnknownEventsAreIgnored) {
   EXPECT_FALSE(decoder->finish(out).ok());
 }
 
+// A stream's stop sequence (message_delta.delta.stop_sequence) rides on the
+// Finish: an Anthropic client gets it back, another dialect warns as the
+// whole response does.
+TEST(AnthropicStreamGaps, StopSequenceSurvivesSameDialectAndWarnsElsewhere) {
+  const std::string sse =
+      kStart +
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"text_delta\",\"text\":\"1, 2\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+      "\"stop_sequence\",\"stop_sequence\":\"3\"},\"usage\":{\"output_tokens\":4}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  auto r = testing::decode_stream(codec(), sse, {});
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << testing::warnings_text(r.warnings);
+  const auto& fin = std::get<ir::Finish>(r.events.back());
+  EXPECT_EQ(fin.stop_sequence, "3");
+  EXPECT_EQ(fin.reason.raw, "stop_sequence");
+
+  Warnings same;
+  const std::string again = testing::encode_stream(codec(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  EXPECT_NE(again.find("\"stop_sequence\":\"3\""), std::string::npos) << again;
+  auto back = testing::decode_stream_events(codec(), again);
+  ASSERT_FALSE(back.empty());
+  EXPECT_EQ(std::get<ir::Finish>(back.back()), fin);
+
+  for (const char* other : {"openai_chat", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings w;
+    testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.stop_sequence"))
+        << other << ": " << testing::warnings_text(w);
+  }
+}
+
+// Blocks and deltas no stream event carries (a server tool's block and its
+// input deltas, citations) are skipped with a warning at the path the whole
+// response keeps them at, once each; the stream goes on.
+TEST(AnthropicStreamGaps, ServerToolBlocksAndCitationsWarnOnce) {
+  const std::string citation =
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"citations_delta\",\"citation\":{\"type\":\"char_location\","
+      "\"cited_text\":\"x\",\"document_index\":0,\"start_char_index\":0,\"end_char_index\":1}}}"
+      "\n\n";
+  const std::string sse =
+      kStart + citation + citation +
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,"
+      "\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":"
+      "\"web_search\",\"input\":{}}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,"
+      "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\":1}\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+      "\"end_turn\"}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  auto r = testing::decode_stream(codec(), sse, {});
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_EQ(r.warnings.size(), 2u) << testing::warnings_text(r.warnings);
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.content[0].citations"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_part", "$.content[1]"));
+  std::vector<StreamEvent> expected = {ir::MessageStart{"m", "c", 0},
+                                       ir::Finish{{Kind::stop, "end_turn"}}};
+  EXPECT_EQ(r.events, expected) << describe(r.events);
+}
+
 }  // namespace
 }  // namespace toolwire::dialects::anthropic_test

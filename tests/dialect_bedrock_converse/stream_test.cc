@@ -312,5 +312,40 @@ TEST(BedrockStream, EventsAfterTheEndAndUnknownEventsAreIgnored) {
             (std::vector<StreamEvent>{ir::MessageStart{}, ir::Finish{{Kind::stop, "end_turn"}}}));
 }
 
+// messageStop.additionalModelResponseFields, the metadata's metrics and
+// trace, a citation delta and a block kind the IR lacks: no stream event
+// carries them; each is warned once at the whole response's path.
+TEST(BedrockStreamGaps, UncarriedFieldsWarnAtTheWholeResponsesPath) {
+  std::string bytes;
+  auto event = [&](const char* type, const std::string& payload) {
+    append_event_stream_message(
+        bytes,
+        {{":event-type", type}, {":content-type", "application/json"}, {":message-type", "event"}},
+        payload);
+  };
+  event("messageStart", R"({"role":"assistant","p":"ab"})");
+  event("contentBlockDelta", R"({"contentBlockIndex":0,"delta":{"text":"hi"},"p":"abcdef"})");
+  event("contentBlockDelta",
+        R"({"contentBlockIndex":0,"delta":{"citation":{"title":"t","location":{}}}})");
+  event("contentBlockStop", R"({"contentBlockIndex":0})");
+  event("contentBlockStart", R"({"contentBlockIndex":1,"start":{"image":{"format":"png"}}})");
+  event("contentBlockStop", R"({"contentBlockIndex":1})");
+  event("messageStop",
+        R"({"stopReason":"end_turn","additionalModelResponseFields":{"stop_sequence":null}})");
+  event(
+      "metadata",
+      R"({"usage":{"inputTokens":3,"outputTokens":1,"totalTokens":4},"metrics":{"latencyMs":9},"trace":{"guardrail":{}},"p":"abc"})");
+  auto r = testing::decode_stream(codec(), bytes, {});
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_EQ(r.warnings.size(), 5u) << testing::warnings_text(r.warnings);
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.additionalModelResponseFields"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.metrics"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.trace"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field",
+                          "$.output.message.content[0].citationsContent"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_part", "$.output.message.content[1]"));
+  EXPECT_EQ(r.events.back(), StreamEvent(ir::Finish{{Kind::stop, "end_turn"}}));
+}
+
 }  // namespace
 }  // namespace toolwire::dialects::bedrock_test

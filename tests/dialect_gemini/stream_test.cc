@@ -265,5 +265,51 @@ TEST(GeminiStream, TruncatedAndBadStreamsFail) {
   EXPECT_EQ(st.error().path, "$.candidates[0].content.parts[0].functionCall.args");
 }
 
+// What a Gemini stream chunk says that no event carries (the candidate's
+// safety ratings, grounding, finish message; a part other than text, thought
+// or call; a second candidate; createTime) is warned about once each, at the
+// path the whole response keeps it at; the text still goes through.
+TEST(GeminiStreamGaps, UncarriedMembersAndPartsWarnOnce) {
+  const std::string ratings =
+      R"("safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"NEGLIGIBLE"}])";
+  const std::string sse =
+      "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},"
+      "\"index\":0," +
+      ratings +
+      "},{\"content\":{\"parts\":[{\"text\":\"other\"}],\"role\":"
+      "\"model\"},\"index\":1}],\"modelVersion\":\"g\",\"responseId\":\"r1\",\"createTime\":"
+      "\"2026-11-27T00:00:00Z\"}\n\n"
+      "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\" there\"},{\"inlineData\":"
+      "{\"mimeType\":\"image/png\",\"data\":\"AAAA\"}}],\"role\":\"model\"},\"index\":0," +
+      ratings +
+      "}],\"modelVersion\":\"g\",\"responseId\":\"r1\"}\n\n"
+      "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"!\"}],\"role\":\"model\"},"
+      "\"finishReason\":\"STOP\",\"finishMessage\":\"done\",\"groundingMetadata\":"
+      "{\"webSearchQueries\":[\"q\"]},\"index\":0," +
+      ratings +
+      "}],\"modelVersion\":\"g\","
+      "\"responseId\":\"r1\"}\n\n";
+  for (size_t chunk : {size_t{0}, size_t{7}}) {
+    auto r = testing::decode_stream_chunked(codec(), sse, chunk);
+    ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+    EXPECT_EQ(r.warnings.size(), 6u) << warnings_text(r.warnings);
+    EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].safetyRatings"));
+    EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].finishMessage"));
+    EXPECT_TRUE(
+        has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].groundingMetadata"));
+    EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.createTime"));
+    EXPECT_TRUE(has_warning(r.warnings, "dropped_extra_candidates", "$.candidates"));
+    EXPECT_TRUE(
+        has_warning(r.warnings, "dropped_unknown_part", "$.candidates[0].content.parts[1]"));
+    std::string text;
+    for (const auto& e : r.events)
+      if (auto* t = std::get_if<ir::TextDelta>(&e)) text += t->text;
+    EXPECT_EQ(text, "Hi there!");
+  }
+  // A plain stream warns about nothing.
+  auto plain = testing::decode_stream(codec(), kStream, {});
+  EXPECT_TRUE(plain.warnings.empty()) << warnings_text(plain.warnings);
+}
+
 }  // namespace
 }  // namespace toolwire::dialects::gemini_test

@@ -106,6 +106,47 @@ TEST(OpenAiRequestRules, MaxTokensBesideMaxCompletionTokensIsNotLostSilently) {
   EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.max_tokens"));
 }
 
+// An assistant message's `audio: {id}` (an earlier audio answer referred to
+// by id) is kept for OpenAI, through the borrowed path of translate_request
+// too, and dropped with a warning elsewhere: `dropped_unknown_part`, or,
+// where the message is left with nothing the target takes (audio alone, into
+// `anthropic`, `gemini`, `bedrock`), `dropped_empty_message` at the message.
+TEST(OpenAiRequestRules, AssistantAudioIdSurvivesSameDialectAndWarnsElsewhere) {
+  const std::string alone =
+      R"({"model":"gpt-4o-audio-preview","messages":[{"role":"user","content":"say hi"},)"
+      R"({"role":"assistant","content":null,"audio":{"id":"audio_abc"}},)"
+      R"({"role":"user","content":"again"}]})";
+  for (const char* other : {"anthropic_messages", "gemini", "bedrock_converse"}) {
+    Warnings cross;
+    auto out = translate_request(openai(), *find_codec(other), alone, cross);
+    ASSERT_TRUE(out.ok()) << other << ": " << out.error().to_string();
+    EXPECT_TRUE(has_warning(cross, "dropped_empty_message", "$.messages[1]"))
+        << other << ": " << testing::warnings_text(cross);
+  }
+  const std::string body =
+      R"({"model":"gpt-4o-audio-preview","messages":[{"role":"user","content":"say hi"},)"
+      R"({"role":"assistant","content":"Hi.","audio":{"id":"audio_abc"}},)"
+      R"({"role":"user","content":"again"}]})";
+  Warnings same;
+  ir::Request req = decode_ok(body, &same);
+  EXPECT_EQ(encode_json(req, &same), json::parse(body));
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  Warnings borrowed;
+  auto through = translate_request(openai(), openai(), body, borrowed);
+  ASSERT_TRUE(through.ok()) << through.error().to_string();
+  EXPECT_EQ(json::parse(*through), json::parse(body));
+  EXPECT_TRUE(borrowed.empty()) << testing::warnings_text(borrowed);
+  for (const char* other :
+       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings cross;
+    auto out = translate_request(openai(), *find_codec(other), body, cross);
+    ASSERT_TRUE(out.ok()) << other << ": " << out.error().to_string();
+    EXPECT_TRUE(has_warning(cross, "dropped_unknown_part"))
+        << other << ": " << testing::warnings_text(cross);
+    EXPECT_EQ(out->find("audio_abc"), std::string::npos) << other << ": " << *out;
+  }
+}
+
 TEST(OpenAiRequestRules, SystemMessagesLeadingAndMidConversation) {
   json body = {{"model", "m"},
                {"messages",

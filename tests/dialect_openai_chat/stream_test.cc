@@ -367,5 +367,136 @@ TEST(OpenAiStreamEncode, OutOfOrderIrIsRepairedWithWarnings) {
                        "synthesized_tool_call_start", "synthesized_call_id", "event_after_end"}));
 }
 
+// The `data:` payloads of an SSE body.
+std::vector<std::string> data_lines(const std::string& sse) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while ((pos = sse.find("data: ", pos)) != std::string::npos) {
+    const size_t end = sse.find('\n', pos);
+    out.push_back(sse.substr(pos + 6, end - pos - 6));
+    pos = end;
+  }
+  return out;
+}
+
+std::string chunk(const std::string& choices, const std::string& extra = "") {
+  return R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m",)" + extra +
+         R"("choices":)" + choices + "}";
+}
+std::string choice(const std::string& delta, const std::string& logprobs = "null",
+                   const std::string& finish = "null", int index = 0) {
+  return R"({"index":)" + std::to_string(index) + R"(,"delta":)" + delta + R"(,"logprobs":)" +
+         logprobs + R"(,"finish_reason":)" + finish + "}";
+}
+
+// delta.refusal is a refusal delta: an `openai` client gets it back as
+// delta.refusal (and the whole answer's message.refusal), the others drop it
+// with the warning the whole response gives.
+TEST(OpenAiStreamGaps, RefusalSurvivesSameDialectAndWarnsElsewhere) {
+  const std::string sse =
+      sse_from_chunks({chunk("[" + choice(R"({"role":"assistant","refusal":""})") + "]"),
+                       chunk("[" + choice(R"({"refusal":"I can't"})") + "]"),
+                       chunk("[" + choice("{}", "null", R"("stop")") + "]")});
+  auto r = decode_stream(sse);
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << testing::warnings_text(r.warnings);
+  ASSERT_EQ(r.events.size(), 3u) << describe(r.events);
+  const auto& refusal = std::get<ir::TextDelta>(r.events[1]);
+  EXPECT_TRUE(refusal.refusal);
+  EXPECT_EQ(refusal.text, "I can't");
+
+  Warnings same;
+  const std::string again = testing::encode_stream(openai(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  EXPECT_NE(again.find(R"("delta":{"refusal":"I can't"})"), std::string::npos) << again;
+  EXPECT_EQ(decode_stream(again).events, r.events);
+
+  // The accumulated answer holds it as the whole response's decoder does.
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  Warnings ww;
+  auto whole = openai().encode_response(std::move(acc).take(), ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(json::parse(*whole)["choices"][0]["message"]["refusal"], "I can't") << *whole;
+
+  for (const char* other :
+       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings w;
+    const std::string out = testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "$.choices[0].delta.refusal"))
+        << other << ": " << testing::warnings_text(w);
+    EXPECT_EQ(out.find("I can't"), std::string::npos) << other << ": " << out;
+  }
+}
+
+// choices[0].logprobs of a chunk ride on its text delta: written back into an
+// `openai` stream, dropped with a warning at their path by the others.
+TEST(OpenAiStreamGaps, LogprobsSurviveSameDialectAndWarnElsewhere) {
+  const std::string lp =
+      R"({"content":[{"token":"Hi","logprob":-0.5,"bytes":[72,105],"top_logprobs":[]}],"refusal":null})";
+  const std::string sse =
+      sse_from_chunks({chunk("[" + choice(R"({"role":"assistant","content":""})") + "]"),
+                       chunk("[" + choice(R"({"content":"Hi"})", lp) + "]"),
+                       chunk("[" + choice("{}", "null", R"("stop")") + "]")});
+  auto r = decode_stream(sse);
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << testing::warnings_text(r.warnings);
+  ASSERT_EQ(r.events.size(), 3u) << describe(r.events);
+  const auto& text = std::get<ir::TextDelta>(r.events[1]);
+  EXPECT_EQ(text.text, "Hi");
+  EXPECT_FALSE(text.refusal);
+  EXPECT_EQ(json::parse(text.logprobs), json::parse(lp));
+
+  Warnings same;
+  const std::string again = testing::encode_stream(openai(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  bool found = false;
+  for (const auto& line : data_lines(again)) {
+    json c = json::parse(line, nullptr, false);
+    if (c.is_object() && c["choices"].size() == 1 && c["choices"][0]["delta"].contains("content") &&
+        c["choices"][0]["delta"]["content"] == "Hi") {
+      EXPECT_EQ(c["choices"][0]["logprobs"], json::parse(lp)) << line;
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found) << again;
+  EXPECT_EQ(decode_stream(again).events, r.events);
+
+  for (const char* other :
+       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings w;
+    const std::string out = testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.choices[0].logprobs"))
+        << other << ": " << testing::warnings_text(w);
+    EXPECT_NE(out.find("Hi"), std::string::npos) << other << ": " << out;  // the text stays
+  }
+}
+
+// What a chunk says that no event carries is warned about at the path the
+// whole response keeps it at, once per stream.
+TEST(OpenAiStreamGaps, UncarriedMembersWarnOnce) {
+  const std::string two = "[" + choice(R"({"audio":{"id":"a1","transcript":"hi"}})") + "," +
+                          choice(R"({"content":"other"})", "null", "null", 1) + "]";
+  const std::string extra = R"("system_fingerprint":"fp","service_tier":"default",)";
+  const std::string sse = sse_from_chunks(
+      {chunk(two, extra), chunk(two, extra), chunk("[" + choice("{}", "null", R"("stop")") + "]")});
+  auto r = decode_stream(sse);
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_EQ(r.warnings.size(), 4u) << testing::warnings_text(r.warnings);
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.system_fingerprint"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.service_tier"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.choices[0].message.audio"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_extra_choices", "$.choices"));
+  for (const auto& e : r.events)
+    EXPECT_FALSE(std::holds_alternative<ir::TextDelta>(e)) << describe(r.events);
+
+  // The recorded API stream: its system_fingerprint (the obfuscation padding
+  // carries nothing).
+  auto f = decode_stream(text_stream());
+  ASSERT_TRUE(f.status.ok());
+  ASSERT_EQ(f.warnings.size(), 1u) << testing::warnings_text(f.warnings);
+  EXPECT_TRUE(has_warning(f.warnings, "dropped_unknown_field", "$.system_fingerprint"));
+}
+
 }  // namespace
 }  // namespace toolwire::dialects::openai_chat_test

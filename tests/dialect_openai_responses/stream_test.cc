@@ -413,5 +413,61 @@ TEST(ResponsesStreamFastPath, EdgeCasesGetTheFullPathsAnswer) {
   for (const auto& c : cases) expect_same_as_full_path(head + c + tail, c);
 }
 
+// response.refusal.delta is a refusal delta: an `openai` (Chat) client gets
+// it as delta.refusal; a dialect without a refusal drops it with a warning.
+// (The `responses` stream encoder does not write refusal events yet: it
+// drops the refusal with the same warning.)
+TEST(ResponsesStreamGaps, RefusalCrossesToChatAndWarnsElsewhere) {
+  auto r = decode_stream(sse_of(
+      {R"({"type":"response.created","response":{"id":"r1","model":"m"}})",
+       R"({"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}})",
+       R"({"type":"response.content_part.added","output_index":0,"content_index":0,"part":{"type":"refusal","refusal":""}})",
+       R"({"type":"response.refusal.delta","output_index":0,"content_index":0,"delta":"No."})",
+       R"({"type":"response.refusal.done","output_index":0,"content_index":0,"refusal":"No."})",
+       R"({"type":"response.completed","response":{"status":"completed"}})"}));
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << warnings_text(r.warnings);
+  ASSERT_EQ(r.events.size(), 3u) << describe(r.events);
+  const auto& refusal = std::get<ir::TextDelta>(r.events[1]);
+  EXPECT_TRUE(refusal.refusal);
+  EXPECT_EQ(refusal.text, "No.");
+
+  Warnings to_chat;
+  const std::string c = testing::encode_stream(chat(), r.events, &to_chat);
+  EXPECT_TRUE(to_chat.empty()) << warnings_text(to_chat);
+  EXPECT_NE(c.find(R"("delta":{"refusal":"No."})"), std::string::npos) << c;
+
+  for (const Codec* other : {&responses(), &anthropic()}) {
+    Warnings w;
+    testing::encode_stream(*other, r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "response.refusal.delta"))
+        << other->name() << ": " << warnings_text(w);
+  }
+}
+
+// What a Responses stream says that no event carries: logprobs of a text
+// delta, an annotation, raw reasoning text, a built-in tool's item; each
+// warned once, with the code and path the whole response uses.
+TEST(ResponsesStreamGaps, UncarriedEventsWarnAtTheWholeResponsesPath) {
+  auto r = decode_stream(sse_of(
+      {R"({"type":"response.created","response":{"id":"r1","model":"m"}})",
+       R"({"type":"response.output_item.added","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}})",
+       R"({"type":"response.web_search_call.completed","output_index":0,"item_id":"ws_1"})",
+       R"({"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}})",
+       R"({"type":"response.output_text.delta","output_index":1,"content_index":0,"delta":"Hi","logprobs":[{"token":"Hi","logprob":-0.1,"bytes":[72,105],"top_logprobs":[]}]})",
+       R"({"type":"response.output_text.delta","output_index":1,"content_index":0,"delta":"!","logprobs":[{"token":"!","logprob":-0.2,"bytes":[33],"top_logprobs":[]}]})",
+       R"({"type":"response.output_text.annotation.added","output_index":1,"content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","url":"https://example.com","start_index":0,"end_index":2,"title":"x"}})",
+       R"({"type":"response.output_item.added","output_index":2,"item":{"type":"reasoning","id":"rs_1","summary":[]}})",
+       R"({"type":"response.reasoning_text.delta","output_index":2,"content_index":0,"delta":"hmm"})",
+       R"({"type":"response.completed","response":{"status":"completed"}})"}));
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_EQ(r.warnings.size(), 4u) << warnings_text(r.warnings);
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_part", "$.output[0]"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_logprobs", "$.output[1].content[0].logprobs"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_annotations", "$.output[1].content[0].annotations"));
+  EXPECT_TRUE(has_warning(r.warnings, "dropped_reasoning_text", "$.output[2].content[0]"));
+  EXPECT_EQ(accumulate(r.events).parts.size(), 2u) << describe(r.events);  // text, reasoning
+}
+
 }  // namespace
 }  // namespace toolwire::dialects::openai_responses_test

@@ -137,5 +137,53 @@ TEST(LossPolicyAnthropicToChat, RefusalInTheCallersShape) {
   EXPECT_TRUE(rig.upstream.requests().empty());
 }
 
+// A loss found in the middle of a stream (a citation, the stop sequence of
+// an Anthropic upstream that a Chat client has no place for) comes after the
+// 200 and the headers went out: `on_loss: error` cannot refuse it, and the
+// stream goes on to its end. It is reported where it can still be seen: the
+// log, and the metrics (stage "stream"); the trace's model span too
+// (tests/gateway_observe/traces_test.cc).
+TEST_F(LossPolicyChatToAnthropic, AMidStreamLossIsReportedNotRefused) {
+  start(refuse());
+  MockResponse up = MockResponse::sse_stream();
+  up.chunk(
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+      "\"model\":\"up-model\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"text_delta\",\"text\":\"1, 2\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"citations_delta\",\"citation\":{\"type\":\"char_location\"}}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+      "\"stop_sequence\",\"stop_sequence\":\"3\"},\"usage\":{\"output_tokens\":4}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+  rig_.upstream.enqueue(std::move(up));
+  auto r = ask(R"("max_tokens":16,)", /*stream=*/true);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->header("toolwire-warnings"), "");  // nothing was known when it was sent
+  EXPECT_NE(r->body.find("1, 2"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("data: [DONE]"), std::string::npos) << r->body;
+  ASSERT_EQ(rig_.upstream.requests().size(), 1u);
+
+  std::string logged;
+  for (const auto& line : rig_.log())
+    if (line.find("lost after the headers were sent") != std::string::npos) logged += line;
+  EXPECT_NE(logged.find("dropped_unknown_field ($.content[0].citations)"), std::string::npos)
+      << logged;
+  EXPECT_NE(logged.find("dropped_unknown_field ($.stop_sequence)"), std::string::npos) << logged;
+
+  RawClient m(rig_.port());
+  ASSERT_TRUE(m.send(http_get("/metrics")));
+  auto metrics = m.read_response();
+  ASSERT_TRUE(metrics.has_value());
+  EXPECT_NE(metrics->body.find("toolwire_translation_warnings_total{route=\"/v1/chat/completions\","
+                               "code=\"dropped_unknown_field\",stage=\"stream\"} 2"),
+            std::string::npos)
+      << metrics->body;
+}
+
 }  // namespace
 }  // namespace toolwire::testing

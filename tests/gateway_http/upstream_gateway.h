@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "gateway_rig.h"
 #include "mock_upstream.h"
@@ -37,7 +39,10 @@ class UpstreamGateway {
     gateway::RouteTarget target{prov, "up-model", "mock"};
     target.on_loss = std::move(on_loss);
     router->add_route({.pattern = "*", .aliases = {}, .targets = {std::move(target)}});
-    opt.log = [](std::string_view) {};
+    opt.log = [this](std::string_view line) {
+      std::lock_guard lock(log_mu_);
+      log_.emplace_back(line);
+    };
     gateway_ = std::make_unique<gateway::Gateway>(std::move(opt), router);
     Status s = gateway_->start();
     return s.ok() ? "" : s.error().to_string();
@@ -55,12 +60,19 @@ class UpstreamGateway {
   }
 
   uint16_t port() const { return gateway_->port(); }
+  // The gateway's log lines so far.
+  std::vector<std::string> log() const {
+    std::lock_guard lock(log_mu_);
+    return log_;
+  }
   gateway::Gateway& gateway() { return *gateway_; }
 
   MockHttpServer upstream;
 
  private:
   transport::HttpClient client_;
+  mutable std::mutex log_mu_;
+  std::vector<std::string> log_;
   std::unique_ptr<gateway::Gateway> gateway_;
 };
 

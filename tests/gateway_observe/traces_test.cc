@@ -287,5 +287,42 @@ TEST_F(Traces, AKeysNameNeverItsValueAndOnlyItsOwnTraces) {
   }
 }
 
+// What a stream loses after its headers went out (here: an OpenAI upstream's
+// logprobs and system_fingerprint, which an Anthropic client's stream has no
+// place for) is on the model call's span, `toolwire.stream_warnings`, as
+// `code (path)` items; `on_loss: error` cannot refuse it any more, and the
+// stream ends normally.
+TEST_F(Traces, LossesFoundMidStreamAreOnTheModelSpan) {
+  start("    on_loss: error\n");
+  MockResponse up = MockResponse::sse_stream();
+  const std::string head =
+      R"(data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"up-model","system_fingerprint":"fp_1","choices":[{"index":0,"delta":)";
+  up.chunk(
+      head + R"({"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})" +
+      "\n\n" + head +
+      R"({"content":"Hi"},"logprobs":{"content":[{"token":"Hi","logprob":-0.1,"bytes":[72,105],"top_logprobs":[]}],"refusal":null},"finish_reason":null}]})" +
+      "\n\n" + head + R"({},"logprobs":null,"finish_reason":"stop"}]})" + "\n\ndata: [DONE]\n\n");
+  upstream_.enqueue(std::move(up));
+  RawClient c(gateway_->port());
+  ASSERT_TRUE(c.send(http_post(
+      "/v1/messages",
+      R"({"model":"gpt-t","max_tokens":8,"stream":true,"messages":[{"role":"user","content":"hi"}]})",
+      "anthropic-version: 2023-06-01\r\n")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->body.find("message_stop"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("\"Hi\""), std::string::npos) << r->body;
+  json t = trace_of(get("/v1/traces"));
+  auto models = spans(t, "model_call");
+  ASSERT_EQ(models.size(), 1u) << t.dump(1);
+  const json& a = models[0]["attributes"];
+  ASSERT_TRUE(a.contains("toolwire.stream_warnings")) << t.dump(1);
+  const std::string w = a["toolwire.stream_warnings"];
+  EXPECT_NE(w.find("dropped_unknown_field ($.system_fingerprint)"), std::string::npos) << w;
+  EXPECT_NE(w.find("dropped_unknown_field ($.choices[0].logprobs)"), std::string::npos) << w;
+  EXPECT_EQ(t["status"], 200);
+}
+
 }  // namespace
 }  // namespace toolwire::testing

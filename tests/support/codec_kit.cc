@@ -70,6 +70,7 @@ StreamResult decode_stream(const dialects::Codec& codec, std::string_view bytes,
   }
   r.status = decoder->feed(bytes.substr(pos), r.events);
   if (r.status) r.status = decoder->finish(r.events);
+  r.warnings = decoder->warnings();
   return r;
 }
 
@@ -83,6 +84,7 @@ StreamResult decode_stream_chunked(const dialects::Codec& codec, std::string_vie
     if (!r.status) return r;
   }
   r.status = decoder->finish(r.events);
+  r.warnings = decoder->warnings();
   return r;
 }
 
@@ -130,7 +132,9 @@ std::string describe(const ir::StreamEvent& event) {
         if constexpr (std::is_same_v<T, ir::MessageStart>)
           return "MessageStart{" + e.id + "," + e.model + "," + std::to_string(e.created) + "}";
         else if constexpr (std::is_same_v<T, ir::TextDelta>)
-          return "Text{" + e.text + "}";
+          return std::string(e.refusal ? "Refusal{" : "Text{") + e.text +
+                 (e.logprobs.empty() ? "" : ",logprobs=" + e.logprobs) +
+                 (e.dialect.empty() ? "" : ",from=" + e.dialect) + "}";
         else if constexpr (std::is_same_v<T, ir::ThinkingDelta>)
           return "Thinking{" + e.text + "," + e.signature + (e.redacted ? ",redacted" : "") +
                  (e.item_id.empty() ? "" : ",item=" + e.item_id) +
@@ -147,7 +151,8 @@ std::string describe(const ir::StreamEvent& event) {
                  ",cache_read=" + n(e.usage.cache_read_tokens) +
                  ",cache_write=" + n(e.usage.cache_write_tokens) + "}";
         else if constexpr (std::is_same_v<T, ir::Finish>)
-          return "Finish{" + std::string(ir::to_string(e.reason.kind)) + "," + e.reason.raw + "}";
+          return "Finish{" + std::string(ir::to_string(e.reason.kind)) + "," + e.reason.raw +
+                 (e.stop_sequence.empty() ? "" : ",stop_sequence=" + e.stop_sequence) + "}";
         else
           return "Error{" + e.type + "," + e.message + "}";
       },

@@ -34,7 +34,8 @@ std::string sse_from_chunks(const std::vector<std::string>& chunks, bool done = 
 
 struct StreamResult {
   std::vector<ir::StreamEvent> events;
-  Status status;  // the first failure of feed or finish
+  Status status;      // the first failure of feed or finish
+  Warnings warnings;  // the decoder's, after the last feed or finish
 };
 // Feeds `bytes` cut at `cuts` (ascending offsets), then finish().
 StreamResult decode_stream(const dialects::Codec& codec, std::string_view bytes,

@@ -42,6 +42,13 @@ class StreamDecoder {
   virtual Status feed(std::string_view bytes, std::vector<ir::StreamEvent>& out) = 0;
   // End of input. Fails if the stream stopped before its terminal event.
   virtual Status finish(std::vector<ir::StreamEvent>& out) = 0;
+  // What the stream said that its events cannot carry (a member the IR has
+  // no room for), with the code and the path the whole-response decoder of
+  // the dialect uses for it (`dropped_unknown_field` at
+  // `$.choices[0].logprobs`...), each code and path once per stream. It
+  // grows while feed() runs: a loss found mid-stream is known only after the
+  // events before it went out.
+  virtual const Warnings& warnings() const = 0;
 };
 
 // IR stream events → wire bytes, exactly as the real API frames them.

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "toolwire/ir/response.h"
 #include "toolwire/ir/stream.h"
@@ -29,8 +31,10 @@ class StreamAccumulator {
   Response take() &&;
 
  private:
-  enum class Open { none, text, thinking };
+  enum class Open { none, text, thinking, refusal };
   Response response_;
+  // Refusal parts (UnknownPart, raw JSON made at take()) and their text so far.
+  std::vector<std::pair<size_t, std::string>> refusals_;
   std::map<int, size_t> call_part_;  // tool call index → position in parts
   Open open_ = Open::none;
   bool finished_ = false;

@@ -32,6 +32,17 @@ struct MessageStart {
 
 struct TextDelta {
   std::string text;
+  // The model's refusal (Chat `delta.refusal`, Responses
+  // `response.refusal.delta`), not answer text: written as the target's
+  // refusal where it has one (`openai`, `responses`), else dropped with
+  // `dropped_unknown_part`, as the whole response's refusal part is.
+  bool refusal = false;
+  // Raw JSON of the source dialect's log probabilities for this piece (Chat
+  // `choices[0].logprobs`); `text` may be empty. Written back only by the
+  // dialect named in `dialect`, else dropped with the warning the whole
+  // response gives (`dropped_unknown_field` at `$.choices[0].logprobs`).
+  std::string logprobs;
+  std::string dialect;  // the codec that decoded `logprobs` or the refusal
   bool operator==(const TextDelta&) const = default;
 };
 
@@ -70,6 +81,11 @@ struct UsageEvent {
 
 struct Finish {
   FinishReason reason;
+  // The stop sequence that ended the answer (Anthropic
+  // `message_delta.delta.stop_sequence`); empty: none or not said. Only
+  // `anthropic` has a place for it; the others drop it with
+  // `dropped_unknown_field` at `$.stop_sequence`, as the whole response does.
+  std::string stop_sequence;
   bool operator==(const Finish&) const = default;
 };
 

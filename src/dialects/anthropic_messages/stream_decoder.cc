@@ -120,7 +120,7 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     if (type == "message_start") return on_message_start(obj, path, out);
     if (type == "message_delta") return on_message_delta(obj, path, out);
     if (type == "message_stop") {
-      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
+      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_), stop_sequence_});
       done_ = true;
       return Status::Ok();
     }
@@ -210,7 +210,11 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
         if (input.size() > 0) out.push_back(ir::ToolCallDelta{tool, json::compact(el)});
       }
     } else {
-      blocks_.set(index, Block{Kind::other, -1});  // server tool blocks etc.: not in the IR
+      // Server tool blocks, their results...: no stream event carries them
+      // (the whole response keeps them); their deltas are skipped.
+      blocks_.set(index, Block{Kind::other, -1});
+      note("dropped_unknown_part", content_path(index),
+           "a '" + std::string(type) + "' block has no stream event; the stream drops it");
     }
     return Status::Ok();
   }
@@ -233,6 +237,7 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     const Path tpath(dpath, "type");
     TW_ASSIGN(json::element type_el, json::required(delta, "type", dpath));
     TW_ASSIGN(std::string_view type, json::as_string(type_el, tpath));
+    if (block.kind == Kind::other) return Status::Ok();  // its block was dropped, with a warning
     auto text_field = [&](std::string_view key) -> Result<std::string_view> {
       const Path p(dpath, key);
       TW_ASSIGN(json::element el, json::required(delta, key, dpath));
@@ -260,8 +265,16 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       TW_TRY(expect(Kind::thinking));
       TW_ASSIGN(std::string_view sig, text_field("signature"));
       if (!sig.empty()) out.push_back(ir::ThinkingDelta{{}, std::string(sig), false});
+    } else if (type == "citations_delta") {
+      // The whole response keeps a text block's citations (a placed member).
+      TW_ASSIGN(int64_t index, block_index(obj, path));
+      note("dropped_unknown_field", content_path(index) + ".citations",
+           "field 'citations' has no stream event; the stream drops it");
+    } else {
+      TW_ASSIGN(int64_t index, block_index(obj, path));
+      note("dropped_unknown_part", content_path(index),
+           "a '" + std::string(type) + "' delta has no stream event; the stream drops it");
     }
-    // citations_delta and later delta types: not in the IR.
     return Status::Ok();
   }
 
@@ -280,6 +293,11 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
         const Path p(dpath, "stop_reason");
         TW_ASSIGN(std::string_view reason, json::as_string(el, p));
         stop_reason_.assign(reason);
+      }
+      if (json::get(delta, "stop_sequence", el) && !el.is_null()) {
+        const Path p(dpath, "stop_sequence");
+        TW_ASSIGN(std::string_view seq, json::as_string(el, p));
+        stop_sequence_.assign(seq);
       }
     }
     if (json::get(obj, "usage", el)) {
@@ -312,9 +330,15 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     return Status::Ok();
   }
 
+  // The block's path in the whole response, where its loss is warned.
+  static std::string content_path(int64_t index) {
+    return "$.content[" + std::to_string(index) + "]";
+  }
+
   simdjson::dom::parser parser_;
   BlockTable blocks_;
   std::string stop_reason_;
+  std::string stop_sequence_;
   int next_tool_ = 0;
   bool saw_tool_ = false;
 };

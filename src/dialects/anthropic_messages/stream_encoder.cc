@@ -119,7 +119,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
   void on(const ir::TextDelta& e, std::string& out) {
     ensure_started(out);
-    if (e.text.empty()) return;
+    if (drop_text_extras(e, kDialect, "anthropic") || e.text.empty()) return;
     if (open_ != Open::text)
       open_block(Open::text, out, [](JsonWriter& w) {
         w.field("type", "text");
@@ -207,7 +207,10 @@ class Encoder final : public StreamEncoderBase<Encoder> {
       w.key("delta");
       w.begin_object();
       w.field("stop_reason", encode_stop_reason(e.reason, saw_tool_));
-      w.field_null("stop_sequence");
+      if (e.stop_sequence.empty())
+        w.field_null("stop_sequence");
+      else
+        w.field("stop_sequence", e.stop_sequence);
       w.end_object();
       w.key("usage");
       w.begin_object();

@@ -224,6 +224,8 @@ class Decoder final : public StreamDecoderBase<Decoder, EventStreamParser, Event
     TW_ASSIGN(Block b, block_of(start_el, spath));
     if (b.kind != "toolUse") {  // kinds added later: not in the IR
       blocks_.add(index, BlockState{Kind::other, -1});
+      note("dropped_unknown_part", content_path(index),
+           "a '" + std::string(b.kind) + "' block has no stream event; the stream drops it");
       return Status::Ok();
     }
     const Path tpath(spath, "toolUse");
@@ -252,8 +254,15 @@ class Decoder final : public StreamDecoderBase<Decoder, EventStreamParser, Event
       kind = Kind::tool;
     else if (d.kind == "reasoningContent")
       kind = Kind::reasoning;
-    else
-      return Status::Ok();  // citation and delta kinds added later: not in the IR
+    else {  // citation and delta kinds added later: not in the IR
+      if (d.kind == "citation")
+        note("dropped_unknown_field", content_path(index) + ".citationsContent",
+             "citations have no stream event; the stream drops them");
+      else
+        note("dropped_unknown_part", content_path(index),
+             "a '" + std::string(d.kind) + "' delta has no stream event; the stream drops it");
+      return Status::Ok();
+    }
     BlockState* block = blocks_.find(index);
     if (!block) {
       // Text and reasoning blocks start with their first delta.
@@ -305,8 +314,16 @@ class Decoder final : public StreamDecoderBase<Decoder, EventStreamParser, Event
       TW_ASSIGN(std::string_view reason, json::as_string(el, Path(path, "stopReason")));
       stop_reason_.assign(reason);
     }
+    if (json::get(obj, "additionalModelResponseFields", el) && !el.is_null())
+      note("dropped_unknown_field", "$.additionalModelResponseFields",
+           "field 'additionalModelResponseFields' has no stream event; the stream drops it");
     stopped_ = true;
     return Status::Ok();
+  }
+
+  // The block's path in the whole response, where its loss is warned.
+  static std::string content_path(int64_t index) {
+    return "$.output.message.content[" + std::to_string(index) + "]";
   }
 
   Status on_metadata(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
@@ -316,6 +333,13 @@ class Decoder final : public StreamDecoderBase<Decoder, EventStreamParser, Event
       TW_TRY(decode_usage(el, Path(path, "usage"), usage));
       if (!usage.empty()) out.push_back(ir::UsageEvent{usage});
     }
+    // metrics, trace, performanceConfig, serviceTier: the whole response
+    // keeps them same-dialect; no stream event carries them. (`p` is the
+    // service's padding: nothing to carry.)
+    for (auto [key, value] : obj)
+      if (key != "usage" && key != "p" && !value.is_null())
+        note("dropped_unknown_field", "$." + std::string(key),
+             "field '" + std::string(key) + "' has no stream event; the stream drops it");
     if (stopped_) {
       out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_)});
       done_ = true;

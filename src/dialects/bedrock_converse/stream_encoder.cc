@@ -92,7 +92,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
   void on(const ir::TextDelta& e, std::string& out) {
     ensure_started(out);
-    if (e.text.empty()) return;
+    if (drop_text_extras(e, kDialect, "bedrock") || e.text.empty()) return;
     open(Open::text, out);
     delta(open_index_, "{\"text\":", e.text, "}", out);
   }
@@ -163,6 +163,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
+    drop_stop_sequence(e, "bedrock");
     ensure_started(out);
     close_open(out);
     for (auto& [call, tool] : tools_) {

@@ -77,6 +77,7 @@ class UnwrappingDecoder final : public StreamDecoder {
     unwrapper_.apply(out, from);
     return s;
   }
+  const Warnings& warnings() const override { return inner_->warnings(); }
 
  private:
   std::unique_ptr<StreamDecoder> inner_;

@@ -5,6 +5,7 @@
 // reported as an error.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,18 @@ class StreamDecoderBase : public StreamDecoder, protected Sink {
     return fail(static_cast<const Derived*>(this)->ended_early());
   }
 
+  const Warnings& warnings() const override { return warnings_; }
+
  protected:
+  // A loss, noted once per code and path: a member that repeats in every
+  // chunk (Gemini's `safetyRatings`) gives one warning, not one a chunk.
+  void note(std::string_view code, std::string_view path, std::string_view message) {
+    if (std::any_of(warnings_.begin(), warnings_.end(),
+                    [&](const Warning& w) { return w.code == code && w.path == path; }))
+      return;
+    warnings_.push_back(Warning{std::string(code), std::string(path), std::string(message)});
+  }
+
   Status fail(Error e) {
     failed_ = true;
     if constexpr (Derived::kKeepsError) error_ = e;
@@ -54,6 +66,7 @@ class StreamDecoderBase : public StreamDecoder, protected Sink {
   std::vector<ir::StreamEvent>* out_ = nullptr;  // feed()'s output, for the sink's calls
   bool done_ = false;                            // the stream's last event was decoded
   bool failed_ = false;
+  Warnings warnings_;
 
  private:
   Error error_;

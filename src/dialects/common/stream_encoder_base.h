@@ -37,6 +37,38 @@ class StreamEncoderBase : public StreamEncoder {
                      [&](const Warning& w) { return w.code == code; }))
       note(std::string(code), std::string(message));
   }
+  // Notes the warning unless one with `code` and `path` is there already.
+  void note_at(std::string_view code, std::string_view path, std::string_view message) {
+    if (std::none_of(warnings_.begin(), warnings_.end(),
+                     [&](const Warning& w) { return w.code == code && w.path == path; }))
+      warnings_.push_back(Warning{std::string(code), std::string(path), std::string(message)});
+  }
+  // What a TextDelta carries besides answer text, for an encoder of dialect
+  // `self` (a codec name) writing `target` (its short name): logprobs of
+  // another dialect and, unless `has_refusal`, a refusal are dropped with the
+  // warnings the whole response gives for them. True: the delta is a refusal
+  // this encoder cannot write (nothing of it to write).
+  bool drop_text_extras(const ir::TextDelta& e, std::string_view self, std::string_view target,
+                        bool has_refusal = false) {
+    if (!e.logprobs.empty() && e.dialect != self) [[unlikely]]
+      note_at("dropped_unknown_field",
+              e.dialect == "openai_chat" ? "$.choices[0].logprobs" : "$.logprobs",
+              "field 'logprobs' has no " + std::string(target) + " equivalent");
+    if (!e.refusal || has_refusal) [[likely]]
+      return false;
+    note_at("dropped_unknown_part",
+            e.dialect == "openai_chat" ? "$.choices[0].delta.refusal" : "response.refusal.delta",
+            "a refusal has no " + std::string(target) + " equivalent");
+    return true;
+  }
+  // A Finish's stop sequence, for a target without a place for it.
+  void drop_stop_sequence(const ir::Finish& e, std::string_view target) {
+    if (e.stop_sequence.empty()) [[likely]]
+      return;
+    note_at("dropped_unknown_field", "$.stop_sequence",
+            "field 'stop_sequence' has no " + std::string(target) + " equivalent");
+  }
+
   // True once the stream finished: the event is ignored, and said so once.
   bool ignored_after_end(std::string_view message) {
     if (!finished_) [[likely]]

@@ -9,6 +9,8 @@
 // decodes such a chunk, its bytes before and after the text are kept; a
 // later chunk with exactly those bytes around a text without escapes is a
 // TextDelta, decoded without a DOM. Anything else takes the full path.
+#include <algorithm>
+
 #include "dialects/common/literal_match.h"
 #include "dialects/common/stream_decoder_base.h"
 #include "dialects/gemini/wire.h"
@@ -97,6 +99,10 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
                                                  "responseId", "promptFeedback", "error"};
     const auto f = pick(obj, kKeys);
     if (f.has[kError]) return on_error(f.e[kError], Path(path, "error"), out);
+    if (obj.size() >
+        static_cast<size_t>(f.present[kCandidates] + f.present[kUsage] + f.present[kModel] +
+                            f.present[kResponseId] + f.present[kPromptFeedback])) [[unlikely]]
+      note_other_members(obj, kKeys, "$.", "the stream drops it");
     if (!started_) {
       ir::MessageStart start;
       if (f.has[kResponseId]) {
@@ -121,6 +127,8 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
         TW_TRY(candidate(c, Path(cpath, size_t{0}), finish, out));
         break;  // candidates[0] only
       }
+      if (cands.size() > 1) [[unlikely]]
+        note("dropped_extra_candidates", "$.candidates", "only candidates[0] is used");
     }
     if (f.has[kUsage]) {
       ir::Usage usage;
@@ -141,6 +149,9 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
         return Status::Ok();
       }
     }
+    if (f.has[kPromptFeedback])  // safetyRatings...: the whole response keeps the object
+      note("dropped_unknown_field", "$.promptFeedback",
+           "field 'promptFeedback' has no stream event; the stream drops it");
     if (!finish.empty()) {
       out.push_back(ir::Finish{decode_finish_reason(finish, next_tool_ > 0)});
       done_ = true;
@@ -151,9 +162,14 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
   Status candidate(json::element c, const Path& path, std::string_view& finish,
                    std::vector<ir::StreamEvent>& out) {
     TW_ASSIGN(json::object obj, json::as_object(c, path));
-    enum { kContent, kFinishReason };
-    static constexpr std::string_view kKeys[] = {"content", "finishReason"};
+    enum { kContent, kFinishReason, kIndex };
+    static constexpr std::string_view kKeys[] = {"content", "finishReason", "index"};
     const auto f = pick(obj, kKeys);
+    // safetyRatings, citationMetadata, groundingMetadata, finishMessage,
+    // logprobsResult...: the whole response keeps them, a stream cannot.
+    if (obj.size() > static_cast<size_t>(f.present[kContent] + f.present[kFinishReason] +
+                                         f.present[kIndex])) [[unlikely]]
+      note_other_members(obj, kKeys, "$.candidates[0].", "the stream drops it");
     if (f.has[kContent]) {
       const Path content_path(path, "content");
       TW_ASSIGN(json::object content, json::as_object(f.e[kContent], content_path));
@@ -188,10 +204,25 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
                                         std::move(c->signature)});
         out.push_back(ir::ToolCallDelta{index, std::move(c->arguments)});
         out.push_back(ir::ToolCallEnd{index});
+      } else if (auto* u = std::get_if<ir::UnknownPart>(&part)) {
+        // inlineData, executableCode...: not in the stream vocabulary.
+        note("dropped_unknown_part", path.str(),
+             "a '" + u->type + "' part has no stream event; the stream drops it");
       }
-      // inlineData, executableCode, ...: not in the stream vocabulary.
     }
     return Status::Ok();
+  }
+
+  // Each member of `obj` not in `known` (and not null), at `prefix` + its key.
+  template <size_t N>
+  void note_other_members(json::object obj, const std::string_view (&known)[N],
+                          std::string_view prefix, std::string_view why) {
+    for (auto [key, value] : obj) {
+      if (value.is_null() || std::find(std::begin(known), std::end(known), key) != std::end(known))
+        continue;
+      note("dropped_unknown_field", std::string(prefix) + std::string(key),
+           "field '" + std::string(key) + "' has no stream event; " + std::string(why));
+    }
   }
 
   Status on_error(json::element e, const Path& path, std::vector<ir::StreamEvent>& out) {

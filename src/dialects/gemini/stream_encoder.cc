@@ -69,7 +69,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   void on(const ir::TextDelta& e, std::string& out) {
-    if (e.text.empty()) return;
+    if (drop_text_extras(e, kDialect, "gemini") || e.text.empty()) return;
     flush_calls(out);
     chunk(
         out,
@@ -175,6 +175,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   void on(const ir::Finish& e, std::string& out) {
+    drop_stop_sequence(e, "gemini");
     flush_calls(out);
     chunk(
         out, [](JsonWriter&) {},

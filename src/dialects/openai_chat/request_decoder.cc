@@ -105,18 +105,19 @@ enum MsgField {
   kReasoning,
   kRefusal,
   kFunctionCall,
+  kAudio,
   kMsgFields
 };
 constexpr std::string_view kMsgKeys[kMsgFields] = {
-    "role",         "content",           "name",    "tool_calls",
-    "tool_call_id", "reasoning_content", "refusal", "function_call"};
+    "role",    "content",       "name", "tool_calls", "tool_call_id", "reasoning_content",
+    "refusal", "function_call", "audio"};
 using MsgFields = Fields<kMsgFields>;
 
 template <class S>
 Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S>& m, Ctx& ctx) {
   using T = IrText<S>;
   // Room for every part up front: reasoning, text, refusal, then the calls.
-  size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal];
+  size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal] + f.has[kAudio];
   if (f.has[kToolCalls] && f.e[kToolCalls].is_array())
     parts += f.e[kToolCalls].get_array().value_unsafe().size();
   m.parts.reserve(parts);
@@ -130,6 +131,12 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
     TW_ASSIGN(auto r, json::as_string(f.e[kRefusal], Path(path, "refusal")));
     m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal",
                                               T::made(refusal_block(r))});
+  }
+  if (f.has[kAudio]) [[unlikely]] {  // {id}: an earlier audio answer, kept for OpenAI
+    TW_TRY(json::as_object(f.e[kAudio], Path(path, "audio")));
+    m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect),
+                                              typename S::String(kUnknownAudioType),
+                                              T::raw_json(f.e[kAudio])});
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");

@@ -91,6 +91,7 @@ struct Enc {
   void assistant(const ir::BasicMessage<S>& m) {
     std::string reasoning;
     size_t texts = 0, unknown_content = 0, calls = 0;
+    const ir::BasicUnknownPart<S>* audio = nullptr;  // the message's `audio` member
     for (const auto& p : m.parts) {
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
         texts += !t->text.empty();
@@ -102,6 +103,8 @@ struct Enc {
       } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p)) {
         if (u->type == kUnknownToolCallType && u->dialect == kDialect)
           ++calls;
+        else if (u->type == kUnknownAudioType && u->dialect == kDialect)
+          audio = u;
         else if (unknown_ok(*u))
           ++unknown_content;
       } else if (auto* th = std::get_if<ir::BasicThinkingPart<S>>(&p)) {
@@ -130,7 +133,7 @@ struct Enc {
         if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p); t && !t->text.empty()) text = &t->text;
       if (text)
         w.string(*text);
-      else if (calls)
+      else if (calls || audio)
         w.null();
       else
         w.string("");
@@ -143,13 +146,18 @@ struct Enc {
           w.field("text", t->text);
           w.end_object();
         } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&p);
-                   u && u->dialect == kDialect && u->type != kUnknownToolCallType) {
+                   u && u->dialect == kDialect && u->type != kUnknownToolCallType &&
+                   u->type != kUnknownAudioType) {
           w.raw(u->raw_json);
         }
       }
       w.end_array();
     }
     if (!reasoning.empty()) w.field("reasoning_content", reasoning);
+    if (audio) [[unlikely]] {
+      w.key("audio");
+      w.raw(audio->raw_json);
+    }
     if (calls) {
       w.key("tool_calls");
       w.begin_array();

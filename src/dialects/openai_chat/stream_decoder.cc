@@ -3,6 +3,8 @@
 // Each SSE event is parsed once and its deltas forwarded at once: argument
 // fragments are never buffered, so parallel calls whose deltas interleave keep
 // their own `index`.
+#include <algorithm>
+
 #include "dialects/common/literal_match.h"
 #include "dialects/common/source_text.h"
 #include "dialects/common/stream_decoder_base.h"
@@ -155,6 +157,7 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     const auto f = pick(obj, kKeys);
     if (f.has[kError] || ev.event == "error")
       return on_error(f.e[kError], f.has[kError], *root, out);
+    note_other_members(obj);
     if (!started_) {
       ir::MessageStart start;
       if (f.has[kId]) {
@@ -186,6 +189,23 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     return Status::Ok();
   }
 
+  // Members of a chunk no event carries (`system_fingerprint`,
+  // `service_tier`...): the whole response keeps them same-dialect; a stream
+  // drops them, said once each. (Full path only: a chunk the fast path takes
+  // repeats an envelope the full path saw.)
+  void note_other_members(json::object obj) {
+    static constexpr std::string_view kCarried[] = {"id",    "object",     "created",
+                                                    "model", "choices",    "usage",
+                                                    "error", "obfuscation"};  // padding, no content
+    for (auto [key, value] : obj) {
+      if (value.is_null() ||
+          std::find(std::begin(kCarried), std::end(kCarried), key) != std::end(kCarried))
+        continue;
+      note("dropped_unknown_field", Path(Path(), key).str(),
+           "field '" + std::string(key) + "' has no stream event; the stream drops it");
+    }
+  }
+
   Status on_error(json::element err, bool has_err, json::element root,
                   std::vector<ir::StreamEvent>& out) {
     ir::ErrorEvent ev;
@@ -211,20 +231,31 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
 
   Status on_choice(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {
     TW_ASSIGN(auto obj, json::as_object(c, path));
-    enum { kIndex, kDelta, kFinishReason };
-    static constexpr std::string_view kKeys[] = {"index", "delta", "finish_reason"};
+    enum { kIndex, kDelta, kFinishReason, kLogprobs };
+    static constexpr std::string_view kKeys[] = {"index", "delta", "finish_reason", "logprobs"};
     const auto f = pick(obj, kKeys);
     if (f.has[kIndex]) {
       TW_ASSIGN(auto n, json::as_int64(f.e[kIndex], Path(path, "index")));
-      if (n != 0) return Status::Ok();  // only choice 0 is translated (n > 1)
+      if (n != 0) {  // only choice 0 is translated (n > 1), as in the whole response
+        note("dropped_extra_choices", "$.choices", "only choice 0 is translated");
+        return Status::Ok();
+      }
+    }
+    // The choice's logprobs go with its text (or refusal) delta, kept raw:
+    // only an `openai` stream writes them back.
+    std::string logprobs;
+    if (f.has[kLogprobs] && !f.e[kLogprobs].is_null()) [[unlikely]] {
+      TW_TRY(json::as_object(f.e[kLogprobs], Path(path, "logprobs")));
+      logprobs = raw_json(f.e[kLogprobs]);
     }
     if (f.has[kDelta]) {
       Path dp(path, "delta");
       TW_ASSIGN(auto delta, json::as_object(f.e[kDelta], dp));
-      enum { kDeltaReasoningContent, kDeltaContent, kDeltaToolCalls };
+      enum { kDeltaReasoningContent, kDeltaContent, kDeltaToolCalls, kDeltaRefusal };
       static constexpr std::string_view kDeltaKeys[] = {"reasoning_content", "content",
-                                                        "tool_calls"};
+                                                        "tool_calls", "refusal"};
       const auto d = pick(delta, kDeltaKeys);
+      note_other_delta_members(delta);
       if (d.has[kDeltaReasoningContent]) {
         TW_ASSIGN(auto s,
                   json::as_string(d.e[kDeltaReasoningContent], Path(dp, "reasoning_content")));
@@ -232,7 +263,13 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       }
       if (d.has[kDeltaContent]) {
         TW_ASSIGN(auto s, json::as_string(d.e[kDeltaContent], Path(dp, "content")));
-        if (!s.empty()) out.push_back(ir::TextDelta{std::string(s)});
+        if (!s.empty() || !logprobs.empty())
+          out.push_back(text_delta(s, false, std::move(logprobs)));
+      }
+      if (d.has[kDeltaRefusal] && !d.e[kDeltaRefusal].is_null()) {
+        TW_ASSIGN(auto s, json::as_string(d.e[kDeltaRefusal], Path(dp, "refusal")));
+        if (!s.empty() || !logprobs.empty())
+          out.push_back(text_delta(s, true, std::move(logprobs)));
       }
       if (d.has[kDeltaToolCalls]) {
         Path tp(dp, "tool_calls");
@@ -241,11 +278,33 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
         for (json::element call : arr) TW_TRY(on_tool_call(call, Path(tp, i++), out));
       }
     }
+    if (!logprobs.empty())  // none of the choice's deltas took them
+      out.push_back(text_delta({}, false, std::move(logprobs)));
     if (f.has[kFinishReason]) {
       TW_ASSIGN(auto s, json::as_string(f.e[kFinishReason], Path(path, "finish_reason")));
       finish_ = std::string(s);
     }
     return Status::Ok();
+  }
+
+  static ir::TextDelta text_delta(std::string_view text, bool refusal, std::string logprobs) {
+    ir::TextDelta d{std::string(text), refusal, std::move(logprobs)};
+    if (refusal || !d.logprobs.empty()) d.dialect = kDialect;
+    return d;
+  }
+
+  // Delta members no event carries (`audio`, the deprecated `function_call`,
+  // `annotations`...): dropped at the path the whole response keeps them at.
+  void note_other_delta_members(json::object delta) {
+    static constexpr std::string_view kCarried[] = {"role", "content", "reasoning_content",
+                                                    "tool_calls", "refusal"};
+    for (auto [key, value] : delta) {
+      if (value.is_null() ||
+          std::find(std::begin(kCarried), std::end(kCarried), key) != std::end(kCarried))
+        continue;
+      note("dropped_unknown_field", "$.choices[0].message." + std::string(key),
+           "field '" + std::string(key) + "' has no stream event; the stream drops it");
+    }
   }
 
   Status on_tool_call(json::element c, const Path& path, std::vector<ir::StreamEvent>& out) {

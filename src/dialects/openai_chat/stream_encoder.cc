@@ -70,8 +70,29 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   void on(const ir::TextDelta& e, std::string& out) {
+    if (e.refusal || !e.logprobs.empty()) [[unlikely]]
+      return rich_text_delta(e, out);
     if (e.text.empty()) return;
     text_delta(R"({"content":)", e.text, out);
+  }
+
+  // A refusal (`delta.refusal`), or text with its logprobs (written back
+  // when they are this dialect's, else dropped with a warning).
+  void rich_text_delta(const ir::TextDelta& e, std::string& out) {
+    drop_text_extras(e, kDialect, "openai", /*has_refusal=*/true);
+    const bool logprobs = !e.logprobs.empty() && e.dialect == kDialect;
+    if (e.text.empty() && !logprobs) return;
+    flush_role(out);
+    out.append(envelope_);
+    {
+      JsonWriter w(out);
+      w.begin_object();
+      if (!e.text.empty()) w.field(e.refusal ? "refusal" : "content", e.text);
+      w.end_object();
+    }
+    out.append(",\"logprobs\":");
+    out.append(logprobs ? std::string_view(e.logprobs) : std::string_view("null"));
+    out.append(",\"finish_reason\":null}]}\n\n");
   }
 
   void on(const ir::ThinkingDelta& e, std::string& out) {
@@ -154,6 +175,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
+    drop_stop_sequence(e, "openai");
     flush_role(out);
     chunk(
         out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));

@@ -21,6 +21,10 @@ inline constexpr std::string_view kErrorPrefix = "Error: ";
 
 // UnknownPart type for a tool_calls entry whose type is not "function".
 inline constexpr std::string_view kUnknownToolCallType = "tool_call";
+// An assistant message's `audio: {id}` (an earlier audio answer referred to
+// by id): an UnknownPart of this type holding the object, written back as the
+// message's `audio` member.
+inline constexpr std::string_view kUnknownAudioType = "audio";
 
 // Requests, responses, streams and errors (dialects/common/wire_functions.h).
 TW_DIALECT_FUNCTIONS;

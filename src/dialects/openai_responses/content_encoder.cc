@@ -31,7 +31,8 @@ struct ItemWriter {
         w.begin_array();
         w.end_array();
         w.end_object();
-      } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&parts[i])) {
+      } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&parts[i]);
+                 u && u->dialect == kDialect) {  // another's was dropped, with a warning
         w.raw(u->raw_json);
       }
     }

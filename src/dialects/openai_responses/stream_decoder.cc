@@ -166,8 +166,38 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       return on_completed(obj, path, out);
     if (type == "response.failed") return on_failed(obj, path, out);
     if (type == "error") return on_error(obj, out);
-    // output_text.done, content_part.done, refusal.*, reasoning_summary_part.*,
-    // annotations, built-in tool progress...: nothing the IR carries.
+    if (type == "response.refusal.delta") return on_refusal_delta(obj, path, out);
+    if (type == "response.output_text.annotation.added")
+      note("dropped_annotations", content_path(obj) + ".annotations",
+           "output_text annotations (citations) are not kept");
+    else if (type == "response.reasoning_text.delta")
+      note("dropped_reasoning_text", content_path(obj),
+           "raw reasoning text has no stream event; the stream drops it");
+    // output_text.done, content_part.done, refusal.done, reasoning_summary_part.*,
+    // built-in tool progress (its item was warned about when added): nothing
+    // the deltas lack.
+    return Status::Ok();
+  }
+
+  // `$.output[i].content[j]` of the event's item and part, where the whole
+  // response warns about what they lose.
+  static std::string content_path(json::object obj) {
+    std::string path = "$.output[";
+    json::element el;
+    int64_t n = 0;
+    path += json::get(obj, "output_index", el) && !el.get_int64().get(n) ? std::to_string(n) : "?";
+    path += "].content";
+    if (json::get(obj, "content_index", el) && !el.get_int64().get(n))
+      path += "[" + std::to_string(n) + "]";
+    return path;
+  }
+
+  Status on_refusal_delta(json::object obj, const Path& path, std::vector<ir::StreamEvent>& out) {
+    TW_ASSIGN(Item * item, item_at(obj, path, Kind::message, "a message"));
+    (void)item;
+    TW_ASSIGN(auto delta, delta_of(obj, path));
+    if (!delta.empty())
+      out.push_back(ir::TextDelta{std::string(delta), true, {}, std::string(kDialect)});
     return Status::Ok();
   }
 
@@ -238,6 +268,8 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       out.push_back(std::move(d));
     } else {
       slot.kind = Kind::other;  // built-in tool calls: not in the IR
+      note("dropped_unknown_part", "$.output[" + std::to_string(index) + "]",
+           "a '" + std::string(type) + "' item has no stream event; the stream drops it");
     }
     return Status::Ok();
   }
@@ -264,6 +296,11 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     (void)item;
     TW_ASSIGN(auto delta, delta_of(obj, path));
     if (!delta.empty()) out.push_back(ir::TextDelta{std::string(delta)});
+    json::element logprobs;
+    if (json::get(obj, "logprobs", logprobs) && logprobs.is_array() &&
+        logprobs.get_array().value_unsafe().size() > 0) [[unlikely]]
+      note("dropped_logprobs", content_path(obj) + ".logprobs",
+           "output_text logprobs are not kept");
     return Status::Ok();
   }
 

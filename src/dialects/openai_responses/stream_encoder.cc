@@ -281,7 +281,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
   // The hot path of a text stream: literal pieces around one escaped value.
   void on(const ir::TextDelta& e, std::string& out) {
-    if (e.text.empty()) return;
+    if (drop_text_extras(e, kDialect, "responses") || e.text.empty()) return;
     if (open_ != Open::message) open_message(out);
     text_ += e.text;
     begin_event("response.output_text.delta", out);
@@ -408,6 +408,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
 
   void on(const ir::Finish& e, std::string& out) {
+    drop_stop_sequence(e, "responses");
     close_open(out);
     std::vector<Call*> open_calls;
     for (auto& [index, call] : calls_)

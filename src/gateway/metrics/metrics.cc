@@ -75,6 +75,15 @@ void Metrics::tool_call(std::string_view name, std::string_view outcome) {
   ++tools_[key];
 }
 
+void Metrics::translation_warning(std::string_view route, std::string_view code,
+                                  std::string_view stage) {
+  std::string key = labels({{"route", route}, {"code", code}, {"stage", stage}});
+  std::lock_guard lock(mu_);
+  if (warnings_.size() >= kMaxSeries && !warnings_.contains(key))
+    key = labels({{"route", route}, {"code", "other"}, {"stage", stage}});
+  ++warnings_[key];
+}
+
 std::string Metrics::text() const {
   std::string out;
   out.reserve(4096);
@@ -113,6 +122,13 @@ std::string Metrics::text() const {
       "# TYPE toolwire_tool_calls_total counter\n";
   for (const auto& [key, n] : tools_)
     out += "toolwire_tool_calls_total" + key + " " + std::to_string(n) + "\n";
+  out +=
+      "# HELP toolwire_translation_warnings_total Fields a translation dropped or approximated, "
+      "by route, warning code and stage (header: named in the toolwire-warnings header; stream: "
+      "found after a stream's headers).\n"
+      "# TYPE toolwire_translation_warnings_total counter\n";
+  for (const auto& [key, n] : warnings_)
+    out += "toolwire_translation_warnings_total" + key + " " + std::to_string(n) + "\n";
   out +=
       "# HELP toolwire_active_streams Streamed answers in progress.\n"
       "# TYPE toolwire_active_streams gauge\n"

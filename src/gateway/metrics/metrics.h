@@ -24,6 +24,11 @@ class Metrics {
   // A tool call seen by the gateway: outcome "returned" (passed to the
   // client), "ok", "error", "timeout", "cancelled".
   void tool_call(std::string_view name, std::string_view outcome);
+  // A translation warning (a dropped or approximated field) given for a
+  // request on `route`: `stage` "header" when the answer's
+  // `toolwire-warnings` header named it, "stream" when a stream found it
+  // after its headers were sent (trace and log only, docs/translation.md).
+  void translation_warning(std::string_view route, std::string_view code, std::string_view stage);
   void bytes_in(size_t n) { bytes_in_.fetch_add(n, std::memory_order_relaxed); }
   void bytes_out(size_t n) { bytes_out_.fetch_add(n, std::memory_order_relaxed); }
   void stream_opened() { active_streams_.fetch_add(1, std::memory_order_relaxed); }
@@ -59,6 +64,7 @@ class Metrics {
   std::map<std::string, uint64_t> upstream_;   // labels text → attempts
   std::map<std::string, uint64_t> upstream_errors_;
   std::map<std::string, uint64_t> tools_;
+  std::map<std::string, uint64_t> warnings_;  // labels text → translation warnings
   std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0}, slow_clients_cut_{0};
   std::atomic<int64_t> active_streams_{0}, connections_{0};
   std::array<std::atomic<uint64_t>, 3> refused_{};

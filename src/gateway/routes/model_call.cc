@@ -11,6 +11,7 @@
 // (tool_rounds.h) through the same upstream call.
 #include "gateway/routes/model_call.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -334,7 +335,42 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     return s;
   }
 
-  void begin() { relay_->begin(warning_headers()); }
+  void begin() {
+    count_warnings(warnings_, "header");
+    if (upstream_) count_warnings(upstream_->warnings(), "header");
+    relay_->begin(warning_headers());
+  }
+
+  void count_warnings(const Warnings& ws, std::string_view stage) {
+    for (const auto& w : ws) ctx_->metrics.translation_warning(route_, w.code, stage);
+  }
+
+  // A stream's losses found after its headers went out: what the upstream's
+  // stream carried that its events could not (the decoder's warnings, in
+  // `decoded` after the request's own, which the header named) and what the
+  // caller's dialect could not say of the events (the relay's encoder). No
+  // header can name them and `on_loss: error` cannot refuse them any more:
+  // they go to the model call's span (`toolwire.stream_warnings`), the
+  // metrics (stage "stream") and the log. docs/translation.md, "Streams".
+  void report_stream_warnings() {
+    if (!relay_ || !relay_->begun()) return;
+    Warnings late;
+    auto named = [&](const Warning& w, const Warnings& in) {
+      return std::any_of(in.begin(), in.end(),
+                         [&](const Warning& x) { return x.code == w.code && x.path == w.path; });
+    };
+    for (const auto& w : stream_decoded_)
+      if (!named(w, warnings_) && !(upstream_ && named(w, upstream_->warnings())) &&
+          !named(w, late))
+        late.push_back(w);
+    for (const auto& w : relay_->warnings())
+      if (!named(w, late)) late.push_back(w);
+    if (late.empty()) return;
+    count_warnings(late, "stream");
+    std::string items = format_warnings(late, {});
+    if (trace_) trace_->stream_warnings(items);
+    ctx_->log(std::string(route_) + " stream: lost after the headers were sent: " + items);
+  }
 
   void on_event(const ir::StreamEvent& e) {
     if (done_) return;
@@ -386,6 +422,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     if (!result) return fail(result.error());
     if (stream_) {
       if (!begun()) begin();
+      stream_decoded_ = std::move(result->warnings);
       return end(200);
     }
     for (auto& w : result->warnings) warnings_.push_back(std::move(w));
@@ -408,6 +445,8 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     auto body = codec_.encode_response(resp, encode_warnings);
     if (!body) return fail(body.error());
     done_ = true;
+    count_warnings(warnings_, "header");
+    count_warnings(encode_warnings, "header");
     http::Headers h;
     std::string v = format_warnings(warnings_, encode_warnings);
     if (!v.empty()) h.emplace_back("toolwire-warnings", std::move(v));
@@ -422,6 +461,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   void end(int status) {
     done_ = true;
+    report_stream_warnings();
     after_store([self = shared_from_this(), status] {
       self->relay_->end();
       self->finish_metrics(status);
@@ -505,6 +545,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
   std::shared_ptr<http::Exchange> ex_;
   Clock::time_point start_{};
   Warnings warnings_;
+  Warnings stream_decoded_;  // a stream's Generation::warnings (report_stream_warnings)
   ir::Request request_;
   std::string model_;
   bool stream_ = false;

@@ -40,6 +40,8 @@ class StreamRelay : public std::enable_shared_from_this<StreamRelay> {
   void end();
   // The client is gone: no keep-alive after it.
   void cancel();
+  // What encoding the events into the caller's dialect dropped so far.
+  const Warnings& warnings() const { return encoder_->warnings(); }
 
   // Runs after a write that left more than max_queued_bytes queued for the
   // client (the producer should pause until the exchange says drained).

@@ -152,6 +152,15 @@ void RequestTrace::tool_returned_arguments(int index, std::string_view fragment)
     it->second.second += fragment;
 }
 
+void RequestTrace::stream_warnings(std::string_view items) {
+  if (items.empty()) return;
+  for (size_t i = trace_.spans.size(); i-- > 0;)
+    if (trace_.spans[i].kind == "model_call") {
+      trace_.spans[i].set("toolwire.stream_warnings", std::string(items));
+      return;
+    }
+}
+
 void RequestTrace::finish(int status) {
   if (finished_) return;
   finished_ = true;

@@ -41,6 +41,11 @@ class RequestTrace {
   void model_end(size_t span, std::string_view upstream, std::string_view provider, int targets,
                  const Result<provider::Generation>& result, const Warnings& warnings);
 
+  // What a stream lost after its headers went out (`code (path)` items, the
+  // header's form): attribute `toolwire.stream_warnings` of the last model
+  // call's span.
+  void stream_warnings(std::string_view items);
+
   // Tool calls of an agent run (server, MCP, device) as its events report them.
   void tool_call(const agent::ToolCallEvent& e, std::string_view runner);
   void tool_result(const agent::ToolResultEvent& e, bool timed_out);
