@@ -64,6 +64,8 @@ def main():
     pairs += [(KINDS[k] + ", over TLS", k, "nginx_tls", "toolwire_tls") for k in ("ns", "st")]
     pairs += [(KINDS[k] + ", HTTP/2 (h2c, h2load)", k, "nginx_h2", "toolwire_h2")
               for k in ("ns", "st")]
+    pairs += [(KINDS[k] + ", baseline binary (TW_BASE)", k, "nginx", "toolwire_base")
+              for k in ("ns", "st") if ("toolwire_base", k, 32) in runs]
     for name, k, ng, tw in pairs:
         n, t = get(ng, k, 32, "rps"), get(tw, k, 32, "rps")
         nc, tc = get(ng, k, 32, "cpu_us_per_req"), get(tw, k, 32, "cpu_us_per_req")

@@ -21,6 +21,8 @@
 #   DURATION=5 SKIP_PORTKEY=1 bench/gateway/run.sh
 #   PERF=1 bench/gateway/run.sh          # also perf-profile toolwire under load (ns and st)
 #   KINDS="ns st" SKIP_PROBES=1 SKIP_TLS=1 SKIP_H2=1 bench/gateway/run.sh   # a subset
+#   TW_BASE=/path/to/older/toolwire bench/gateway/run.sh   # A/B: that binary as
+#                                        # "toolwire_base" (O→A), interleaved with this one
 #
 # HTTP/2 (h2c with prior knowledge, toolwire's and nginx's) is loaded by h2load
 # (nghttp2-client) instead of wrk, 32 connections of one stream each, O→A only.
@@ -118,10 +120,15 @@ start mock_drip "$LOAD_CPU" "$MOCK" --drip-ms 1000; DRIP_PORT=$(port_of mock_dri
 # the end of every wrk run does); see docs/benchmarks.md, "Gateway".
 FRESH_TOOLWIRE=${FRESH_TOOLWIRE:-1}
 TW_N=0
-tw_start() { # a|o|t : (re)starts the instance for that upstream dialect (t: Anthropic, TLS)
+tw_start() { # a|o|t|b : (re)starts the instance for that upstream dialect (t: Anthropic, TLS; b: Anthropic, $TW_BASE)
   local up=$1 name
   TW_N=$((TW_N + 1)); name=tw_${up}_$TW_N
-  if [ "$up" = t ]; then
+  if [ "$up" = b ]; then
+    [ -n "${TWB_PID:-}" ] && stop_pid "$TWB_PID"
+    start "$name" "$GW_CPU" "$TW_BASE" serve --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data_base" \
+      --upstream "anthropic=http://127.0.0.1:$MPORT"
+    TWB_PID=$LAST_PID; TWB_PORT=$(port_of "$name")
+  elif [ "$up" = t ]; then
     [ -n "${TWT_PID:-}" ] && stop_pid "$TWT_PID"
     start "$name" "$GW_CPU" "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet \
       --upstream "anthropic=http://127.0.0.1:$MPORT" --tls-cert "$TLS_DIR/cert.pem" \
@@ -149,6 +156,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$T
 tw_start a
 tw_start o
 [ -z "${SKIP_TLS:-}" ] && tw_start t
+[ -n "${TW_BASE:-}" ] && tw_start b
 
 # nginx: 1 worker, keep-alive to the mock, no buffering of streamed answers
 # (it forwards each read at once, as toolwire does), no access log, no limit
@@ -229,6 +237,9 @@ target() {
     toolwire|toolwire_h2)
       case $kind in ns|st) port=$TWA_PORT ;; *) port=$TWO_PORT ;; esac
       headers="Authorization: Bearer sk-mock" ;;
+    toolwire_base)
+      port=$TWB_PORT
+      headers="Authorization: Bearer sk-mock" ;;
     toolwire_tls)
       port=$TWT_PORT; scheme=https
       headers="Authorization: Bearer sk-mock" ;;
@@ -245,13 +256,14 @@ target() {
 
 # applies WHO KIND : the TLS targets run the translated kinds only
 applies() {
-  case $1 in *_tls|*_h2) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
+  case $1 in *_tls|*_h2|toolwire_base) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
 }
 
 pid_of() {
   case $1 in
     direct) echo "$MOCK_PID" ;; portkey) echo "$PK_PID" ;;
     nginx|nginx_tls|nginx_h2) echo "$NGX_WORKER" ;; toolwire_tls) echo "$TWT_PID" ;;
+    toolwire_base) echo "$TWB_PID" ;;
     toolwire|toolwire_h2) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
   esac
 }
@@ -299,6 +311,7 @@ bench() {
     case $kind in ns|st) tw_start a ;; *) tw_start o ;; esac
   fi
   [ "$who" = toolwire_tls ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start t
+  [ "$who" = toolwire_base ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start b
   read -r scheme port path body headers <<<"$(target "$kind" "$who")"
   pid=$(pid_of "$who" "$kind")
   t0=$(cpu_ticks "$pid")
@@ -329,6 +342,7 @@ bench() {
 }
 
 WHOS=(direct nginx toolwire)
+[ -n "${TW_BASE:-}" ] && WHOS+=(toolwire_base)
 [ -z "${SKIP_PORTKEY:-}" ] && WHOS+=(portkey)
 [ -z "${SKIP_TLS:-}" ] && WHOS+=(nginx_tls toolwire_tls)
 [ -z "${SKIP_H2:-}" ] && WHOS+=(nginx_h2 toolwire_h2)

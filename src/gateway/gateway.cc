@@ -1,16 +1,26 @@
-// Gateway: the io_context and its fixed thread pool, the acceptor, the set
+// Gateway: one worker per thread (its own io_context, run by that thread
+// alone, and its own acceptor on the shared port with SO_REUSEPORT), the set
 // of open sessions (for draining on stop), and the shared route context.
+//
+// A connection lives on the worker whose acceptor the kernel gave it to:
+// its reads, its upstream call (on that worker's pool of upstream
+// connections) and its writes run on one thread, with no strand and no
+// hand-off between threads. Worker 0 also runs what belongs to the gateway as
+// a whole (Redis, the drain deadline).
 #include "toolwire/gateway/gateway.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -33,14 +43,35 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using boost::system::error_code;
 
+namespace {
+
+// One server thread and everything only it touches.
+struct Worker {
+  // Concurrency hint 1: this io_context is run by one thread (other threads
+  // only post to it), so Asio takes its single-thread paths.
+  Worker() : ioc(1), acceptor(ioc), accept_backoff(ioc), keep(asio::make_work_guard(ioc)) {}
+  asio::io_context ioc;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_backoff;
+  // Runs until wait(): a worker with no connection for a while must still be
+  // there for what other threads post to it later.
+  asio::executor_work_guard<asio::io_context::executor_type> keep;
+  std::thread thread;
+};
+
+int thread_count(const GatewayOptions& opt) {
+  return opt.threads > 0 ? opt.threads
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
 struct Gateway::Impl {
   explicit Impl(GatewayOptions opt, std::shared_ptr<const ModelRouter> router)
-      : ctx(std::make_shared<routes::RouteContext>()),
-        ioc(opt.threads > 0 ? opt.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-        acceptor(asio::make_strand(ioc)),
-        accept_backoff(acceptor.get_executor()),
-        drain_timer(acceptor.get_executor()) {
+      : ctx(std::make_shared<routes::RouteContext>()) {
+    for (int i = 0, n = thread_count(opt); i < n; ++i)
+      workers.push_back(std::make_unique<Worker>());
+    drain_timer.emplace(workers.front()->ioc);
     if (!opt.log)
       opt.log = [](std::string_view line) {
         std::fprintf(stderr, "toolwire serve: %.*s\n", static_cast<int>(line.size()), line.data());
@@ -52,8 +83,8 @@ struct Gateway::Impl {
                                    ctx->options.response_store.max_bytes);
     ctx->router = std::move(router);
     if (!ctx->options.shared.redis_url.empty())
-      ctx->shared =
-          std::make_shared<shared_state::SharedState>(ioc, ctx->options.shared, ctx->options.log);
+      ctx->shared = std::make_shared<shared_state::SharedState>(
+          workers.front()->ioc, ctx->options.shared, ctx->options.log);
     ctx->conductor = std::make_shared<conductor::Conductor>(*ctx);
     ctx->mcp = std::make_shared<routes::McpEndpoint>(*ctx);
     auto sc = std::make_shared<http::SessionContext>();
@@ -71,14 +102,14 @@ struct Gateway::Impl {
     ctx->shared.reset();
   }
 
-  void accept() {
-    acceptor.async_accept(asio::make_strand(ioc), [this](error_code ec, http::Socket socket) {
+  void accept(Worker& w) {
+    w.acceptor.async_accept(w.ioc.get_executor(), [this, &w](error_code ec, http::Socket socket) {
       if (ec) {
-        if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+        if (ec == asio::error::operation_aborted || !w.acceptor.is_open()) return;
         if (ec.value() == EMFILE || ec.value() == ENFILE || ec.value() == ENOBUFS ||
             ec.value() == ENOMEM)
-          return out_of_descriptors(ec);
-        return accept();  // the peer gave up before we took it (ECONNABORTED...)
+          return out_of_descriptors(w, ec);
+        return accept(w);  // the peer gave up before we took it (ECONNABORTED...)
       }
       error_code ep_ec;
       auto peer = socket.remote_endpoint(ep_ec).address();
@@ -87,16 +118,16 @@ struct Gateway::Impl {
         ctx->metrics.connection_refused(Metrics::Refused::max_connections);
         error_code ignored;
         socket.close(ignored);  // over the limit: refused at once, costs nothing
-        return accept();
+        return accept(w);
       }
       if (l.max_connections_per_address > 0 && !ep_ec && !take_address_slot(peer)) {
         ctx->metrics.connection_refused(Metrics::Refused::per_address);
         error_code ignored;
         socket.close(ignored);
-        return accept();
+        return accept(w);
       }
       open(std::move(socket), ep_ec ? std::nullopt : std::optional(peer));
-      accept();
+      accept(w);
     });
   }
 
@@ -104,30 +135,32 @@ struct Gateway::Impl {
   // backlog is taken with the reserve descriptor and closed, so its client
   // gets an answer instead of a hang, and accepting pauses a while instead of
   // spinning on the same error.
-  void out_of_descriptors(error_code ec) {
+  void out_of_descriptors(Worker& w, error_code ec) {
     ctx->metrics.connection_refused(Metrics::Refused::descriptors);
+    std::unique_lock lock(fd_mu);  // the reserve is one for all workers
     if (reserve_fd >= 0) {
       ::close(reserve_fd);
       reserve_fd = -1;
       error_code ignored;
-      acceptor.non_blocking(true, ignored);
-      tcp::socket s(ioc);
-      acceptor.accept(s, ignored);
+      w.acceptor.non_blocking(true, ignored);
+      tcp::socket s(w.ioc);
+      w.acceptor.accept(s, ignored);
       s.close(ignored);
-      acceptor.non_blocking(false, ignored);
+      w.acceptor.non_blocking(false, ignored);
       reserve_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     }
     auto now = std::chrono::steady_clock::now();
     if (now - last_fd_notice >= std::chrono::seconds(10)) {
       last_fd_notice = now;
+      lock.unlock();
       ctx->log("out of file descriptors (" + ec.message() + ") with " +
                std::to_string(ctx->metrics.connections()) +
                " connections open: refusing new ones for a while (raise ulimit -n or lower "
                "limits.max_connections)");
     }
-    accept_backoff.expires_after(std::chrono::milliseconds(100));
-    accept_backoff.async_wait([this](error_code e) {
-      if (!e && acceptor.is_open()) accept();
+    w.accept_backoff.expires_after(std::chrono::milliseconds(100));
+    w.accept_backoff.async_wait([this, &w](error_code e) {
+      if (!e && w.acceptor.is_open()) accept(w);
     });
   }
 
@@ -218,6 +251,7 @@ struct Gateway::Impl {
   std::condition_variable cv;
   std::unordered_map<uint64_t, std::weak_ptr<http::Session>> sessions;
   std::map<asio::ip::address, size_t> per_address;  // open connections by client address
+  std::mutex fd_mu;                                 // reserve_fd, last_fd_notice
   int reserve_fd = -1;                              // given up to take one connection on EMFILE
   std::unique_ptr<tls::ServerContext> tls;          // set when TLS is configured
   std::chrono::steady_clock::time_point last_fd_notice{};
@@ -227,11 +261,8 @@ struct Gateway::Impl {
   bool joined = false;
   uint16_t port = 0;
 
-  asio::io_context ioc;
-  tcp::acceptor acceptor;
-  asio::steady_timer accept_backoff;
-  asio::steady_timer drain_timer;
-  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::optional<asio::steady_timer> drain_timer;  // on worker 0
 };
 
 Gateway::Gateway(GatewayOptions options, std::shared_ptr<const ModelRouter> router)
@@ -243,7 +274,7 @@ void Gateway::set_router(std::shared_ptr<const ModelRouter> router) {
   impl_->ctx->router = std::move(router);
 }
 
-asio::io_context& Gateway::io_context() { return impl_->ioc; }
+asio::io_context& Gateway::io_context() { return impl_->workers.front()->ioc; }
 
 void Gateway::set_mcp_tools(std::shared_ptr<const tools::Registry> registry) {
   impl_->ctx->mcp->set_tools(std::move(registry));
@@ -279,23 +310,39 @@ Status Gateway::start() {
     TW_TRY(I.tls->reload());
   }
   I.size_connections();
-  I.acceptor.open(ep.protocol(), ec);
-  if (!ec) I.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) I.acceptor.bind(ep, ec);
-  if (!ec) I.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec)
-    return make_error(ErrorCode::unavailable, "cannot listen on " + I.ctx->options.host + ":" +
-                                                  std::to_string(I.ctx->options.port) + ": " +
-                                                  ec.message());
-  I.port = I.acceptor.local_endpoint().port();
+  // One listening socket per worker on the same port (SO_REUSEPORT): the
+  // kernel spreads new connections over them, and no accept wakes a thread
+  // that does not get the connection. The first binds the port (maybe 0,
+  // any free one); the others join it.
+  const bool shared_port = I.workers.size() > 1;
+  for (auto& w : I.workers) {
+    tcp::acceptor& a = w->acceptor;
+    a.open(ep.protocol(), ec);
+    if (!ec) a.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec && shared_port) {
+      int one = 1;
+      if (::setsockopt(a.native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0)
+        ec.assign(errno, boost::system::system_category());
+    }
+    if (!ec) a.bind(ep, ec);
+    if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      for (auto& o : I.workers) o->acceptor.close(ec);
+      return make_error(ErrorCode::unavailable, "cannot listen on " + I.ctx->options.host + ":" +
+                                                    std::to_string(I.ctx->options.port) + ": " +
+                                                    ec.message());
+    }
+    ep.port(a.local_endpoint().port());
+  }
+  I.port = ep.port();
   I.started = true;
   if (I.ctx->shared) I.ctx->shared->start();
   I.ctx->ready = true;
-  asio::post(I.acceptor.get_executor(), [&I] { I.accept(); });
-  int n = I.ctx->options.threads > 0
-              ? I.ctx->options.threads
-              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 0; i < n; ++i) I.threads.emplace_back([&I] { I.ioc.run(); });
+  for (auto& w : I.workers) {
+    Worker* wp = w.get();
+    asio::post(wp->ioc, [&I, wp] { I.accept(*wp); });
+    wp->thread = std::thread([wp] { wp->ioc.run(); });
+  }
   return Status::Ok();
 }
 
@@ -318,18 +365,25 @@ void Gateway::stop() {
   I.ctx->ready = false;
   I.ctx->conductor->shutdown();  // WebSocket connections are no HTTP sessions to drain
   I.ctx->mcp->shutdown();        // waiting MCP calls are cancelled and answered
-  // Stop accepting; ask every session to finish its current answer.
-  asio::post(I.acceptor.get_executor(), [&I] {
-    error_code ignored;
-    I.acceptor.close(ignored);
-    I.accept_backoff.cancel();
-    for (auto& s : I.live_sessions()) asio::post(s->executor(), [s] { s->drain(); });
-    I.drain_timer.expires_after(I.ctx->options.drain_deadline);
-    I.drain_timer.async_wait([&I](error_code ec) {
-      if (ec) return;
-      for (auto& s : I.live_sessions()) asio::post(s->executor(), [s] { s->close(); });
+  // Stop accepting (each worker closes its own acceptor); once the last one
+  // has, no session can start any more: ask every session to finish its
+  // current answer.
+  auto open_acceptors = std::make_shared<std::atomic<size_t>>(I.workers.size());
+  for (auto& w : I.workers)
+    asio::post(w->ioc, [&I, wp = w.get(), open_acceptors] {
+      error_code ignored;
+      wp->acceptor.close(ignored);
+      wp->accept_backoff.cancel();
+      if (open_acceptors->fetch_sub(1) != 1) return;
+      asio::post(I.workers.front()->ioc, [&I] {
+        for (auto& s : I.live_sessions()) asio::post(s->executor(), [s] { s->drain(); });
+        I.drain_timer->expires_after(I.ctx->options.drain_deadline);
+        I.drain_timer->async_wait([&I](error_code ec) {
+          if (ec) return;
+          for (auto& s : I.live_sessions()) asio::post(s->executor(), [s] { s->close(); });
+        });
+      });
     });
-  });
 }
 
 void Gateway::wait() {
@@ -348,8 +402,9 @@ void Gateway::wait() {
   I.ctx->upstream_calls.wait_idle(std::chrono::seconds(5));
   // Redis: its socket and timers closed while the io_context still runs.
   if (I.ctx->shared) I.ctx->shared->stop();
-  I.ioc.stop();
-  for (auto& t : I.threads) t.join();
+  for (auto& w : I.workers) w->ioc.stop();
+  for (auto& w : I.workers)
+    if (w->thread.joinable()) w->thread.join();
   // Tool handlers still running were cancelled with their sessions.
   I.ctx->tool_executors->join();
   I.ctx->mcp->join();

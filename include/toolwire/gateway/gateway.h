@@ -15,8 +15,9 @@
 //   std::printf("listening on %u\n", gw.port());
 //   gw.wait();                                          // until stop() (e.g. on SIGTERM)
 //
-// Threads: a fixed pool (GatewayOptions::threads, default one per core) runs
-// every connection; each connection's work is serialised on its strand. A
+// Threads: one worker per thread (GatewayOptions::threads, default one per
+// core), each with its own io_context and acceptor on the shared port
+// (SO_REUSEPORT); a connection's work runs on its worker's thread alone. A
 // request waiting on an upstream holds memory, never a thread.
 #pragma once
 
@@ -297,7 +298,9 @@ class Gateway {
   // The tools served on /mcp; none: /mcp answers 404. Again while serving:
   // open sessions serve the new tools and get notifications/tools/list_changed.
   void set_mcp_tools(std::shared_ptr<const tools::Registry> registry);
-  // The io_context the gateway's threads run.
+  // Worker 0's io_context: what belongs to the gateway as a whole runs there
+  // (an AsioHttpClient built on it serves calls of every worker, each on the
+  // caller's own).
   boost::asio::io_context& io_context();
   ~Gateway();  // stop() + wait()
   Gateway(const Gateway&) = delete;

@@ -315,8 +315,8 @@ void Conductor::start_fresh(const std::shared_ptr<Connection>& conn, const Frame
                                   std::to_string(o.max_sessions) + " conductor sessions",
                               true, frame.id);
     std::string id = "cs_" + secret_hex(12);
-    s = std::make_shared<Session>(*this, asio::make_strand(conn->strand().get_inner_executor()), id,
-                                  secret_hex(24), std::move(setup));
+    s = std::make_shared<Session>(*this, asio::make_strand(conn->executor()), id, secret_hex(24),
+                                  std::move(setup));
     sessions_.emplace(id, s);
   }
   conn->set_session(s);
@@ -452,7 +452,7 @@ void Conductor::take_over(std::shared_ptr<Connection> conn, Frame frame, std::st
       sid, hash, key,
       [this, conn, frame = std::move(frame), sid, token, after,
        deadline](Result<shared_state::SharedState::Claim> c) {
-        asio::post(conn->strand(),
+        asio::post(conn->executor(),
                    [this, conn, frame, sid, token, after, deadline, c = std::move(c)]() mutable {
                      claimed(conn, std::move(frame), sid, token, after, deadline, std::move(c));
                    });
@@ -483,7 +483,7 @@ void Conductor::claimed(std::shared_ptr<Connection> conn, Frame frame, std::stri
   if (c->status == 0) {
     if (std::chrono::steady_clock::now() >= deadline)
       return expired("the replica that holds it did not hand it over in time");
-    auto t = std::make_shared<asio::steady_timer>(conn->strand(), std::chrono::milliseconds(100));
+    auto t = std::make_shared<asio::steady_timer>(conn->executor(), std::chrono::milliseconds(100));
     t->async_wait([this, t, conn, frame, sid, token, after, deadline](boost::system::error_code) {
       take_over(conn, frame, sid, token, after, deadline);
     });
@@ -505,8 +505,8 @@ void Conductor::claimed(std::shared_ptr<Connection> conn, Frame frame, std::stri
   {
     std::lock_guard lock(mu_);
     if (sessions_.count(sid)) return expired("it is being resumed on another connection");
-    s = std::make_shared<Session>(*this, asio::make_strand(conn->strand().get_inner_executor()),
-                                  sid, token, std::move(*setup));
+    s = std::make_shared<Session>(*this, asio::make_strand(conn->executor()), sid, token,
+                                  std::move(*setup));
     sessions_.emplace(sid, s);
   }
   ctx_.log("conductor " + sid + ": taken over from another replica");

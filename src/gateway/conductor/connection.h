@@ -44,7 +44,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void set_session(std::shared_ptr<Session> s) { session_ = std::move(s); }
   bool has_session() const { return session_ != nullptr; }
   bool gone() const { return ended_; }  // the device went away
-  http::Strand strand() { return ws_.get_executor(); }
+  http::Executor executor() { return ws_.get_executor(); }
   GatewayKey* key() const { return key_; }
   void set_key(GatewayKey* k) { key_ = k; }
   void send_error(std::string_view code, std::string message, bool retryable,

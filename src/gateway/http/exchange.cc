@@ -17,7 +17,9 @@ Exchange::Exchange(std::shared_ptr<Session> session, unsigned version, bool keep
 Exchange::Exchange(std::shared_ptr<StreamChannel> stream)
     : stream_(std::move(stream)), version_(20), keep_alive_(true) {}
 
-Strand Exchange::strand() const { return stream_ ? stream_->strand() : session_->strand(); }
+Executor Exchange::conn_executor() const {
+  return stream_ ? stream_->executor() : session_->executor();
+}
 
 void Exchange::head(std::string& out, int status, std::string_view content_type,
                     const Headers& headers, bool chunked, size_t content_length) {
@@ -138,15 +140,15 @@ void Exchange::end_stream() {
   session_->exchange_ended(keep_alive_);
 }
 
-void Exchange::post(std::function<void()> fn) { boost::asio::post(strand(), std::move(fn)); }
+void Exchange::post(std::function<void()> fn) { boost::asio::post(conn_executor(), std::move(fn)); }
 
-bool Exchange::on_strand() const { return strand().running_in_this_thread(); }
+bool Exchange::on_strand() const { return conn_executor().running_in_this_thread(); }
 
 void Exchange::dispatch(std::function<void()> fn) {
-  boost::asio::dispatch(strand(), std::move(fn));
+  boost::asio::dispatch(conn_executor(), std::move(fn));
 }
 
-boost::asio::any_io_executor Exchange::executor() const { return strand(); }
+boost::asio::any_io_executor Exchange::executor() const { return conn_executor(); }
 
 size_t Exchange::queued_bytes() const {
   return stream_ ? stream_->queued_bytes() : session_->queued_bytes();

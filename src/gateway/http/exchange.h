@@ -2,8 +2,8 @@
 //
 // A Session (session.h) reads requests off a connection and hands each, in
 // order, to the router with an Exchange. The route answers through the
-// Exchange — a whole response, or a stream of chunks — from the session's
-// strand; work started elsewhere (a provider callback on the transport's
+// Exchange — a whole response, or a stream of chunks — from the connection's
+// thread; work started elsewhere (a provider callback on the transport's
 // thread) comes back with post(). Once the client is gone every write is a
 // no-op and the close callback has run, so routes never need to check.
 #pragma once
@@ -55,7 +55,7 @@ class Session;
 class StreamChannel {
  public:
   virtual ~StreamChannel() = default;
-  virtual Strand strand() = 0;
+  virtual Executor executor() = 0;
   // `body` set: the whole answer; else a stream follows (write, finish).
   virtual void respond(int status, std::string_view content_type, const Headers& headers,
                        std::optional<std::string_view> body) = 0;
@@ -81,17 +81,17 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void write(std::string_view bytes);
   void end_stream();
 
-  // Runs `fn` on the session's strand, later. Any thread.
+  // Runs `fn` on the connection's thread, later. Any thread.
   void post(std::function<void()> fn);
-  // Runs `fn` on the session's strand: at once when called from it, else
+  // Runs `fn` on the connection's thread: at once when called from it, else
   // later. Any thread.
   void dispatch(std::function<void()> fn);
-  // True on a thread that runs the session's strand now.
+  // True on the connection's worker thread.
   bool on_strand() const;
   boost::asio::any_io_executor executor() const;
 
   // Ends the exchange without an answer and hands the connection over (a
-  // protocol upgrade; the new owner writes the 101). On the strand. Empty
+  // protocol upgrade; the new owner writes the 101). On that thread. Empty
   // when the answer has begun or the session cannot give it up (see
   // Session::take_socket).
   std::optional<Stream> take_socket();
@@ -100,7 +100,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // exchange ended (disconnect, shutdown deadline). Not called after end.
   void on_close(std::function<void()> fn) { on_close_ = std::move(fn); }
 
-  // Flow control: called once, on the strand, when the bytes queued for
+  // Flow control: called once, on the connection's thread, when the bytes queued for
   // the client are down to half of max_queued_bytes() (the route paused its
   // producer when queued_bytes() went over it). Dropped at the end of the
   // exchange and when the client goes.
@@ -124,7 +124,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   void head(std::string& out, int status, std::string_view content_type, const Headers& headers,
             bool chunked, size_t content_length);
 
-  Strand strand() const;
+  Executor conn_executor() const;
 
   std::shared_ptr<Session> session_;       // HTTP/1.1
   std::shared_ptr<StreamChannel> stream_;  // or HTTP/2

@@ -355,19 +355,39 @@ void Session::fail_request(int status, std::string_view message, std::string tar
   if (!current_) dispatch();
 }
 
+// Deadlines are kept lazily: arm() records which one runs and when it is
+// due, and touches the Asio timer only when none is pending or the pending
+// one would fire too late. The timer is never set further than the shortest
+// limit ahead, so a connection that goes header → body → idle → header at
+// every request re-arms it once per that limit, not several times per
+// request (each re-arm was a timerfd_settime, each cancel a handler run).
 void Session::arm(Deadline d) {
   deadline_ = d;
-  if (d == Deadline::none) {
-    timer_.cancel();
-    return;
-  }
-  auto& l = ctx_->limits;
-  timer_.expires_after(d == Deadline::idle   ? l.keepalive_idle
-                       : d == Deadline::body ? l.body_timeout
-                                             : l.header_timeout);  // header, handshake
-  timer_.async_wait([self = shared_from_this(), d](error_code ec) {
-    if (ec || self->closed_ || self->deadline_ != d) return;
-    if (d == Deadline::idle) return self->close();  // quiet keep-alive connection
+  if (d == Deadline::none) return;  // a pending wait finds nothing to do
+  const auto& l = ctx_->limits;
+  const auto now = Clock::now();
+  due_ = now + (d == Deadline::idle   ? l.keepalive_idle
+                : d == Deadline::body ? l.body_timeout
+                                      : l.header_timeout);  // header, handshake
+  if (timer_armed_ && timer_at_ <= due_) return;            // fires first, then re-arms
+  set_timer(std::min(due_, now + std::min({l.header_timeout, l.body_timeout, l.keepalive_idle})));
+}
+
+void Session::set_timer(Clock::time_point at) {
+  timer_armed_ = true;
+  timer_at_ = at;
+  timer_.expires_at(at);  // cancels a pending wait: its handler sees a newer generation
+  timer_.async_wait([self = shared_from_this(), gen = ++timer_gen_](error_code ec) {
+    if (gen != self->timer_gen_) return;
+    self->timer_armed_ = false;
+    if (ec || self->closed_ || self->deadline_ == Deadline::none) return;
+    const auto now = Clock::now();
+    if (now < self->due_) {
+      const auto& l = self->ctx_->limits;
+      return self->set_timer(std::min(
+          self->due_, now + std::min({l.header_timeout, l.body_timeout, l.keepalive_idle})));
+    }
+    if (self->deadline_ == Deadline::idle) return self->close();  // quiet keep-alive connection
     self->timed_out_ = true;
     error_code ignored;
     self->stream_.socket().cancel(ignored);  // the read completes with operation_aborted

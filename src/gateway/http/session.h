@@ -3,7 +3,7 @@
 // header/body/idle deadlines, and notices a client that goes away while its
 // answer is still being produced.
 //
-// Everything runs on the connection's strand. While a request is answered
+// Everything runs on the connection's worker thread. While a request is answered
 // the next one is already being read: that is how pipelined requests queue
 // up (bounded by Limits::max_pipelined) and how a disconnect is seen at once
 // (the read fails), which cancels the upstream call behind the answer. After
@@ -97,8 +97,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // Now: close the socket; the current exchange sees client_gone().
   void close();
 
-  boost::asio::any_io_executor executor() { return stream_.get_executor(); }
-  Strand strand() { return stream_.get_executor(); }
+  // The connection's worker: everything of this session runs there.
+  Executor executor() { return stream_.get_executor(); }
 
   // Exchange side (on the strand).
   // Gives the connection to another protocol (a WebSocket upgrade): the
@@ -130,6 +130,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_request();
   void on_read_error(boost::system::error_code ec);
   void arm(Deadline d);
+  void set_timer(Clock::time_point at);
   void dispatch();
   void write_some();
   void on_written(boost::system::error_code ec, size_t n);
@@ -150,6 +151,10 @@ class Session : public std::enable_shared_from_this<Session> {
   bool write_timer_armed_ = false;
   Clock::time_point write_progress_{};  // a write began or took bytes
   Deadline deadline_ = Deadline::none;
+  Clock::time_point due_{};       // when deadline_ runs out
+  bool timer_armed_ = false;      // timer_ has a wait pending...
+  Clock::time_point timer_at_{};  // ...that fires then
+  uint64_t timer_gen_ = 0;        // the pending wait's; older ones do nothing
   bool timed_out_ = false;
 
   std::shared_ptr<http2::Connection> h2_;  // the connection speaks HTTP/2

@@ -22,7 +22,7 @@ namespace toolwire::gateway::http {
 
 class Stream {
  public:
-  using executor_type = Strand;
+  using executor_type = Executor;
   using TlsStream = boost::asio::ssl::stream<Socket>;
 
   explicit Stream(Socket socket) : plain_(std::move(socket)) {}

@@ -15,7 +15,7 @@ using boost::system::error_code;
 class Connection::Channel : public http::StreamChannel {
  public:
   Channel(std::shared_ptr<Connection> c, int32_t id) : c_(std::move(c)), id_(id) {}
-  http::Strand strand() override { return c_->owner_->strand(); }
+  http::Executor executor() override { return c_->owner_->executor(); }
   void respond(int status, std::string_view content_type, const http::Headers& headers,
                std::optional<std::string_view> body) override {
     if (c_->closed_) return;
@@ -137,7 +137,7 @@ void Connection::on_sent(int32_t id, size_t queued) {
 void Connection::flush() {
   if (closed_ || flush_posted_) return;
   flush_posted_ = true;
-  asio::post(owner_->strand(), [self = shared_from_this()] {
+  asio::post(owner_->executor(), [self = shared_from_this()] {
     self->flush_posted_ = false;
     if (self->closed_) return;
     self->ingress_.output(self->out_);

@@ -18,8 +18,10 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
+#include <cstdint>
 #include <limits>
 #include <random>
+#include <typeinfo>
 
 #include "toolwire/transport/retry.h"
 #include "transport/asio/connection.h"
@@ -83,12 +85,24 @@ struct AsioHttpClient::Impl {
 
 using Strand = asio::strand<asio::io_context::executor_type>;
 
-// The caller's strand when it is one of this io_context's (the gateway's
-// connections), else a new one.
+// The caller's strand (a strand of any io_context: the gateway's workers
+// each run their own), or a new strand on the caller's io_context when it
+// gave the plain executor of one (a gateway worker's: the call then runs on
+// that worker's thread, its upstream connection from that worker's pool),
+// else a new one on the client's.
 Strand to_strand(asio::io_context& ioc, const asio::any_io_executor& ex) {
-  if (ex)
-    if (const auto* s = ex.target<Strand>(); s && &s->context() == &ioc) return *s;
+  // target<T>() does not check the type in every Boost (1.74 casts blindly):
+  // compare the type first.
+  if (ex && ex.target_type() == typeid(Strand)) return *ex.target<Strand>();
+  if (ex && ex.target_type() == typeid(asio::io_context::executor_type))
+    return asio::make_strand(ex.target<asio::io_context::executor_type>()->context());
   return asio::make_strand(ioc);
+}
+
+// Idle connections are kept per io_context: a call takes only those of the
+// thread it runs on.
+std::string pool_key_on(const Strand& strand, const std::string& key) {
+  return std::to_string(reinterpret_cast<uintptr_t>(&strand.context())) + ' ' + key;
 }
 
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
@@ -98,6 +112,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
       : impl_(std::move(impl)),
         id_(id),
         strand_(to_strand(impl_->ioc, strand)),
+        pool_key_(pool_key_on(strand_, url.pool_key)),
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
@@ -180,11 +195,11 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     ++stats_.attempts;
     got_bytes_ = false;
     parser_.reset();
-    conn_ = impl_->pool.take(url_.pool_key);
+    conn_ = impl_->pool.take(pool_key_);
     reused_ = conn_ != nullptr;
     if (reused_) return send();
-    conn_ =
-        std::make_shared<Connection>(impl_->ioc, url_.tls ? impl_->tls() : nullptr, url_.pool_key);
+    conn_ = std::make_shared<Connection>(strand_.get_inner_executor().context(),
+                                         url_.tls ? impl_->tls() : nullptr, pool_key_);
     arm_idle(req_.connect_timeout, Timeout::connect);
     error_code ec;
     auto addr = asio::ip::make_address(url_.host, ec);
@@ -472,6 +487,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   std::shared_ptr<AsioHttpClient::Impl> impl_;
   uint64_t id_;
   Strand strand_;
+  std::string pool_key_;  // url_.pool_key on strand_'s io_context
   using Timer = asio::basic_waitable_timer<std::chrono::steady_clock,
                                            asio::wait_traits<std::chrono::steady_clock>, Strand>;
   HttpRequest req_;
