@@ -90,6 +90,13 @@ class Connection {
 
 class ConnectionPool {
  public:
+  // A connection back in the pool for less than this is taken without the
+  // peek of looks_alive() (a syscall per request): no server closes a
+  // keep-alive connection that soon after answering, and one that does costs
+  // a retry on a fresh connection (the stale-connection rule of the call),
+  // not an error.
+  static constexpr std::chrono::milliseconds kTrustedIdle{250};
+
   ConnectionPool(size_t max_per_key, std::chrono::milliseconds keep)
       : max_per_key_(max_per_key), keep_(keep) {}
 
@@ -106,7 +113,8 @@ class ConnectionPool {
         std::shared_ptr<Connection> c = std::move(v.back());
         v.pop_back();
         --count_;
-        if (now - c->idle_since < keep_ && c->looks_alive()) {
+        const auto idle = now - c->idle_since;
+        if (idle < keep_ && (idle < kTrustedIdle || c->looks_alive())) {
           out = std::move(c);
           break;
         }
