@@ -100,7 +100,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // The connection's worker: everything of this session runs there.
   Executor executor() { return stream_.get_executor(); }
 
-  // Exchange side (on the strand).
+  // Exchange side (on the connection's thread).
   // Gives the connection to another protocol (a WebSocket upgrade): the
   // session ends without closing the socket. Empty when the connection is
   // not at a clean boundary (pipelined requests, bytes read ahead, output

@@ -132,7 +132,7 @@ void Connection::on_sent(int32_t id, size_t queued) {
   if (auto ex = it->second.lock()) ex->drained();
 }
 
-// Frames go out once per strand turn: the writes of one handler (a burst
+// Frames go out once per handler turn: the writes of one handler (a burst
 // of stream events, several streams' answers) share one system call.
 void Connection::flush() {
   if (closed_ || flush_posted_) return;

@@ -7,7 +7,7 @@
 // connection preface (h2c with prior knowledge), or its first request asks
 // for h2c by Upgrade (upgrade.h). The Session stays the
 // gateway's handle on it (connection count, drain on shutdown); this object
-// does the rest, on the Session's strand.
+// does the rest, on the Session's thread.
 //
 // Deadlines: a request whose header or body has not fully arrived within
 // Limits::body_timeout, or a connection with no stream open for

@@ -12,7 +12,7 @@
 // `MCP-Protocol-Version`, when sent, must be one
 // toolwire speaks and the session's (else 400). Tool calls run on one
 // tools::Executor shared by all sessions (its own worker threads, never the
-// io_context's); an answer is posted back to the exchange's strand. A client
+// io_context's); an answer is posted back to the exchange's thread. A client
 // that disconnects before its answer cancels the call.
 #pragma once
 

@@ -3,7 +3,7 @@
 // dialect and written as soon as it is given (nothing is buffered), a
 // keep-alive after `stream_keepalive` without a write (server tools running,
 // an upstream thinking), and the error event that ends a stream early.
-// Used on the connection's strand only.
+// Used on the connection's thread only.
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>

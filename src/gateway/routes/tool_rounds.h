@@ -1,6 +1,6 @@
 // Server and mixed tool modes (docs/gateway.md, "Tool modes"): one client
 // request is one agent::AgentRun over the route's server tools, run by the
-// route's tools::Executor, stepped on the connection's strand.
+// route's tools::Executor, stepped on the connection's thread.
 //
 // Each round's model call goes through the model call that owns the rounds
 // (its fallback, deadlines and stream relay); the client sees one assistant
@@ -31,17 +31,17 @@
 
 namespace toolwire::gateway::routes {
 
-// An agent::Scheduler on the exchange's strand.
+// An agent::Scheduler on the exchange's thread.
 agent::Scheduler strand_scheduler(std::shared_ptr<http::Exchange> ex);
 
 class ToolRounds {
  public:
-  // The model call the rounds belong to. Every method runs on its strand.
+  // The model call the rounds belong to. Every method runs on its thread.
   class Host {
    public:
     virtual ~Host() = default;
     // One round's model call, with the route's fallback; `done` runs once,
-    // on the strand. Stream events go to the client through relay().
+    // on that thread. Stream events go to the client through relay().
     virtual provider::ProviderCall call_model(ir::Request request, provider::DoneCallback done) = 0;
     // Stream only: tool-activity comment bytes for the client.
     virtual void write(std::string_view bytes) = 0;

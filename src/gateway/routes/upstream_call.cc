@@ -95,7 +95,7 @@ void UpstreamCall::attempt() {
       self->on_done(gen, std::move(result));
     });
   };
-  // The upstream call's I/O and callbacks share this connection's strand.
+  // The upstream call's I/O and callbacks run on this connection's thread.
   transport::StrandScope scope(ex_->executor());
   if (stream_) {
     auto on_event = [hold, gen](const ir::StreamEvent& e) {

@@ -1,10 +1,10 @@
 // One model call over a route's targets: the first target, then, after a
 // retryable failure before the first byte reached the client, the next
 // (upstream_failure.h). Each attempt's I/O and callbacks run on the
-// connection's strand, with what is left of the client's deadline, and an
+// connection's thread, with what is left of the client's deadline, and an
 // attempt is cut when its upstream sends no content for
 // upstream_content_idle (a whole answer: when none came within it).
-// Used on the connection's strand only.
+// Used on the connection's thread only.
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
