@@ -105,6 +105,12 @@ Result<ir::Request> render_chat(const PromptRenderer& r, const ir::Request& req)
   out.temperature = req.temperature;
   out.top_p = req.top_p;
   out.stop = req.stop;
+  out.seed = req.seed;
+  out.top_k = req.top_k;
+  out.frequency_penalty = req.frequency_penalty;
+  out.presence_penalty = req.presence_penalty;
+  out.reasoning = req.reasoning;
+  out.verbosity = req.verbosity;
   out.stream = req.stream;
   out.metadata = req.metadata;
   out.source_dialect = req.source_dialect;

@@ -277,6 +277,11 @@ class CompletionProvider final : public provider::Provider {
     if (req.max_tokens) body["max_tokens"] = *req.max_tokens;
     if (req.temperature) body["temperature"] = *req.temperature;
     if (req.top_p) body["top_p"] = *req.top_p;
+    // The completions API's own (vLLM and llama.cpp's server take top_k too).
+    if (req.seed) body["seed"] = *req.seed;
+    if (req.top_k) body["top_k"] = *req.top_k;
+    if (req.frequency_penalty) body["frequency_penalty"] = *req.frequency_penalty;
+    if (req.presence_penalty) body["presence_penalty"] = *req.presence_penalty;
     if (!req.stop.empty()) body["stop"] = req.stop;
     if (stream && profile_.stream_usage) body["stream_options"] = {{"include_usage", true}};
     transport::HttpRequest http;

@@ -144,9 +144,11 @@ TEST(GeminiRequest, SystemInstructionAndGenerationConfig) {
   EXPECT_EQ(r.temperature, 0.5);
   EXPECT_EQ(r.top_p, 0.9);
   EXPECT_EQ(r.stop, std::vector<std::string>{"END"});
-  ASSERT_EQ(r.extra.size(), 3u);
-  EXPECT_EQ(r.extra[0].key, "generationConfig.topK");
-  EXPECT_EQ(r.extra[2].key, "safetySettings");
+  EXPECT_EQ(r.top_k, 40);
+  ASSERT_TRUE(r.reasoning);
+  EXPECT_EQ(r.reasoning->budget_tokens, 0);
+  ASSERT_EQ(r.extra.size(), 1u);
+  EXPECT_EQ(r.extra[0].key, "safetySettings");
   // Same dialect: everything back in its place.
   json out = parse(encode(r));
   EXPECT_EQ(out["generationConfig"]["topK"], 40);
@@ -161,7 +163,7 @@ TEST(GeminiRequest, SystemInstructionAndGenerationConfig) {
   Warnings w;
   auto openai = find_codec("openai")->encode_request(r, w);
   ASSERT_TRUE(openai);
-  EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.generationConfig.topK"))
+  EXPECT_TRUE(has_warning(w, "dropped_sampling_field", "$.generationConfig.topK"))
       << warnings_text(w);
   EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.safetySettings"));
 }

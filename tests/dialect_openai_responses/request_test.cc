@@ -167,7 +167,9 @@ TEST(ResponsesRequestRules, EveryInputItemAndField) {
   EXPECT_EQ(json::parse(req.metadata), json::parse(R"({"user":"u1"})"));
   std::vector<std::string> extra_keys;
   for (const auto& x : req.extra) extra_keys.push_back(x.key);
-  EXPECT_EQ(extra_keys, (std::vector<std::string>{"store", "include", "reasoning"}));
+  EXPECT_EQ(extra_keys, (std::vector<std::string>{"store", "include"}));
+  ASSERT_TRUE(req.reasoning);  // the IR's (common/reasoning.h)
+  EXPECT_EQ(req.reasoning->effort, "low");
   ASSERT_TRUE(req.response_format);  // text.format
   EXPECT_EQ(req.response_format->kind, ir::ResponseFormatKind::json_schema);
   EXPECT_EQ(req.response_format->name, "w");
@@ -198,10 +200,11 @@ TEST(ResponsesRequestRules, ToChatAndBackKeepsTheConversation) {
   Warnings w;
   auto oa = translate_request(responses(), chat(), kConversation, w);
   ASSERT_TRUE(oa.ok()) << oa.error().to_string();
-  for (const char* key : {"store", "include", "reasoning"})
+  for (const char* key : {"store", "include"})
     EXPECT_TRUE(has_warning(w, "dropped_unknown_field", std::string("$.") + key))
         << key << warnings_text(w);
   json chat_json = json::parse(*oa);
+  EXPECT_EQ(chat_json["reasoning_effort"], "low");                      // reasoning.effort
   EXPECT_EQ(chat_json["response_format"]["json_schema"]["name"], "w");  // text.format
   EXPECT_EQ(chat_json["messages"][0]["role"], "system");
   EXPECT_EQ(chat_json["messages"][1]["role"], "developer");

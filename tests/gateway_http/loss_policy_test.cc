@@ -24,7 +24,7 @@ LossPolicy refuse(std::vector<std::string> allow = {}) {
 }
 
 // A Chat Completions client in front of an Anthropic upstream; `extra` goes
-// into the request object (`"seed":7,` says what Anthropic cannot).
+// into the request object (`"logit_bias":{...},` says what Anthropic cannot).
 class LossPolicyChatToAnthropic : public ::testing::Test {
  protected:
   void start(LossPolicy policy) {
@@ -44,7 +44,7 @@ class LossPolicyChatToAnthropic : public ::testing::Test {
 TEST_F(LossPolicyChatToAnthropic, ErrorRefusesADroppedFieldAndSendsNothing) {
   start(refuse());
   for (bool stream : {false, true}) {
-    auto r = ask(R"("seed":7,)", stream);
+    auto r = ask(R"("logit_bias":{"1":-100},)", stream);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->status, 400) << r->body;
     // The caller's own error shape (Chat Completions), naming the loss.
@@ -54,7 +54,7 @@ TEST_F(LossPolicyChatToAnthropic, ErrorRefusesADroppedFieldAndSendsNothing) {
     std::string message = body["error"]["message"];
     EXPECT_NE(message.find("on_loss: error"), std::string::npos) << message;
     EXPECT_NE(message.find("dropped_unknown_field"), std::string::npos) << message;
-    EXPECT_NE(message.find("seed"), std::string::npos) << message;
+    EXPECT_NE(message.find("logit_bias"), std::string::npos) << message;
     EXPECT_NE(message.find("anthropic_messages"), std::string::npos) << message;
   }
   EXPECT_TRUE(rig_.upstream.requests().empty());
@@ -73,18 +73,18 @@ TEST_F(LossPolicyChatToAnthropic, ErrorLetsALosslessRequestThrough) {
 TEST_F(LossPolicyChatToAnthropic, AllowedCodesStayWarnings) {
   start(refuse({"dropped_unknown_field", "defaulted_max_tokens"}));
   rig_.upstream.enqueue(wire_.whole(answer()));
-  auto r = ask(R"("seed":7,)");
+  auto r = ask(R"("logit_bias":{"1":-100},)");
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->status, 200) << r->body;
   EXPECT_NE(r->header("toolwire-warnings").find("dropped_unknown_field"), std::string::npos);
   ASSERT_EQ(rig_.upstream.requests().size(), 1u);
-  EXPECT_FALSE(json::parse(rig_.upstream.requests()[0].body).contains("seed"));
+  EXPECT_FALSE(json::parse(rig_.upstream.requests()[0].body).contains("logit_bias"));
 }
 
 TEST_F(LossPolicyChatToAnthropic, OnlyTheCodesNotAllowedAreNamed) {
   start(refuse({"dropped_unknown_field"}));
   // No max_tokens: Anthropic requires one, the gateway fills in 4096.
-  auto r = ask(R"("seed":7,)");
+  auto r = ask(R"("logit_bias":{"1":-100},)");
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->status, 400) << r->body;
   EXPECT_NE(r->body.find("defaulted_max_tokens"), std::string::npos) << r->body;
@@ -95,7 +95,7 @@ TEST_F(LossPolicyChatToAnthropic, OnlyTheCodesNotAllowedAreNamed) {
 TEST_F(LossPolicyChatToAnthropic, WarnGoesOnWithTheHeader) {
   start(LossPolicy{});
   rig_.upstream.enqueue(wire_.whole(answer()));
-  auto r = ask(R"("seed":7,)");
+  auto r = ask(R"("logit_bias":{"1":-100},)");
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->status, 200) << r->body;
   EXPECT_NE(r->header("toolwire-warnings").find("dropped_unknown_field"), std::string::npos);

@@ -122,6 +122,12 @@ std::string print(const ir::Request& r) {
   o << "parallel_tool_calls=" << opt(r.parallel_tool_calls) << " max_tokens=" << opt(r.max_tokens)
     << " temperature=" << opt(r.temperature) << " top_p=" << opt(r.top_p) << "\n";
   for (const auto& s : r.stop) o << "stop " << q(s) << "\n";
+  o << "seed=" << opt(r.seed) << " top_k=" << opt(r.top_k)
+    << " frequency_penalty=" << opt(r.frequency_penalty)
+    << " presence_penalty=" << opt(r.presence_penalty) << " verbosity=" << q(r.verbosity) << "\n";
+  if (const auto& re = r.reasoning)
+    o << "reasoning effort=" << q(re->effort) << " budget=" << opt(re->budget_tokens)
+      << " enabled=" << opt(re->enabled) << " summary=" << q(re->summary) << "\n";
   if (const auto& f = r.response_format) {
     static const char* kinds[] = {"text", "json_object", "json_schema"};
     o << "response_format " << kinds[static_cast<int>(f->kind)] << " name=" << q(f->name)

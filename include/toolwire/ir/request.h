@@ -27,6 +27,28 @@ struct BasicSystemPart {
   bool operator==(const BasicSystemPart&) const = default;
 };
 
+// The reasoning ("thinking") a request asks for. Each dialect spells it its
+// own way (an effort word, a token budget, an on/off switch); the request
+// codecs map between them (src/dialects/common/reasoning.h). Unset members:
+// not asked.
+template <class S>
+struct BasicReasoning {
+  // "none", "minimal", "low", "medium", "high", "xhigh", "max" (OpenAI
+  // `reasoning_effort`, Responses `reasoning.effort`, Anthropic
+  // `output_config.effort`, Gemini `thinkingLevel`); empty: not given.
+  typename S::String effort;
+  // A thinking budget in tokens (Anthropic `thinking.budget_tokens`, Gemini
+  // `thinkingBudget`); 0 turns thinking off.
+  std::optional<int64_t> budget_tokens;
+  // An explicit switch without a budget: true for Anthropic `adaptive` and
+  // Gemini's dynamic budget (-1), false for Anthropic `disabled`.
+  std::optional<bool> enabled;
+  // Responses `reasoning.summary` ("auto", "concise", "detailed"); Gemini
+  // `includeThoughts: true` reads as "auto". Empty: not asked.
+  typename S::String summary;
+  bool operator==(const BasicReasoning&) const = default;
+};
+
 template <class S>
 struct BasicRequest {
   template <class T>
@@ -41,6 +63,15 @@ struct BasicRequest {
   std::optional<double> temperature;
   std::optional<double> top_p;
   Vector<typename S::String> stop;
+  // Sampling some dialects share (dialects/common/sampling.h); nullopt: not set.
+  std::optional<int64_t> seed;
+  std::optional<int64_t> top_k;
+  std::optional<double> frequency_penalty;
+  std::optional<double> presence_penalty;
+  std::optional<BasicReasoning<S>> reasoning;
+  // OpenAI's answer-length hint, "low" / "medium" / "high" (Chat `verbosity`,
+  // Responses `text.verbosity`); empty: not given.
+  typename S::String verbosity;
   // response_format / text.format / output_config.format / responseSchema...;
   // nullopt: the request names none.
   std::optional<BasicResponseFormat<S>> response_format;
@@ -62,6 +93,7 @@ struct BasicRequest {
 
 using ExtraField = BasicExtraField<Owning>;
 using SystemPart = BasicSystemPart<Owning>;
+using Reasoning = BasicReasoning<Owning>;
 using Request = BasicRequest<Owning>;
 
 }  // namespace toolwire::ir

@@ -359,12 +359,44 @@ constexpr SamplingKeys kSampling{.max_tokens = "max_tokens",
                                  .top_p = "top_p",
                                  .stop = "stop_sequences",
                                  .stream = "stream",
-                                 .metadata = "metadata"};
+                                 .metadata = "metadata",
+                                 .top_k = "top_k"};
+
+// `thinking` {type: enabled, budget_tokens} / {type: adaptive} / {type:
+// disabled} into the IR; another type or other members stay an extra.
+template <class S>
+Status decode_thinking(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  std::string_view type;
+  std::optional<int64_t> budget;
+  bool other = false;
+  for (auto [member, v] : obj) {
+    const Path p(path, member);
+    if (member == "type") {
+      TW_ASSIGN(type, json::as_string(v, p));
+    } else if (member == "budget_tokens" && !v.is_null()) {
+      TW_ASSIGN(budget, json::as_int64(v, p));
+    } else {
+      other = true;
+    }
+  }
+  const bool known = (type == "enabled" && budget) || type == "adaptive" || type == "disabled";
+  if (other || !known) {
+    req.extra.push_back(ir::BasicExtraField<S>{"thinking", IrText<S>::raw_json(value)});
+    return Status::Ok();
+  }
+  if (!req.reasoning) req.reasoning.emplace();
+  if (budget)
+    req.reasoning->budget_tokens = budget;
+  else
+    req.reasoning->enabled = type == "adaptive";
+  return Status::Ok();
+}
 
 bool is_known_field(std::string_view key) {
   return key == "model" || key == "system" || key == "tools" || key == "tool_choice" ||
          key == "max_tokens" || key == "temperature" || key == "top_p" || key == "stop_sequences" ||
-         key == "stream" || key == "metadata";
+         key == "stream" || key == "metadata" || key == "top_k" || key == "thinking";
 }
 
 constexpr RepeatRule kRepeatRules[] = {{"messages", kResetMessages},
@@ -397,6 +429,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_TRY(decode_tools<S>(value, fpath, req));
         } else if (key == "tool_choice") {
           TW_TRY(decode_tool_choice<S>(value, fpath, req));
+        } else if (key == "thinking") {
+          TW_TRY(decode_thinking<S>(value, fpath, req));
         } else if ((key == "output_config" || key == "output_format") && !value.is_null()) {
           TW_TRY(decode_output_config<S>(key, value, fpath, req));
         } else if (key == kUnsupportedToolKey || is_placed_key(key)) {

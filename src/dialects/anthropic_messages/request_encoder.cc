@@ -5,6 +5,7 @@
 #include "dialects/anthropic_messages/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/forced_output.h"
+#include "dialects/common/reasoning.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -24,7 +25,7 @@ using json::Path;
 
 // stop_sequences goes before the sampling fields.
 constexpr SamplingKeys kStop{.stop = "stop_sequences"};
-constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p"};
+constexpr SamplingKeys kSampling{.temperature = "temperature", .top_p = "top_p", .top_k = "top_k"};
 
 const Path kRoot;
 
@@ -337,6 +338,75 @@ void encode_tool_choice(const ir::BasicRequest<S>& req, JsonWriter& w) {
   w.end_object();
 }
 
+// Anthropic's smallest thinking budget.
+constexpr int64_t kMinThinkingBudget = 1024;
+
+// Why thinking cannot go beside the rest of `req`; empty: it can.
+template <class S>
+std::string thinking_conflict(const ir::BasicRequest<S>& req) {
+  using Kind = ir::ToolChoiceKind;
+  if (req.tool_choice &&
+      (req.tool_choice->kind == Kind::required || req.tool_choice->kind == Kind::tool))
+    return "Anthropic refuses thinking with a forced tool choice";
+  if ((req.temperature && *req.temperature != 1.0) || req.top_k)
+    return "Anthropic refuses thinking beside a temperature other than 1 or top_k";
+  return {};
+}
+
+// `thinking`. The request's own spelling for this dialect (enabled with a
+// budget, adaptive, disabled; the effort word goes in output_config); from
+// another dialect a budget (from its word, if it gave one) fitted to
+// max_tokens, or nothing when thinking is off or cannot be sent.
+template <class S>
+void write_thinking(const ir::BasicRequest<S>& req, bool same, int64_t max_tokens, JsonWriter& w,
+                    Warnings& warnings) {
+  const ir::BasicReasoning<S>& r = *req.reasoning;
+  const std::string_view source = req.source_dialect;
+  std::optional<int64_t> budget;
+  if (same) {
+    if (!r.budget_tokens && !r.enabled) return;
+    w.key("thinking");
+    w.begin_object();
+    if (r.budget_tokens) {
+      w.field("type", "enabled");
+      w.field("budget_tokens", *r.budget_tokens);
+    } else {
+      w.field("type", *r.enabled ? "adaptive" : "disabled");
+    }
+    w.end_object();
+    return;
+  }
+  budget = budget_to_write(r, "Anthropic", source, warnings);
+  if (!budget && r.enabled == true) {  // a dynamic budget: the middle word's
+    budget = budget_for_effort("medium");
+    warn_reasoning(warnings, "approximated_reasoning", source,
+                   "thinking with a dynamic budget sent to Anthropic as a budget of " +
+                       std::to_string(*budget) + " tokens");
+  }
+  if (!budget || *budget <= 0) return;  // off: Anthropic's default
+  if (std::string why = thinking_conflict(req); !why.empty()) {
+    warn_reasoning(warnings, "dropped_reasoning", source, why + "; thinking not sent");
+    return;
+  }
+  if (max_tokens <= kMinThinkingBudget) {
+    warn_reasoning(warnings, "dropped_reasoning", source,
+                   "max_tokens " + std::to_string(max_tokens) +
+                       " leaves no room for Anthropic's smallest thinking budget (1024 tokens); "
+                       "thinking not sent");
+    return;
+  }
+  const int64_t fitted = std::clamp(*budget, kMinThinkingBudget, max_tokens - 1);
+  if (fitted != *budget)
+    warn_reasoning(warnings, "approximated_reasoning", source,
+                   "a thinking budget of " + std::to_string(*budget) + " tokens sent as " +
+                       std::to_string(fitted) + " (Anthropic takes 1024 up to max_tokens - 1)");
+  w.key("thinking");
+  w.begin_object();
+  w.field("type", "enabled");
+  w.field("budget_tokens", fitted);
+  w.end_object();
+}
+
 }  // namespace
 
 template <class S>
@@ -352,6 +422,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (same) placed_members = collect_placed(req.extra);
     Placed* placed = placed_members.empty() ? nullptr : &placed_members;
     w.field("model", req.model);
+    const int64_t max_tokens = req.max_tokens.value_or(kDefaultMaxTokens);
     if (req.max_tokens) {
       w.field("max_tokens", *req.max_tokens);
     } else {
@@ -370,6 +441,9 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     encode_tool_choice(req, w);
     write_sampling(w, req, kStop);
     write_sampling(w, req, kSampling);
+    warn_unsampled(req, {kStop, kSampling}, "Anthropic", warnings);
+    warn_no_verbosity(req, "Anthropic", warnings);
+    if (req.reasoning) write_thinking(req, same, max_tokens, w, warnings);
     TW_TRY(write_output_config(w, req, same, options.raw_json_verified, warnings));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });

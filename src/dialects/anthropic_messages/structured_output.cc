@@ -42,7 +42,14 @@ Status decode_output_config(std::string_view key, json::element value, const Pat
   }
   return decode_format_container(
       value, path, "format", kOutputConfigPrefix, req,
-      [&](json::element v, const Path& p) { return decode_format(v, p, req); });
+      [&](json::element v, const Path& p) { return decode_format(v, p, req); },
+      [&](std::string_view member, json::element v, const Path& p) -> Result<bool> {
+        if (member != "effort" || v.is_null()) return false;
+        TW_ASSIGN(std::string_view effort, json::as_string(v, p));
+        if (!req.reasoning) req.reasoning.emplace();
+        req.reasoning->effort = IrText<S>::keep(effort);
+        return true;
+      });
 }
 
 template <class S>
@@ -51,8 +58,15 @@ Status write_output_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool s
   const bool schema = req.response_format && req.response_format->kind == Kind::json_schema;
   const Path root, config(root, "output_config"),
       path(config, "format");  // (a Path points at its parent)
+  // The effort word is written for this dialect's own requests; from
+  // another, reasoning goes out as a thinking budget (request_encoder.cc).
+  const std::string_view effort =
+      same && req.reasoning ? std::string_view(req.reasoning->effort) : std::string_view();
   return write_format_container(
-      w, req, same, "output_config", kOutputConfigPrefix, schema, [&](JsonWriter& w) -> Status {
+      w, req, same, "output_config", kOutputConfigPrefix, schema || !effort.empty(),
+      [&](JsonWriter& w) -> Status {
+        if (!effort.empty()) w.field("effort", effort);
+        if (!schema) return Status::Ok();
         const auto& rf = *req.response_format;
         warn_format_losses(rf, "Anthropic", path, warnings, /*has_description=*/false);
         TW_ASSIGN(std::string_view text,

@@ -5,6 +5,7 @@
 #include "dialects/bedrock_converse/wire.h"
 #include "dialects/common/call_id.h"
 #include "dialects/common/forced_output.h"
+#include "dialects/common/reasoning.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -333,6 +334,12 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     encode_messages(req, options.raw_json_verified, w, warnings);
     encode_system(req, same, w, warnings);
     encode_inference_config(req, w);
+    warn_unsampled(req, {kSampling}, "Bedrock Converse", warnings);
+    warn_no_verbosity(req, "Bedrock Converse", warnings);
+    if (req.reasoning)  // model-specific there: additionalModelRequestFields
+      warn_reasoning(warnings, "dropped_reasoning", req.source_dialect,
+                     "Bedrock Converse has no reasoning field common to its models (it goes in "
+                     "additionalModelRequestFields, in each model's own terms); not sent");
     TW_TRY(encode_tool_config(req, same, options.raw_json_verified, w, warnings));
     TW_TRY(encode_request_metadata(req, options.raw_json_verified, w, warnings));
     TW_TRY(write_output_config(w, req, same, options.raw_json_verified, warnings));

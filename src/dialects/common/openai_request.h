@@ -11,6 +11,14 @@
 
 namespace toolwire::dialects {
 
+// Top-level fields Chat Completions and Responses both have, with the same
+// meaning: a request of one keeps them into the other. (`store` is not one:
+// Chat stores a completion for evals, Responses a response to continue.)
+inline bool is_openai_shared_field(std::string_view key) {
+  return key == "user" || key == "service_tier" || key == "prompt_cache_key" ||
+         key == "prompt_cache_retention" || key == "safety_identifier";
+}
+
 // Decodes `model` (and sets `have_model`), `tools` (each through the folder's
 // `decode_tool(element, path, req)`), `tool_choice` (`decode_tool_choice(
 // element, path, req)`) and `parallel_tool_calls`; false for any other key.

@@ -53,6 +53,7 @@ enum RepeatReset : unsigned {
   kResetToolChoice = 16,
   kResetParallel = 32,
   kResetSampling = 64,  // max tokens, temperature, top_p
+  kResetReasoning = 128,
 };
 struct RepeatRule {
   std::string_view key;
@@ -76,6 +77,7 @@ void reset_repeated(std::string_view key, const RepeatRules& rules, ir::BasicReq
     if (rule.resets & kResetStop) req.stop.clear();
     if (rule.resets & kResetToolChoice) req.tool_choice.reset();
     if (rule.resets & kResetParallel) req.parallel_tool_calls.reset();
+    if (rule.resets & kResetReasoning) req.reasoning.reset();
     if (rule.resets & kResetSampling) {
       req.max_tokens.reset();
       req.temperature.reset();

@@ -18,6 +18,10 @@ namespace toolwire::dialects {
 
 struct TailRules {
   std::string_view dialect;  // the encoder's: extras of this source are written
+  // A dialect whose extras named by `shared_with_sibling` mean the same here
+  // (OpenAI Chat and Responses share `user`, `service_tier`...): written too.
+  std::string_view sibling;
+  bool (*shared_with_sibling)(std::string_view key) = nullptr;
   // A same-dialect `tool_choice` extra yields to the IR's tool choice.
   bool tool_choice_extra_yields = false;
   // The unknown-field warning: "field '<key>'" + this.
@@ -83,8 +87,14 @@ template <class S>
 Status write_request_extras(JsonWriter& w, const ir::BasicRequest<S>& req, Warnings& warnings,
                             const TailRules& rules) {
   const bool same = req.source_dialect == rules.dialect;
+  const bool from_sibling =
+      !same && !rules.sibling.empty() && std::string_view(req.source_dialect) == rules.sibling;
   const json::Path root;
   for (const auto& x : req.extra) {
+    if (from_sibling && rules.shared_with_sibling(x.key)) {
+      w.field_raw(x.key, x.raw_json);
+      continue;
+    }
     if (!same && refused_across(x.key)) [[unlikely]]
       return refused_extra(x.key, x.raw_json, req.source_dialect, rules.dialect);
     if (x.key == kUnsupportedToolKey) {

@@ -117,19 +117,31 @@ void keep_nested_extra(ir::BasicRequest<S>& req, std::string_view prefix, std::s
 // `outputConfig`): `decode(value, path)` (Result<bool>: false for a format
 // this dialect does not know) reads the format; every other member, and an
 // unknown format, is kept as an extra under `prefix`.
-template <class S, class Decode>
+// `take(member, value, path)` (Result<bool>, optional) reads other members
+// the IR models (Responses `text.verbosity`); false: kept as an extra.
+template <class S, class Decode, class Take>
 Status decode_format_container(json::element value, const json::Path& path,
                                std::string_view format_key, std::string_view prefix,
-                               ir::BasicRequest<S>& req, Decode&& decode) {
+                               ir::BasicRequest<S>& req, Decode&& decode, Take&& take) {
   TW_ASSIGN(json::object obj, json::as_object(value, path));
   for (auto [member, v] : obj) {
     if (member == format_key && !v.is_null()) {
       TW_ASSIGN(bool known, decode(v, json::Path(path, member)));
       if (known) continue;
     }
+    TW_ASSIGN(bool taken, take(member, v, json::Path(path, member)));
+    if (taken) continue;
     keep_nested_extra(req, prefix, member, v);
   }
   return Status::Ok();
+}
+template <class S, class Decode>
+Status decode_format_container(json::element value, const json::Path& path,
+                               std::string_view format_key, std::string_view prefix,
+                               ir::BasicRequest<S>& req, Decode&& decode) {
+  return decode_format_container(
+      value, path, format_key, prefix, req, std::forward<Decode>(decode),
+      [](std::string_view, json::element, const json::Path&) -> Result<bool> { return false; });
 }
 
 // Writes `key: {...}` when there is a format (`has_format`: `write_format(w)`,

@@ -2,6 +2,7 @@
 // policies (IrText<S>: copies for the owning IR, views for translate_request's
 // borrowed one). The model and the stream flag are in the URL, not the body:
 // the IR's model stays empty and `stream` false.
+#include <cctype>
 #include <charconv>
 
 #include "dialects/common/request_fields.h"
@@ -462,7 +463,48 @@ Status decode_tool_config(json::element value, const Path& path, ir::BasicReques
 constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
                                  .temperature = "temperature",
                                  .top_p = "topP",
-                                 .stop = "stopSequences"};
+                                 .stop = "stopSequences",
+                                 .seed = "seed",
+                                 .top_k = "topK",
+                                 .frequency_penalty = "frequencyPenalty",
+                                 .presence_penalty = "presencePenalty"};
+
+// `thinkingConfig` {thinkingBudget, thinkingLevel, includeThoughts} into the
+// IR; other members keep the whole object an extra.
+template <class S>
+Result<bool> decode_thinking_config(json::element value, const Path& path,
+                                    ir::BasicRequest<S>& req) {
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  ir::BasicReasoning<S> r;
+  std::string scratch;
+  for (auto [raw_key, v] : obj) {
+    const std::string_view key = camel_key(raw_key, scratch);
+    const Path p(path, raw_key);
+    if (v.is_null()) continue;
+    if (key == "thinkingBudget") {
+      TW_ASSIGN(int64_t budget, json::as_int64(v, p));
+      if (budget < 0)
+        r.enabled = true;  // -1: dynamic
+      else
+        r.budget_tokens = budget;
+    } else if (key == "thinkingLevel") {
+      // The REST enum is upper case (LOW), Google's examples write it lower
+      // case; the IR's effort words are lower case.
+      TW_ASSIGN(std::string_view level, json::as_string(v, p));
+      if (level == "THINKING_LEVEL_UNSPECIFIED") continue;
+      std::string lower(level);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      r.effort = lower == level ? IrText<S>::keep(level) : IrText<S>::made(std::move(lower));
+    } else if (key == "includeThoughts") {
+      TW_ASSIGN(bool include, json::as_bool(v, p));
+      if (include) r.summary = IrText<S>::keep("auto");
+    } else {
+      return false;
+    }
+  }
+  req.reasoning = std::move(r);
+  return true;
+}
 
 template <class S>
 Status decode_generation_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
@@ -474,6 +516,10 @@ Status decode_generation_config(json::element value, const Path& path, ir::Basic
     const std::string_view key = camel_key(raw_key, scratch);
     const Path p(path, raw_key);
     if (v.is_null() || format.take(key, raw_key, v)) continue;
+    if (key == "thinkingConfig") {
+      TW_ASSIGN(bool known, decode_thinking_config(v, p, req));
+      if (known) continue;
+    }
     TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, v, p, req));
     if (!taken)  // topK, seed, thinkingConfig, ...
       req.extra.push_back(ir::BasicExtraField<S>{

@@ -1,5 +1,6 @@
 // IR request → Gemini generateContent request JSON. The model and the stream
 // flag are not written: the URL carries them (the dialect entry's paths).
+#include "dialects/common/reasoning.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -19,7 +20,11 @@ using json::Path;
 constexpr SamplingKeys kSampling{.max_tokens = "maxOutputTokens",
                                  .temperature = "temperature",
                                  .top_p = "topP",
-                                 .stop = "stopSequences"};
+                                 .stop = "stopSequences",
+                                 .seed = "seed",
+                                 .top_k = "topK",
+                                 .frequency_penalty = "frequencyPenalty",
+                                 .presence_penalty = "presencePenalty"};
 
 const Path kRoot;
 
@@ -360,17 +365,55 @@ Status write_tool_config(const ir::BasicRequest<S>& req, bool same, JsonWriter& 
   return Status::Ok();
 }
 
+// `thinkingConfig`'s members: the request's budget (from another dialect's
+// effort word if it gave only that, approximated), -1 for a dynamic one; the
+// level for this dialect's own requests; includeThoughts for a summary.
+struct Thinking {
+  std::optional<int64_t> budget;
+  std::string_view level;
+  bool include_thoughts = false;
+  bool any() const { return budget || !level.empty() || include_thoughts; }
+};
+template <class S>
+Thinking thinking_of(const ir::BasicRequest<S>& req, bool same, Warnings& warnings) {
+  Thinking t;
+  if (!req.reasoning) return t;
+  const ir::BasicReasoning<S>& r = *req.reasoning;
+  t.include_thoughts = !std::string_view(r.summary).empty();
+  if (same) {
+    t.budget = r.budget_tokens;
+    if (!t.budget && r.enabled) t.budget = *r.enabled ? -1 : 0;
+    t.level = r.effort;
+    return t;
+  }
+  t.budget = budget_to_write(r, "Gemini", req.source_dialect, warnings);
+  if (!t.budget && r.enabled == true) t.budget = -1;  // adaptive: Gemini's dynamic budget
+  if (!t.budget && r.enabled == false)
+    warn_reasoning(warnings, "approximated_reasoning", req.source_dialect,
+                   "thinking turned off has no spelling every Gemini model takes (thinkingBudget "
+                   "0 is refused by some); nothing sent, the model's default applies");
+  return t;
+}
+
 template <class S>
 Status write_generation_config(const ir::BasicRequest<S>& req, bool same, bool raw_verified,
                                JsonWriter& w, Warnings& warnings) {
   bool extras = has_response_format(req);
   if (same)
     for (const auto& e : req.extra) extras |= has_prefix(e.key, kGenerationConfigPrefix);
-  if (!req.max_tokens && !req.temperature && !req.top_p && req.stop.empty() && !extras)
-    return Status::Ok();
+  const Thinking thinking = thinking_of(req, same, warnings);
+  if (!has_sampling(req, kSampling) && !extras && !thinking.any()) return Status::Ok();
   w.key("generationConfig");
   w.begin_object();
   write_sampling(w, req, kSampling);
+  if (thinking.any()) {
+    w.key("thinkingConfig");
+    w.begin_object();
+    if (thinking.budget) w.field("thinkingBudget", *thinking.budget);
+    if (!thinking.level.empty()) w.field("thinkingLevel", thinking.level);
+    if (thinking.include_thoughts) w.field("includeThoughts", true);
+    w.end_object();
+  }
   TW_TRY(write_response_format(w, req, raw_verified, warnings));
   if (same)
     for (const auto& e : req.extra)
@@ -404,6 +447,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     TW_TRY(write_tools(req, same, w, warnings));
     TW_TRY(write_tool_config(req, same, w, warnings));
     TW_TRY(write_generation_config(req, same, options.raw_json_verified, w, warnings));
+    warn_no_verbosity(req, "Gemini", warnings);
     if (!req.metadata.empty())
       warn(warnings, "dropped_metadata", Path(kRoot, "metadata"),
            "Gemini requests have no metadata");

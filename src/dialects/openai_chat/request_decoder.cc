@@ -322,8 +322,13 @@ Status decode_stop(json::element e, const Path& path, ir::BasicRequest<S>& req) 
   return Status::Ok();
 }
 
-constexpr SamplingKeys kSampling{
-    .temperature = "temperature", .top_p = "top_p", .stream = "stream", .metadata = "metadata"};
+constexpr SamplingKeys kSampling{.temperature = "temperature",
+                                 .top_p = "top_p",
+                                 .stream = "stream",
+                                 .metadata = "metadata",
+                                 .seed = "seed",
+                                 .frequency_penalty = "frequency_penalty",
+                                 .presence_penalty = "presence_penalty"};
 
 constexpr RepeatRule kRepeatRules[] = {
     {"tools", kResetTools}, {"stop", kResetStop}, {"tool_choice", kResetToolChoice}};
@@ -362,6 +367,12 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           TW_TRY(decode_stop<S>(value, kp, req));
         } else if (key == "response_format") {
           TW_TRY(decode_response_format<S>(value, kp, req));
+        } else if (key == "reasoning_effort") {
+          TW_ASSIGN(auto effort, json::as_string(value, kp));
+          req.reasoning.emplace().effort = T::keep(effort);
+        } else if (key == "verbosity") {
+          TW_ASSIGN(auto verbosity, json::as_string(value, kp));
+          req.verbosity = T::keep(verbosity);
         } else if (key == kUnsupportedToolKey) {
           // Reserved: our own extra key for non-function tools.
           warn(warnings, "dropped_reserved_field", kp.str(),

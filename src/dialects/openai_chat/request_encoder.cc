@@ -1,5 +1,6 @@
 // IR request → OpenAI Chat Completions request JSON.
 #include "dialects/common/openai_request.h"
+#include "dialects/common/reasoning.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -17,7 +18,10 @@ namespace {
 constexpr SamplingKeys kSampling{.max_tokens = "max_completion_tokens",
                                  .temperature = "temperature",
                                  .top_p = "top_p",
-                                 .stop = "stop"};
+                                 .stop = "stop",
+                                 .seed = "seed",
+                                 .frequency_penalty = "frequency_penalty",
+                                 .presence_penalty = "presence_penalty"};
 
 template <class S>
 struct Enc {
@@ -255,8 +259,23 @@ struct Enc {
   }
 };
 
+// `reasoning_effort`; Chat has no reasoning summary.
+template <class S>
+void write_reasoning(JsonWriter& w, const ir::BasicReasoning<S>& r, std::string_view source,
+                     Warnings& warnings) {
+  const std::string_view effort =
+      effort_to_write(r, kOpenAiEfforts, "OpenAI Chat", source, warnings);
+  if (!effort.empty()) w.field("reasoning_effort", effort);
+  if (!std::string_view(r.summary).empty())
+    warn_reasoning(warnings, "dropped_reasoning", source,
+                   "OpenAI Chat returns no reasoning summary; summary '" +
+                       std::string(std::string_view(r.summary)) + "' not sent");
+}
+
 const TailRules kTail{
     .dialect = kDialect,
+    .sibling = "openai_responses",
+    .shared_with_sibling = is_openai_shared_field,
     .tool_choice_extra_yields = true,
     .unknown_field_suffix = " has no equivalent in OpenAI Chat",
     .unsupported_tool_message =
@@ -313,6 +332,9 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (req.tool_choice) write_openai_tool_choice(w, *req.tool_choice, /*nested=*/true);
     if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
     write_sampling(w, req, kSampling);
+    warn_unsampled(req, {kSampling}, "OpenAI Chat", warnings);
+    if (req.reasoning) write_reasoning(w, *req.reasoning, req.source_dialect, warnings);
+    if (!std::string_view(req.verbosity).empty()) w.field("verbosity", req.verbosity);
     TW_TRY(write_response_format(w, req, options.raw_json_verified));
     return write_request_tail(w, req, options.raw_json_verified, warnings, kTail);
   });

@@ -192,13 +192,35 @@ Status decode_tool_choice(json::element e, const Path& path, ir::BasicRequest<S>
   return Status::Ok();
 }
 
+// `reasoning {effort, summary}` (and the older `generate_summary`) into the
+// IR; an object with other members stays an extra as it came.
+template <class S>
+Status decode_reasoning(json::element value, const Path& path, ir::BasicRequest<S>& req) {
+  using T = IrText<S>;
+  TW_ASSIGN(json::object obj, json::as_object(value, path));
+  ir::BasicReasoning<S> r;
+  for (auto [member, v] : obj) {
+    const Path p(path, member);
+    if (v.is_null()) continue;
+    if (member != "effort" && member != "summary" && member != "generate_summary") {
+      req.extra.push_back(ir::BasicExtraField<S>{"reasoning", T::raw_json(value)});
+      return Status::Ok();
+    }
+    TW_ASSIGN(std::string_view text, json::as_string(v, p));
+    (member == "effort" ? r.effort : r.summary) = T::keep(text);
+  }
+  req.reasoning = std::move(r);
+  return Status::Ok();
+}
+
 constexpr SamplingKeys kSampling{.max_tokens = "max_output_tokens",
                                  .temperature = "temperature",
                                  .top_p = "top_p",
                                  .stream = "stream",
                                  .metadata = "metadata"};
 
-constexpr RepeatRule kRepeatRules[] = {{"tools", kResetTools}, {"tool_choice", kResetToolChoice}};
+constexpr RepeatRule kRepeatRules[] = {
+    {"tools", kResetTools}, {"tool_choice", kResetToolChoice}, {"reasoning", kResetReasoning}};
 
 }  // namespace
 
@@ -228,6 +250,8 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
           warn(warnings, "dropped_reserved_field", kp, "this field name is reserved by toolwire");
         } else if (key == "text") {
           TW_TRY(decode_text_config<S>(value, kp, req));
+        } else if (key == "reasoning") {
+          TW_TRY(decode_reasoning<S>(value, kp, req));
         } else {
           TW_ASSIGN(bool taken, decode_sampling_field(kSampling, key, value, kp, req));
           if (taken) return Status::Ok();

@@ -1,5 +1,6 @@
 // IR request → OpenAI Responses request JSON.
 #include "dialects/common/openai_request.h"
+#include "dialects/common/reasoning.h"
 #include "dialects/common/request_object.h"
 #include "dialects/common/request_size.h"
 #include "dialects/common/request_tail.h"
@@ -175,8 +176,25 @@ struct Enc {
   }
 };
 
+// `reasoning {effort, summary}`.
+template <class S>
+void write_reasoning(JsonWriter& w, const ir::BasicReasoning<S>& r, std::string_view source,
+                     Warnings& warnings) {
+  const std::string_view effort =
+      effort_to_write(r, kOpenAiEfforts, "OpenAI Responses", source, warnings);
+  const std::string_view summary = r.summary;
+  if (effort.empty() && summary.empty()) return;
+  w.key("reasoning");
+  w.begin_object();
+  if (!effort.empty()) w.field("effort", effort);
+  if (!summary.empty()) w.field("summary", summary);
+  w.end_object();
+}
+
 const TailRules kTail{
     .dialect = kDialect,
+    .sibling = "openai_chat",
+    .shared_with_sibling = is_openai_shared_field,
     .tool_choice_extra_yields = true,
     .unknown_field_suffix = " has no equivalent in OpenAI Responses",
     .unsupported_tool_message =
@@ -241,6 +259,8 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (req.tool_choice) write_openai_tool_choice(w, *req.tool_choice, /*nested=*/false);
     if (req.parallel_tool_calls) w.field("parallel_tool_calls", *req.parallel_tool_calls);
     write_sampling(w, req, kSampling);
+    warn_unsampled(req, {kSampling}, "OpenAI Responses", warnings);
+    if (req.reasoning) write_reasoning(w, *req.reasoning, req.source_dialect, warnings);
     if (!req.stop.empty())
       warn(warnings, "dropped_stop", "$.stop", "OpenAI Responses has no stop sequences");
     TW_TRY(write_text_config(w, req, same, options.raw_json_verified));

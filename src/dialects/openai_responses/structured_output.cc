@@ -37,20 +37,31 @@ template <class S>
 Status decode_text_config(json::element value, const Path& path, ir::BasicRequest<S>& req) {
   return decode_format_container(
       value, path, "format", kTextPrefix, req,
-      [&](json::element v, const Path& p) { return decode_format(v, p, req); });
+      [&](json::element v, const Path& p) { return decode_format(v, p, req); },
+      [&](std::string_view member, json::element v, const Path& p) -> Result<bool> {
+        if (member != "verbosity" || v.is_null()) return false;
+        TW_ASSIGN(std::string_view verbosity, json::as_string(v, p));
+        req.verbosity = IrText<S>::keep(verbosity);
+        return true;
+      });
 }
 
 template <class S>
 Status write_text_config(JsonWriter& w, const ir::BasicRequest<S>& req, bool same,
                          bool raw_verified) {
   const Path root, text(root, "text"), path(text, "format");  // (a Path points at its parent)
-  return write_format_container(w, req, same, "text", kTextPrefix, req.response_format.has_value(),
+  const bool verbosity = !std::string_view(req.verbosity).empty();
+  return write_format_container(w, req, same, "text", kTextPrefix,
+                                req.response_format.has_value() || verbosity,
                                 [&](JsonWriter& w) -> Status {
-                                  w.key("format");
-                                  w.begin_object();
-                                  TW_TRY(write_openai_format(w, *req.response_format, "",
-                                                             raw_verified, Path(path, "schema")));
-                                  w.end_object();
+                                  if (req.response_format) {
+                                    w.key("format");
+                                    w.begin_object();
+                                    TW_TRY(write_openai_format(w, *req.response_format, "",
+                                                               raw_verified, Path(path, "schema")));
+                                    w.end_object();
+                                  }
+                                  if (verbosity) w.field("verbosity", req.verbosity);
                                   return Status::Ok();
                                 });
 }
