@@ -229,6 +229,23 @@ export function openaiClientSuite(upstream) {
         }
       });
 
+      // Reasoning and sampling in the client's terms reach the upstream in its
+      // own: Anthropic takes a thinking budget and no seed (common/reasoning.h).
+      test(`reasoning_effort and seed reach the upstream in its terms (${mode})`, async () => {
+        gw.mock.script({ text: 'Thought about it.', usage: { input: 12, output: 4 } });
+        const messages = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'Think.' }];
+        const extra = { reasoning_effort: 'low', seed: 3, max_completion_tokens: 4096 };
+        const r = await complete(gw.openai, ask(messages, extra), stream);
+        assert.equal(r.choices[0].message.content, 'Thought about it.');
+        const [b] = upstreamBodies(gw.mock, upstream, 1);
+        if (upstream === 'openai') {
+          assert.deepStrictEqual(b, { ...ask(messages, extra), ...sf });
+        } else {
+          assert.deepStrictEqual(b, anthropicBody([{ role: 'user', content: 'Think.' }],
+            { thinking: { type: 'enabled', budget_tokens: 1024 } }, stream));
+        }
+      });
+
       // The SDK's own tool loop: it runs the function, appends the assistant
       // message (as the SDK returned it) and the tool message, and calls again.
       test(`chat.completions.runTools runs a two-round conversation (${mode})`, async () => {
