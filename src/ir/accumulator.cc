@@ -1,11 +1,45 @@
 #include "toolwire/ir/accumulator.h"
 
+#include <simdjson.h>
+
 #include <type_traits>
 
 #include "toolwire/core/json_valid.h"
 #include "toolwire/core/json_writer.h"
 
 namespace toolwire::ir {
+namespace {
+
+// Where the whole Chat response keeps its logprobs: a placed member of
+// `choices[0]` (src/dialects/common/placed_member.h: [kPlacedFixed = 3, 0, 0,
+// value]).
+constexpr std::string_view kChatLogprobsKey = "$.choices[0].logprobs";
+
+void take_source(Response& r, const std::string& dialect) {
+  if (r.source_dialect.empty() && !dialect.empty()) r.source_dialect = dialect;
+}
+
+// An event's raw extras, as the whole response keeps them: a later value of
+// a key (a usage detail of a later usage event) replaces the earlier one.
+void add_extras(Response& r, const StreamExtras& x) {
+  take_source(r, x.dialect);
+  for (const auto& e : x.extra) {
+    std::erase_if(r.extra, [&](const ExtraField& y) { return y.key == e.key; });
+    r.extra.push_back(e);
+  }
+}
+
+// Appends the entries of `list` (a JSON array, or null) to `into`, comma-separated.
+void append_entries(simdjson::dom::element list, std::string& into) {
+  simdjson::dom::array arr;
+  if (list.get_array().get(arr)) return;
+  for (simdjson::dom::element entry : arr) {
+    if (!into.empty()) into.push_back(',');
+    into += simdjson::minify(entry);
+  }
+}
+
+}  // namespace
 
 void StreamAccumulator::add(const StreamEvent& event) {
   std::visit(
@@ -16,7 +50,10 @@ void StreamAccumulator::add(const StreamEvent& event) {
           response_.id = e.id;
           response_.model = e.model;
           response_.created = e.created;
+          add_extras(response_, e.extras);
         } else if constexpr (std::is_same_v<T, TextDelta>) {
+          if (!e.logprobs.empty()) [[unlikely]]
+            add_logprobs(e);
           if (e.refusal) [[unlikely]] {
             // A refusal is the dialect's refusal block, as the whole
             // response's decoder keeps it: {"type":"refusal","refusal":text}.
@@ -28,7 +65,7 @@ void StreamAccumulator::add(const StreamEvent& event) {
             refusals_.back().second += e.text;
             return;
           }
-          if (e.text.empty() && !e.logprobs.empty()) return;  // logprobs alone: not kept
+          if (e.text.empty() && !e.logprobs.empty()) return;  // logprobs alone, kept above
           if (open_ != Open::text) {
             parts.push_back(TextPart{});
             open_ = Open::text;
@@ -68,8 +105,16 @@ void StreamAccumulator::add(const StreamEvent& event) {
           if (e.usage.cache_read_tokens) u.cache_read_tokens = e.usage.cache_read_tokens;
           if (e.usage.cache_write_tokens) u.cache_write_tokens = e.usage.cache_write_tokens;
           if (e.usage.estimated) u.estimated = true;
+          add_extras(response_, e.extras);
         } else if constexpr (std::is_same_v<T, Finish>) {
           response_.finish = e.reason;
+          add_extras(response_, e.extras);
+          if (!e.stop_sequence.empty()) {  // as Anthropic's whole response keeps it
+            StreamExtras x;
+            x.extra.push_back(ExtraField{"stop_sequence", {}});
+            JsonWriter::append_escaped(x.extra.back().raw_json, e.stop_sequence);
+            add_extras(response_, x);
+          }
           finished_ = true;
         } else if constexpr (std::is_same_v<T, ErrorEvent>) {
           error_ = e;
@@ -78,7 +123,33 @@ void StreamAccumulator::add(const StreamEvent& event) {
       event);
 }
 
+// A chunk's Chat logprobs ({"content":[...],"refusal":[...]}): their entries
+// join the answer's, as `choices[0].logprobs` of the whole response holds
+// them. (Only Chat's stream decoder sets TextDelta.logprobs.)
+void StreamAccumulator::add_logprobs(const TextDelta& e) {
+  take_source(response_, e.dialect);
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object obj;
+  if (parser.parse(e.logprobs).get_object().get(obj)) return;  // the decoder checked it
+  has_logprobs_ = true;
+  for (auto [key, value] : obj) {
+    if (key == "content") append_entries(value, logprobs_content_);
+    if (key == "refusal") append_entries(value, logprobs_refusal_);
+  }
+}
+
 Response StreamAccumulator::take() && {
+  if (has_logprobs_) {
+    std::string raw = "[3,0,0,{\"content\":";  // placed_member.h, kPlacedFixed
+    for (const std::string* list : {&logprobs_content_, &logprobs_refusal_}) {
+      if (list == &logprobs_refusal_) raw += ",\"refusal\":";
+      raw += list->empty() ? "null" : "[" + *list + "]";
+    }
+    raw += "}]";
+    StreamExtras x;
+    x.extra.push_back(ExtraField{std::string(kChatLogprobsKey), std::move(raw)});
+    add_extras(response_, x);
+  }
   for (auto& [at, text] : refusals_) {
     std::string raw;
     JsonWriter w(raw);

@@ -382,6 +382,21 @@ TEST(AnthropicStreamGaps, StopSequenceSurvivesSameDialectAndWarnsElsewhere) {
     EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.stop_sequence"))
         << other << ": " << testing::warnings_text(w);
   }
+
+  // The folded answer (the gateway's stored or server-mode answer) keeps it
+  // as the whole response does: written back by Anthropic, warned elsewhere.
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  const ir::Response folded = std::move(acc).take();
+  Warnings ww;
+  auto whole = codec().encode_response(folded, ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_TRUE(ww.empty()) << testing::warnings_text(ww);
+  EXPECT_EQ(parse(*whole)["stop_sequence"], "3") << *whole;
+  Warnings to_chat;
+  ASSERT_TRUE(find_codec("openai_chat")->encode_response(folded, to_chat).ok());
+  EXPECT_TRUE(has_warning(to_chat, "dropped_unknown_field", "$.stop_sequence"))
+      << testing::warnings_text(to_chat);
 }
 
 // Blocks and deltas no stream event carries (a server tool's block and its

@@ -292,11 +292,8 @@ TEST(GeminiStreamGaps, UncarriedMembersAndPartsWarnOnce) {
   for (size_t chunk : {size_t{0}, size_t{7}}) {
     auto r = testing::decode_stream_chunked(codec(), sse, chunk);
     ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
-    EXPECT_EQ(r.warnings.size(), 6u) << warnings_text(r.warnings);
-    EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].safetyRatings"));
-    EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].finishMessage"));
-    EXPECT_TRUE(
-        has_warning(r.warnings, "dropped_unknown_field", "$.candidates[0].groundingMetadata"));
+    // The candidate's members ride on the Finish (GeminiStreamGaps.CandidateMembers...).
+    EXPECT_EQ(r.warnings.size(), 3u) << warnings_text(r.warnings);
     EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.createTime"));
     EXPECT_TRUE(has_warning(r.warnings, "dropped_extra_candidates", "$.candidates"));
     EXPECT_TRUE(
@@ -309,6 +306,49 @@ TEST(GeminiStreamGaps, UncarriedMembersAndPartsWarnOnce) {
   // A plain stream warns about nothing.
   auto plain = testing::decode_stream(codec(), kStream, {});
   EXPECT_TRUE(plain.warnings.empty()) << warnings_text(plain.warnings);
+}
+
+// A candidate's members no event field models (safetyRatings,
+// groundingMetadata, finishMessage...) ride on the Finish, the last value of
+// each, as the whole response keeps them: a `gemini` stream writes them back
+// into its last candidate, a folded answer keeps them, the others drop them
+// with the whole response's warning.
+TEST(GeminiStreamGaps, CandidateMembersSurviveSameDialectAndWarnElsewhere) {
+  const std::string ratings =
+      R"("safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"NEGLIGIBLE"}])";
+  const std::string sse =
+      "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},"
+      "\"index\":0,\"safetyRatings\":[]}],\"modelVersion\":\"g\",\"responseId\":\"r1\"}\n\n"
+      "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"!\"}],\"role\":\"model\"},"
+      "\"finishReason\":\"STOP\",\"finishMessage\":\"done\",\"index\":0," +
+      ratings + "}],\"modelVersion\":\"g\",\"responseId\":\"r1\"}\n\n";
+  auto r = testing::decode_stream(codec(), sse, {});
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << warnings_text(r.warnings);
+
+  Warnings same;
+  const std::string again = testing::encode_stream(codec(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << warnings_text(same);
+  EXPECT_NE(again.find(ratings), std::string::npos) << again;
+  EXPECT_NE(again.find(R"("finishMessage":"done")"), std::string::npos) << again;
+  EXPECT_EQ(testing::decode_stream_events(codec(), again).back(), r.events.back());
+
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  Warnings ww;
+  auto whole = codec().encode_response(std::move(acc).take(), ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_NE(whole->find(ratings), std::string::npos) << *whole;
+
+  for (const char* other :
+       {"openai_chat", "anthropic_messages", "openai_responses", "bedrock_converse"}) {
+    Warnings w;
+    testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.candidates[0].safetyRatings"))
+        << other << ": " << warnings_text(w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.candidates[0].finishMessage"))
+        << other << ": " << warnings_text(w);
+  }
 }
 
 }  // namespace

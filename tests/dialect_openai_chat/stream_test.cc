@@ -37,9 +37,13 @@ std::string tool_stream() {
 }
 
 const Events& text_events() {
-  static const Events e = {ir::MessageStart{"chatcmpl-123", "gpt-4o-mini", 1694268190},
-                           ir::TextDelta{"Hello"},
-                           ir::Finish{{ir::FinishReason::Kind::stop, "stop"}}};
+  // The fixture's system_fingerprint rides on the MessageStart (same-dialect).
+  static const Events e = {
+      ir::MessageStart{"chatcmpl-123",
+                       "gpt-4o-mini",
+                       1694268190,
+                       {{{"system_fingerprint", R"("fp_44709d6fcb")"}}, "openai_chat"}},
+      ir::TextDelta{"Hello"}, ir::Finish{{ir::FinishReason::Kind::stop, "stop"}}};
   return e;
 }
 
@@ -304,8 +308,7 @@ TEST(OpenAiStreamEncode, ReencodingTheTextFixtureGivesItsChunks) {
   ASSERT_EQ(got.size(), lines.size() + 1);
   for (size_t i = 0; i < lines.size(); ++i) {
     json want = json::parse(lines[i]);
-    want.erase("system_fingerprint");  // documented: not carried by IR events
-    want.erase("obfuscation");
+    want.erase("obfuscation");  // padding: nothing to carry
     EXPECT_EQ(json::parse(got[i]), want) << i;
   }
   EXPECT_EQ(got.back(), "[DONE]");
@@ -419,8 +422,9 @@ TEST(OpenAiStreamGaps, RefusalSurvivesSameDialectAndWarnsElsewhere) {
   ASSERT_TRUE(whole.ok());
   EXPECT_EQ(json::parse(*whole)["choices"][0]["message"]["refusal"], "I can't") << *whole;
 
-  for (const char* other :
-       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+  // A Responses client gets refusal events
+  // (ResponsesStreamGaps.ChatRefusalIsWrittenAsRefusalEvents).
+  for (const char* other : {"anthropic_messages", "gemini", "bedrock_converse"}) {
     Warnings w;
     const std::string out = testing::encode_stream(*find_codec(other), r.events, &w);
     EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "$.choices[0].delta.refusal"))
@@ -473,7 +477,10 @@ TEST(OpenAiStreamGaps, LogprobsSurviveSameDialectAndWarnElsewhere) {
 }
 
 // What a chunk says that no event carries is warned about at the path the
-// whole response keeps it at, once per stream.
+// whole response keeps it at, once per stream. The first chunk's envelope
+// members (`system_fingerprint`, `service_tier`) ride on the MessageStart
+// instead: not warned, written back into every chunk of an `openai` stream,
+// dropped with the whole response's warning by the others.
 TEST(OpenAiStreamGaps, UncarriedMembersWarnOnce) {
   const std::string two = "[" + choice(R"({"audio":{"id":"a1","transcript":"hi"}})") + "," +
                           choice(R"({"content":"other"})", "null", "null", 1) + "]";
@@ -482,20 +489,137 @@ TEST(OpenAiStreamGaps, UncarriedMembersWarnOnce) {
       {chunk(two, extra), chunk(two, extra), chunk("[" + choice("{}", "null", R"("stop")") + "]")});
   auto r = decode_stream(sse);
   ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
-  EXPECT_EQ(r.warnings.size(), 4u) << testing::warnings_text(r.warnings);
-  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.system_fingerprint"));
-  EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.service_tier"));
+  EXPECT_EQ(r.warnings.size(), 2u) << testing::warnings_text(r.warnings);
   EXPECT_TRUE(has_warning(r.warnings, "dropped_unknown_field", "$.choices[0].message.audio"));
   EXPECT_TRUE(has_warning(r.warnings, "dropped_extra_choices", "$.choices"));
   for (const auto& e : r.events)
     EXPECT_FALSE(std::holds_alternative<ir::TextDelta>(e)) << describe(r.events);
+  // A member a later chunk adds has no event: warned.
+  auto later = decode_stream(
+      sse_from_chunks({chunk("[" + choice("{}") + "]"), chunk("[" + choice("{}") + "]", extra),
+                       chunk("[" + choice("{}", "null", R"("stop")") + "]")}));
+  ASSERT_TRUE(later.status.ok());
+  EXPECT_TRUE(has_warning(later.warnings, "dropped_unknown_field", "$.system_fingerprint"));
+  EXPECT_TRUE(has_warning(later.warnings, "dropped_unknown_field", "$.service_tier"));
+}
 
-  // The recorded API stream: its system_fingerprint (the obfuscation padding
-  // carries nothing).
-  auto f = decode_stream(text_stream());
+TEST(OpenAiStreamGaps, EnvelopeMembersSurviveSameDialectAndWarnElsewhere) {
+  auto f = decode_stream(text_stream());  // the recorded API stream: its system_fingerprint
   ASSERT_TRUE(f.status.ok());
-  ASSERT_EQ(f.warnings.size(), 1u) << testing::warnings_text(f.warnings);
-  EXPECT_TRUE(has_warning(f.warnings, "dropped_unknown_field", "$.system_fingerprint"));
+  EXPECT_TRUE(f.warnings.empty()) << testing::warnings_text(f.warnings);
+  const std::string extra = R"("service_tier":"default","system_fingerprint":"fp",)";
+  auto r =
+      decode_stream(sse_from_chunks({chunk("[" + choice(R"({"content":"Hi"})") + "]", extra),
+                                     chunk("[" + choice("{}", "null", R"("stop")") + "]", extra)}));
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_TRUE(r.warnings.empty()) << testing::warnings_text(r.warnings);
+
+  Warnings same;
+  const std::string again = testing::encode_stream(openai(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  for (const auto& line : data_lines(again)) {
+    if (line == "[DONE]") continue;
+    json c = json::parse(line);
+    EXPECT_EQ(c["system_fingerprint"], "fp") << line;
+    EXPECT_EQ(c["service_tier"], "default") << line;
+  }
+  EXPECT_EQ(decode_stream(again).events, r.events);
+  // The folded answer keeps them as the whole response does.
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  Warnings ww;
+  auto whole = openai().encode_response(std::move(acc).take(), ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(json::parse(*whole)["system_fingerprint"], "fp") << *whole;
+
+  for (const char* other :
+       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings w;
+    const std::string out = testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.system_fingerprint"))
+        << other << ": " << testing::warnings_text(w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.service_tier"))
+        << other << ": " << testing::warnings_text(w);
+  }
+}
+
+// The usage chunk's details no IR count holds (accepted / rejected
+// prediction tokens, audio tokens) ride on the UsageEvent as the whole
+// response keeps them: an `openai` stream writes them back, the folded answer
+// keeps them, the others drop them with the whole response's warning.
+TEST(OpenAiStreamGaps, UsageDetailsSurviveSameDialectAndWarnElsewhere) {
+  const std::string usage =
+      R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],)"
+      R"("usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13,)"
+      R"("prompt_tokens_details":{"cached_tokens":2,"audio_tokens":3},)"
+      R"("completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,)"
+      R"("accepted_prediction_tokens":1,"rejected_prediction_tokens":2}}})";
+  auto r =
+      decode_stream(sse_from_chunks({chunk("[" + choice(R"({"content":"Hi"})") + "]"),
+                                     chunk("[" + choice("{}", "null", R"("stop")") + "]"), usage}));
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  EXPECT_TRUE(r.warnings.empty()) << testing::warnings_text(r.warnings);
+
+  const json want = json::parse(usage)["usage"];
+  Warnings same;
+  const std::string again = testing::encode_stream(openai(), r.events, &same);
+  EXPECT_TRUE(same.empty()) << testing::warnings_text(same);
+  bool found = false;
+  for (const auto& line : data_lines(again)) {
+    json c = json::parse(line, nullptr, false);
+    if (c.is_object() && c.contains("usage")) {
+      EXPECT_EQ(c["usage"], want) << line;
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found) << again;
+  EXPECT_EQ(decode_stream(again).events, r.events);
+
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  Warnings ww;
+  auto whole = openai().encode_response(std::move(acc).take(), ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(json::parse(*whole)["usage"], want) << *whole;
+
+  for (const char* other :
+       {"anthropic_messages", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings w;
+    testing::encode_stream(*find_codec(other), r.events, &w);
+    EXPECT_TRUE(has_warning(w, "dropped_unknown_field", "$.usage.completion_tokens_details"))
+        << other << ": " << testing::warnings_text(w);
+    EXPECT_TRUE(
+        has_warning(w, "dropped_unknown_field", "$.usage.prompt_tokens_details.audio_tokens"))
+        << other << ": " << testing::warnings_text(w);
+  }
+}
+
+// A folded stream (the gateway's stored or server-mode answer) keeps the
+// chunks' logprobs as the whole response keeps them: one choices[0].logprobs.
+TEST(OpenAiStreamGaps, LogprobsSurviveTheFoldedAnswer) {
+  const std::string a = R"({"token":"Hi","logprob":-0.5,"bytes":[72,105],"top_logprobs":[]})";
+  const std::string b = R"({"token":"!","logprob":-0.1,"bytes":[33],"top_logprobs":[]})";
+  auto r = decode_stream(sse_from_chunks(
+      {chunk("[" + choice(R"({"content":"Hi"})", R"({"content":[)" + a + R"(],"refusal":null})") +
+             "]"),
+       chunk("[" + choice(R"({"content":"!"})", R"({"content":[)" + b + R"(],"refusal":null})") +
+             "]"),
+       chunk("[" + choice("{}", "null", R"("stop")") + "]")}));
+  ASSERT_TRUE(r.status.ok()) << r.status.error().to_string();
+  ir::StreamAccumulator acc;
+  for (const auto& e : r.events) acc.add(e);
+  ir::Response folded = std::move(acc).take();
+  Warnings ww;
+  auto whole = openai().encode_response(folded, ww);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_TRUE(ww.empty()) << testing::warnings_text(ww);
+  EXPECT_EQ(json::parse(*whole)["choices"][0]["logprobs"],
+            json::parse(R"({"content":[)" + a + "," + b + R"(],"refusal":null})"))
+      << *whole;
+  Warnings other;
+  ASSERT_TRUE(find_codec("anthropic_messages")->encode_response(folded, other).ok());
+  EXPECT_TRUE(has_warning(other, "dropped_unknown_field", "$.choices[0].logprobs"))
+      << testing::warnings_text(other);
 }
 
 }  // namespace

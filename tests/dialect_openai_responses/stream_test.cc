@@ -415,8 +415,6 @@ TEST(ResponsesStreamFastPath, EdgeCasesGetTheFullPathsAnswer) {
 
 // response.refusal.delta is a refusal delta: an `openai` (Chat) client gets
 // it as delta.refusal; a dialect without a refusal drops it with a warning.
-// (The `responses` stream encoder does not write refusal events yet: it
-// drops the refusal with the same warning.)
 TEST(ResponsesStreamGaps, RefusalCrossesToChatAndWarnsElsewhere) {
   auto r = decode_stream(sse_of(
       {R"({"type":"response.created","response":{"id":"r1","model":"m"}})",
@@ -437,12 +435,92 @@ TEST(ResponsesStreamGaps, RefusalCrossesToChatAndWarnsElsewhere) {
   EXPECT_TRUE(to_chat.empty()) << warnings_text(to_chat);
   EXPECT_NE(c.find(R"("delta":{"refusal":"No."})"), std::string::npos) << c;
 
-  for (const Codec* other : {&responses(), &anthropic()}) {
-    Warnings w;
-    testing::encode_stream(*other, r.events, &w);
-    EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "response.refusal.delta"))
-        << other->name() << ": " << warnings_text(w);
+  Warnings w;
+  testing::encode_stream(anthropic(), r.events, &w);
+  EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "response.refusal.delta")) << warnings_text(w);
+  Warnings same;  // the responses encoder writes it back (its usage and time besides)
+  const auto back = decode_stream(testing::encode_stream(responses(), r.events, &same)).events;
+  EXPECT_TRUE(same.empty()) << warnings_text(same);
+  ASSERT_GE(back.size(), 2u) << describe(back);
+  EXPECT_EQ(back[1], r.events[1]) << describe(back);
+}
+
+// The JSON of each `data:` line of an SSE body.
+std::vector<json> data_objects(const std::string& sse) {
+  std::vector<json> out;
+  std::istringstream in(sse);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("data: ", 0) == 0) out.push_back(json::parse(line.substr(6)));
+  return out;
+}
+
+// A Chat stream's delta.refusal reaches a Responses client as the events the
+// API streams for a refusal: a `refusal` content part added to the message,
+// response.refusal.delta, response.refusal.done, the part done, and the part
+// in the item and in response.completed; after answer text, as the next
+// content part of the same message.
+TEST(ResponsesStreamGaps, ChatRefusalIsWrittenAsRefusalEvents) {
+  const std::string head =
+      R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":)";
+  const std::string tail = R"(,"logprobs":null,"finish_reason":null}]})";
+  std::string chat_sse;
+  for (const char* delta : {R"({"role":"assistant","content":"Well. "})",
+                            R"({"refusal":"I can't"})", R"({"refusal":" help."})"})
+    chat_sse += "data: " + head + delta + tail + "\n\n";
+  chat_sse += "data: " + head + R"({},"logprobs":null,"finish_reason":"stop"}]})" + "\n\n";
+  chat_sse += "data: [DONE]\n\n";
+  const auto events = testing::decode_stream_events(chat(), chat_sse);
+
+  Warnings w;
+  const std::string sse = testing::encode_stream(responses(), events, &w);
+  EXPECT_TRUE(w.empty()) << warnings_text(w);
+  std::vector<std::string> types;
+  std::vector<json> objects = data_objects(sse);
+  for (const auto& o : objects) types.push_back(o["type"]);
+  EXPECT_EQ(
+      types,
+      (std::vector<std::string>{
+          "response.created", "response.in_progress", "response.output_item.added",
+          "response.content_part.added", "response.output_text.delta", "response.output_text.done",
+          "response.content_part.done", "response.content_part.added", "response.refusal.delta",
+          "response.refusal.delta", "response.refusal.done", "response.content_part.done",
+          "response.output_item.done", "response.completed"}))
+      << sse;
+  const json refusal_part = {{"type", "refusal"}, {"refusal", "I can't help."}};
+  for (const auto& o : objects) {
+    const std::string type = o["type"];
+    if (type.starts_with("response.refusal.") ||
+        (type.starts_with("response.content_part.") && o["part"]["type"] == "refusal")) {
+      EXPECT_EQ(o["content_index"], 1) << o.dump();
+      EXPECT_EQ(o["output_index"], 0) << o.dump();
+      EXPECT_EQ(o["item_id"], objects[2]["item"]["id"]) << o.dump();
+    }
+    if (type == "response.content_part.added" && o["content_index"] == 1) {
+      EXPECT_EQ(o["part"], (json{{"type", "refusal"}, {"refusal", ""}}));
+    }
+    if (type == "response.refusal.delta") {
+      EXPECT_TRUE(o["delta"] == "I can't" || o["delta"] == " help.") << o.dump();
+    }
+    if (type == "response.refusal.done") {
+      EXPECT_EQ(o["refusal"], "I can't help.");
+    }
+    if (type == "response.content_part.done" && o["content_index"] == 1) {
+      EXPECT_EQ(o["part"], refusal_part);
+    }
+    if (type == "response.output_item.done") {
+      EXPECT_EQ(o["item"]["content"][1], refusal_part) << o.dump();
+    }
+    if (type == "response.completed") {
+      EXPECT_EQ(o["response"]["output"][0]["content"][0]["text"], "Well. ") << o.dump();
+      EXPECT_EQ(o["response"]["output"][0]["content"][1], refusal_part) << o.dump();
+    }
   }
+  // Read back: the same text and refusal.
+  ir::Response back = accumulate(decode_stream(sse).events);
+  ASSERT_EQ(back.parts.size(), 2u);
+  EXPECT_EQ(std::get<ir::TextPart>(back.parts[0]).text, "Well. ");
+  EXPECT_NE(std::get<ir::UnknownPart>(back.parts[1]).raw_json.find("I can't help."),
+            std::string::npos);
 }
 
 // What a Responses stream says that no event carries: logprobs of a text

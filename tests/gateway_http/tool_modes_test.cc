@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "raw_client.h"
@@ -289,6 +290,101 @@ TEST_F(ToolModes, MixedBehindResponses) {
 // server loop with the prefixed built-ins (the model calls `gw_list`, the
 // registry runs `list` in the route's workspace); a request that brings its
 // own tools passes through, its call returned to the client.
+// A provider whose answers carry a loss its stream decoder found (as an HTTP
+// provider's Generation::warnings do) and whose finish carries a raw extra
+// (as an `openai` or `gemini` stream's may): the scripted provider, each
+// answer with one warning and each Finish with one extra.
+class LossyProvider final : public provider::Provider {
+ public:
+  explicit LossyProvider(std::unique_ptr<provider::Provider> inner) : inner_(std::move(inner)) {}
+  std::string_view name() const override { return inner_->name(); }
+  const provider::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  provider::ProviderCall generate(ir::Request request, provider::DoneCallback done) override {
+    return inner_->generate(std::move(request), with_loss(std::move(done)));
+  }
+  provider::ProviderCall stream(ir::Request request, provider::EventCallback on_event,
+                                provider::DoneCallback done) override {
+    auto with_extra = [on_event = std::move(on_event)](const ir::StreamEvent& e) {
+      if (const auto* f = std::get_if<ir::Finish>(&e)) {
+        ir::Finish fin = *f;
+        fin.extras = {{{"service_tier", R"("default")"}}, "openai_chat"};
+        return on_event(ir::StreamEvent{std::move(fin)});
+      }
+      on_event(e);
+    };
+    return inner_->stream(std::move(request), std::move(with_extra), with_loss(std::move(done)));
+  }
+
+ private:
+  static provider::DoneCallback with_loss(provider::DoneCallback done) {
+    return [done = std::move(done)](Result<provider::Generation> g) {
+      if (g)
+        g->warnings.push_back(
+            Warning{"dropped_unknown_field", "$.system_fingerprint", "no stream event"});
+      done(std::move(g));
+    };
+  }
+  std::unique_ptr<provider::Provider> inner_;
+};
+
+// In server mode the gateway runs the rounds itself; what a round's stream
+// decoder lost reaches the counter (stage "stream") and the log, as a
+// passthrough stream's does (ModelCall::report_stream_warnings), not only
+// the model call's span; so does a round's finish extra, which the client's
+// one answer (its own finish) cannot carry.
+TEST(ToolModesLosses, ARoundsStreamLossesReachTheCounterAndTheLog) {
+  auto reg = std::make_shared<tools::Registry>();
+  tools::ToolSpec echo;
+  echo.name = "echo";
+  echo.input_schema = R"({"type":"object","properties":{"text":{"type":"string"}}})";
+  echo.handler = tools::SyncHandler([](const json& args, tools::ToolContext&) {
+    return tools::ToolOutput::text("echo:" + args.value("text", std::string()));
+  });
+  ASSERT_TRUE(reg->add(std::move(echo)));
+  auto script = provider::parse_script(kScript);
+  ASSERT_TRUE(script) << script.error().to_string();
+  auto router = std::make_shared<gateway::PatternRouter>();
+  auto* p = router->own(std::make_unique<LossyProvider>(
+      std::make_unique<provider::ScriptedProvider>(std::move(*script))));
+  auto tools = std::make_shared<gateway::RouteTools>();
+  tools->mode = gateway::ToolMode::server;
+  tools->registry = reg;
+  router->add_route({.pattern = "*", .aliases = {}, .targets = {{p, "", "scripted", tools}}});
+  gateway::GatewayOptions opt;
+  opt.host = "127.0.0.1";
+  opt.port = 0;
+  opt.threads = 1;
+  auto lines = std::make_shared<std::vector<std::string>>();
+  auto mu = std::make_shared<std::mutex>();
+  opt.log = [lines, mu](std::string_view line) {
+    std::lock_guard lock(*mu);
+    lines->emplace_back(line);
+  };
+  gateway::Gateway gw(opt, router);
+  ASSERT_TRUE(gw.start().ok());
+  RawClient c(gw.port());
+  json body = {
+      {"model", "m"}, {"stream", true}, {"messages", {{{"role", "user"}, {"content", "echo yo"}}}}};
+  ASSERT_TRUE(c.send(http_post("/v1/chat/completions", body.dump())));
+  auto r = c.read_response();
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_NE(r->body.find("the tool"), std::string::npos) << r->body;  // in 12-char deltas
+  const std::string metrics = gw.metrics_text();
+  gw.stop();
+  gw.wait();
+  EXPECT_NE(metrics.find("toolwire_translation_warnings_total{route=\"/v1/chat/completions\","
+                         "code=\"dropped_unknown_field\",stage=\"stream\"} 2"),
+            std::string::npos)
+      << metrics;
+  std::string logged;
+  for (const auto& line : *lines)
+    if (line.find("lost after the headers were sent") != std::string::npos) logged += line;
+  EXPECT_NE(logged.find("dropped_unknown_field ($.system_fingerprint)"), std::string::npos)
+      << logged;
+  EXPECT_NE(logged.find("dropped_unknown_field ($.service_tier)"), std::string::npos) << logged;
+}
+
 TEST(ToolModesConfig, BuiltinsWhenTheClientHasNoToolsUnderAPrefix) {
   namespace fs = std::filesystem;
   fs::path ws = fs::temp_directory_path() / ("tw_builtins_" + std::to_string(::getpid()));

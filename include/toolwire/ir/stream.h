@@ -18,15 +18,31 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "toolwire/ir/response.h"
 
 namespace toolwire::ir {
 
+// Members of the source stream that no event field models but the whole
+// response keeps (Chat `system_fingerprint`, usage details...), raw, keyed as
+// the whole response's decoder keys its extras (a top-level name, or a placed
+// member's path: src/dialects/common/placed_member.h). Written back only by
+// the dialect named in `dialect` (a codec name); every other encoder drops
+// them with `dropped_unknown_field` at their path. A StreamAccumulator adds
+// them to the response's `extra`, so a folded stream keeps what the whole
+// response keeps.
+struct StreamExtras {
+  std::vector<ExtraField> extra;
+  std::string dialect;
+  bool operator==(const StreamExtras&) const = default;
+};
+
 struct MessageStart {
   std::string id;
   std::string model;
   int64_t created = 0;
+  StreamExtras extras;  // envelope members (`system_fingerprint`...)
   bool operator==(const MessageStart&) const = default;
 };
 
@@ -75,7 +91,8 @@ struct ToolCallEnd {
 };
 
 struct UsageEvent {
-  Usage usage;  // cumulative: later events replace earlier fields they set
+  Usage usage;          // cumulative: later events replace earlier fields they set
+  StreamExtras extras;  // usage details no count models; a later key replaces
   bool operator==(const UsageEvent&) const = default;
 };
 
@@ -86,6 +103,7 @@ struct Finish {
   // `anthropic` has a place for it; the others drop it with
   // `dropped_unknown_field` at `$.stop_sequence`, as the whole response does.
   std::string stop_sequence;
+  StreamExtras extras;  // e.g. Gemini candidate members, Bedrock metrics
   bool operator==(const Finish&) const = default;
 };
 

@@ -120,7 +120,11 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     if (type == "message_start") return on_message_start(obj, path, out);
     if (type == "message_delta") return on_message_delta(obj, path, out);
     if (type == "message_stop") {
-      out.push_back(ir::Finish{decode_stop_reason(stop_reason_, saw_tool_), stop_sequence_});
+      ir::Finish finish{decode_stop_reason(stop_reason_, saw_tool_), stop_sequence_};
+      // Names the source: a folded answer (StreamAccumulator) keeps the stop
+      // sequence as an Anthropic response's extra, written back by Anthropic.
+      if (!stop_sequence_.empty()) finish.extras.dialect = kDialect;
+      out.push_back(std::move(finish));
       done_ = true;
       return Status::Ok();
     }

@@ -39,6 +39,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   void on(const ir::MessageStart& e, std::string& out) {
+    own_extras(e.extras, kDialect, "anthropic");  // none of its own yet
     if (started_ || pending_start_) {
       note("duplicate_message_start", "a second MessageStart was ignored");
       return;
@@ -198,9 +199,13 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     if (open_ == Open::tool && open_tool_ == e.index) close_block(out);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
+  void on(const ir::UsageEvent& e, std::string&) {
+    merge_usage(e.usage);
+    own_extras(e.extras, kDialect, "anthropic");
+  }
 
   void on(const ir::Finish& e, std::string& out) {
+    own_extras(e.extras, kDialect, "anthropic");
     ensure_started(out);
     close_block(out);
     emit("message_delta", out, [&](JsonWriter& w) {

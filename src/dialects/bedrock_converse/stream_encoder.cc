@@ -81,7 +81,8 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     open_index_ = next_index_++;
   }
 
-  void on(const ir::MessageStart&, std::string& out) {
+  void on(const ir::MessageStart& e, std::string& out) {
+    own_extras(e.extras, kDialect, "bedrock");  // none of its own yet
     if (saw_start_) {
       note("duplicate_message_start", "a second MessageStart was ignored");
       return;
@@ -160,10 +161,14 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     emit("contentBlockStop", out, [&](JsonWriter& w) { w.field("contentBlockIndex", index); });
   }
 
-  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
+  void on(const ir::UsageEvent& e, std::string&) {
+    merge_usage(e.usage);
+    own_extras(e.extras, kDialect, "bedrock");
+  }
 
   void on(const ir::Finish& e, std::string& out) {
     drop_stop_sequence(e, "bedrock");
+    own_extras(e.extras, kDialect, "bedrock");  // none of its own yet
     ensure_started(out);
     close_open(out);
     for (auto& [call, tool] : tools_) {

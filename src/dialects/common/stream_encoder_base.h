@@ -9,6 +9,7 @@
 #include <string_view>
 #include <variant>
 
+#include "dialects/common/placed_member.h"
 #include "toolwire/dialects/codec.h"
 
 namespace toolwire::dialects {
@@ -67,6 +68,22 @@ class StreamEncoderBase : public StreamEncoder {
       return;
     note_at("dropped_unknown_field", "$.stop_sequence",
             "field 'stop_sequence' has no " + std::string(target) + " equivalent");
+  }
+
+  // An event's raw extras (ir::StreamExtras): true when they are this
+  // encoder's dialect `self`, to write back; else each one that says
+  // something is dropped with the warning the whole response gives for it.
+  bool own_extras(const ir::StreamExtras& x, std::string_view self, std::string_view target) {
+    if (x.extra.empty() || x.dialect == self) [[likely]]
+      return !x.extra.empty();
+    for (const auto& e : x.extra) {
+      const bool placed = is_placed_key(e.key);
+      if (placed ? placed_value_is_empty(e.raw_json) : e.raw_json == "null") continue;
+      const std::string_view name = placed ? placed_member_name(e.key) : std::string_view(e.key);
+      note_at("dropped_unknown_field", placed ? e.key : "$." + e.key,
+              "field '" + std::string(name) + "' has no " + std::string(target) + " equivalent");
+    }
+    return false;
   }
 
   // True once the stream finished: the event is ignored, and said so once.

@@ -11,6 +11,7 @@
 // TextDelta, decoded without a DOM. Anything else takes the full path.
 #include <algorithm>
 
+#include "dialects/common/dom_json.h"
 #include "dialects/common/literal_match.h"
 #include "dialects/common/stream_decoder_base.h"
 #include "dialects/gemini/wire.h"
@@ -153,7 +154,10 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       note("dropped_unknown_field", "$.promptFeedback",
            "field 'promptFeedback' has no stream event; the stream drops it");
     if (!finish.empty()) {
-      out.push_back(ir::Finish{decode_finish_reason(finish, next_tool_ > 0)});
+      ir::Finish fin{decode_finish_reason(finish, next_tool_ > 0)};
+      if (!candidate_extra_.empty()) [[unlikely]]
+        fin.extras = {std::move(candidate_extra_), std::string(kDialect)};
+      out.push_back(std::move(fin));
       done_ = true;
     }
     return Status::Ok();
@@ -166,10 +170,12 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     static constexpr std::string_view kKeys[] = {"content", "finishReason", "index"};
     const auto f = pick(obj, kKeys);
     // safetyRatings, citationMetadata, groundingMetadata, finishMessage,
-    // logprobsResult...: the whole response keeps them, a stream cannot.
+    // logprobsResult...: kept as the whole response keeps them, the last
+    // value of each, on the Finish (a `gemini` stream writes them back into
+    // its last candidate).
     if (obj.size() > static_cast<size_t>(f.present[kContent] + f.present[kFinishReason] +
                                          f.present[kIndex])) [[unlikely]]
-      note_other_members(obj, kKeys, "$.candidates[0].", "the stream drops it");
+      keep_candidate_members(obj, kKeys);
     if (f.has[kContent]) {
       const Path content_path(path, "content");
       TW_ASSIGN(json::object content, json::as_object(f.e[kContent], content_path));
@@ -213,6 +219,17 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     return Status::Ok();
   }
 
+  template <size_t N>
+  void keep_candidate_members(json::object obj, const std::string_view (&known)[N]) {
+    for (auto [key, value] : obj) {
+      if (value.is_null() || std::find(std::begin(known), std::end(known), key) != std::end(known))
+        continue;
+      std::string name = std::string(kCandidatePrefix) + std::string(key);
+      std::erase_if(candidate_extra_, [&](const ir::ExtraField& e) { return e.key == name; });
+      candidate_extra_.push_back(ir::ExtraField{std::move(name), json::compact(value)});
+    }
+  }
+
   // Each member of `obj` not in `known` (and not null), at `prefix` + its key.
   template <size_t N>
   void note_other_members(json::object obj, const std::string_view (&known)[N],
@@ -247,6 +264,7 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
   std::string salt_;             // the response id: seeds synthesized call ids
   std::string prefix_, suffix_;  // the fast path's template; empty: none yet
   ir::Usage usage_;
+  std::vector<ir::ExtraField> candidate_extra_;  // the candidate's other members, for the Finish
   size_t chunk_ = 0;
   int next_tool_ = 0;
   bool started_ = false;

@@ -53,6 +53,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   void on(const ir::MessageStart& e, std::string&) {
+    own_extras(e.extras, kDialect, "gemini");  // none of its own yet
     if (started_) {
       note("duplicate_message_start", "a second MessageStart was ignored");
       return;
@@ -166,6 +167,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void on(const ir::ToolCallEnd&, std::string&) {}  // written with the next content
 
   void on(const ir::UsageEvent& e, std::string&) {
+    own_extras(e.extras, kDialect, "gemini");
     if (e.usage.input_tokens) usage_.input_tokens = e.usage.input_tokens;
     if (e.usage.output_tokens) usage_.output_tokens = e.usage.output_tokens;
     if (e.usage.cache_read_tokens) usage_.cache_read_tokens = e.usage.cache_read_tokens;
@@ -176,10 +178,17 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
   void on(const ir::Finish& e, std::string& out) {
     drop_stop_sequence(e, "gemini");
+    const bool own = own_extras(e.extras, kDialect, "gemini");
     flush_calls(out);
     chunk(
         out, [](JsonWriter&) {},
-        [&](JsonWriter& w) { w.field("finishReason", encode_finish_reason(e.reason, saw_tool_)); },
+        [&](JsonWriter& w) {
+          w.field("finishReason", encode_finish_reason(e.reason, saw_tool_));
+          if (own) [[unlikely]]  // safetyRatings...: the candidate's, as the whole response
+            for (const auto& x : e.extras.extra)
+              if (std::string_view(x.key).starts_with(kCandidatePrefix))
+                w.field_raw(std::string_view(x.key).substr(kCandidatePrefix.size()), x.raw_json);
+        },
         true);
     finished_ = true;
   }

@@ -102,25 +102,7 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     } else if (key == "usage") {
       TW_ASSIGN(auto u, decode_usage(value, kp));
       resp.usage = u;
-      // completion_tokens_details (reasoning, prediction, audio) and
-      // prompt_tokens_details other than cached_tokens: kept for OpenAI Chat.
-      const json::object usage_obj = value.get_object().value_unsafe();  // named, as below
-      for (auto [member, detail] : usage_obj) {
-        if (detail.is_null()) continue;
-        const Path mp(kp, member);
-        if (member == "completion_tokens_details") {
-          resp.extra.push_back(
-              ir::ExtraField{mp.str(), placed_raw(kPlacedFixed, 0, 0, raw_json(detail))});
-        } else if (member == "prompt_tokens_details" && detail.is_object()) {
-          // A named object: iterating value_unsafe()'s result would iterate
-          // into the temporary (GCC: -Wdangling-pointer).
-          const json::object details = detail.get_object().value_unsafe();
-          for (auto [name, count] : details)
-            if (name != "cached_tokens")
-              resp.extra.push_back(ir::ExtraField{Path(mp, name).str(),
-                                                  placed_raw(kPlacedFixed, 0, 0, raw_json(count))});
-        }
-      }
+      keep_usage_details(value, kp, resp.extra);
     } else {
       resp.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
     }

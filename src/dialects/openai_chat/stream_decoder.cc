@@ -157,9 +157,9 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
     const auto f = pick(obj, kKeys);
     if (f.has[kError] || ev.event == "error")
       return on_error(f.e[kError], f.has[kError], *root, out);
-    note_other_members(obj);
     if (!started_) {
       ir::MessageStart start;
+      keep_other_members(obj, start.extras);
       if (f.has[kId]) {
         TW_ASSIGN(auto s, json::as_string(f.e[kId], Path(path, "id")));
         start.id = std::string(s);
@@ -174,6 +174,8 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       }
       out.push_back(std::move(start));
       started_ = true;
+    } else {
+      note_other_members(obj);
     }
     if (f.has[kChoices]) {
       Path cp(path, "choices");
@@ -182,24 +184,44 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       for (json::element c : arr) TW_TRY(on_choice(c, Path(cp, i++), out));
     }
     if (f.has[kUsage]) {
-      TW_ASSIGN(auto u, decode_usage(f.e[kUsage], Path(path, "usage")));
-      if (!u.empty()) out.push_back(ir::UsageEvent{u});
+      const Path up(path, "usage");
+      TW_ASSIGN(auto u, decode_usage(f.e[kUsage], up));
+      ir::UsageEvent usage{u};
+      keep_usage_details(f.e[kUsage], up, usage.extras.extra);  // as the whole response
+      if (!usage.extras.extra.empty()) [[unlikely]]
+        usage.extras.dialect = kDialect;
+      if (!u.empty() || !usage.extras.extra.empty()) out.push_back(std::move(usage));
     }
     learn_envelope(obj, ev.data);
     return Status::Ok();
   }
 
-  // Members of a chunk no event carries (`system_fingerprint`,
-  // `service_tier`...): the whole response keeps them same-dialect; a stream
-  // drops them, said once each. (Full path only: a chunk the fast path takes
-  // repeats an envelope the full path saw.)
-  void note_other_members(json::object obj) {
+  // Chunk members no event field models (`system_fingerprint`,
+  // `service_tier`...), as the whole response keeps them: the first chunk's
+  // ride raw on the MessageStart (an `openai` stream writes them back into
+  // every chunk), a member a later chunk adds has no event and is dropped,
+  // said once. (Full path only: a chunk the fast path takes repeats an
+  // envelope the full path saw.)
+  static bool carried_member(std::string_view key) {
     static constexpr std::string_view kCarried[] = {"id",    "object",     "created",
                                                     "model", "choices",    "usage",
                                                     "error", "obfuscation"};  // padding, no content
+    return std::find(std::begin(kCarried), std::end(kCarried), key) != std::end(kCarried);
+  }
+
+  void keep_other_members(json::object obj, ir::StreamExtras& extras) {
     for (auto [key, value] : obj) {
-      if (value.is_null() ||
-          std::find(std::begin(kCarried), std::end(kCarried), key) != std::end(kCarried))
+      if (value.is_null() || carried_member(key)) continue;
+      extras.extra.push_back(ir::ExtraField{std::string(key), raw_json(value)});
+      extras.dialect = kDialect;
+    }
+    for (const auto& e : extras.extra) kept_members_.push_back(e.key);
+  }
+
+  void note_other_members(json::object obj) {
+    for (auto [key, value] : obj) {
+      if (value.is_null() || carried_member(key) ||
+          std::find(kept_members_.begin(), kept_members_.end(), key) != kept_members_.end())
         continue;
       note("dropped_unknown_field", Path(Path(), key).str(),
            "field '" + std::string(key) + "' has no stream event; the stream drops it");
@@ -364,6 +386,7 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
   int64_t started_calls_ = 0;
   int64_t last_index_ = -1;
   std::string finish_;
+  std::vector<std::string> kept_members_;  // the first chunk's, on the MessageStart
   std::string head_, tail_;  // the learnt envelope around choices[0].delta (fast path)
   size_t event_no_ = 0;
   bool started_ = false;

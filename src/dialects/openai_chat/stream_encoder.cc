@@ -37,6 +37,8 @@ class Encoder final : public StreamEncoderBase<Encoder> {
       id_ = start->id;
       model_ = start->model;
       created_ = start->created;
+      if (own_extras(start->extras, kDialect, "openai")) [[unlikely]]
+        envelope_extra_ = start->extras.extra;
       if (id_.empty()) id_ = next_id();
       write_role_chunk(out);
       return;
@@ -172,14 +174,23 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     out.append(kNoFinish);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
+  void on(const ir::UsageEvent& e, std::string&) {
+    merge_usage(e.usage);
+    if (own_extras(e.extras, kDialect, "openai")) [[unlikely]]
+      for (const auto& x : e.extras.extra) {  // a later value replaces an earlier one
+        std::erase_if(usage_extra_, [&](const ir::ExtraField& y) { return y.key == x.key; });
+        usage_extra_.push_back(x);
+      }
+  }
 
   void on(const ir::Finish& e, std::string& out) {
     drop_stop_sequence(e, "openai");
+    own_extras(e.extras, kDialect, "openai");  // a Chat finish has no members of its own
     flush_role(out);
     chunk(
         out, [](JsonWriter&) {}, encode_finish_reason(e.reason, saw_calls_));
-    if (!usage_.empty()) {  // the stream_options.include_usage chunk
+    if (!usage_.empty() || !usage_extra_.empty()) {  // the stream_options.include_usage chunk
+      std::vector<PlacedMember> placed = collect_placed(usage_extra_);  // usage details
       out.append("data: ");
       JsonWriter w(out);
       w.begin_object();
@@ -187,7 +198,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
       w.key("choices");
       w.begin_array();
       w.end_array();
-      write_usage(w, usage_);
+      write_usage(w, usage_, placed.empty() ? nullptr : &placed);
       w.end_object();
       out.append("\n\n");
     }
@@ -200,6 +211,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     w.field("object", "chat.completion.chunk");
     w.field("created", created_);
     w.field("model", model_);
+    for (const auto& x : envelope_extra_) w.field_raw(x.key, x.raw_json);  // system_fingerprint...
   }
 
   // Every chunk repeats the same envelope: it is escaped once, at the start.
@@ -263,7 +275,9 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   }
 
   std::string id_, model_;
-  std::string envelope_;  // `data: {"id":...,"choices":[{"index":0,"delta":`
+  std::string envelope_;                        // `data: {"id":...,"choices":[{"index":0,"delta":`
+  std::vector<ir::ExtraField> envelope_extra_;  // an `openai` source's chunk members
+  std::vector<ir::ExtraField> usage_extra_;     // its usage details (placed members)
   int64_t created_ = 0;
   std::vector<uint8_t> started_calls_;  // by index: 1 once its start chunk went out
   bool started_ = false;

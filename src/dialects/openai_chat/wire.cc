@@ -57,6 +57,27 @@ Result<ir::Usage> decode_usage(json::element e, const json::Path& path) {
                              {"prompt_tokens", "completion_tokens", "prompt_tokens_details"});
 }
 
+void keep_usage_details(json::element usage, const json::Path& path,
+                        std::vector<ir::ExtraField>& extra) {
+  if (!usage.is_object()) return;
+  const json::object usage_obj = usage.get_object().value_unsafe();  // named, as below
+  for (auto [member, detail] : usage_obj) {
+    if (detail.is_null()) continue;
+    const json::Path mp(path, member);
+    if (member == "completion_tokens_details") {
+      extra.push_back(ir::ExtraField{mp.str(), placed_raw(kPlacedFixed, 0, 0, raw_json(detail))});
+    } else if (member == "prompt_tokens_details" && detail.is_object()) {
+      // A named object: iterating value_unsafe()'s result would iterate
+      // into the temporary (GCC: -Wdangling-pointer).
+      const json::object details = detail.get_object().value_unsafe();
+      for (auto [name, count] : details)
+        if (name != "cached_tokens")
+          extra.push_back(ir::ExtraField{json::Path(mp, name).str(),
+                                         placed_raw(kPlacedFixed, 0, 0, raw_json(count))});
+    }
+  }
+}
+
 void write_usage(JsonWriter& w, const ir::Usage& usage, std::vector<PlacedMember>* placed) {
   w.key("usage");
   w.begin_object();

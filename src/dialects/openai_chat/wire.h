@@ -42,6 +42,13 @@ void write_image_part(JsonWriter& w, const ir::BasicImagePart<S>& image);
 
 // Decodes a `usage` object.
 Result<ir::Usage> decode_usage(json::element e, const json::Path& path);
+// The members of a `usage` object (at `path`) no ir::Usage count holds:
+// completion_tokens_details (reasoning, prediction, audio) and
+// prompt_tokens_details other than cached_tokens, as placed members of
+// `$.usage` (kPlacedFixed) for write_usage() to write back. The whole
+// response and the stream's usage chunk keep them the same way.
+void keep_usage_details(json::element usage, const json::Path& path,
+                        std::vector<ir::ExtraField>& extra);
 // A message's `refusal` text as the raw block an UnknownPart keeps:
 // {"type":"refusal","refusal":...}.
 std::string refusal_block(std::string_view refusal);

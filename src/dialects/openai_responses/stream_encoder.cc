@@ -3,7 +3,8 @@
 //
 // MessageStart writes response.created and response.in_progress. Text and
 // thinking open a message / reasoning item that closes when another kind of
-// content starts; each tool call is a function_call item of its own, open
+// content starts (a message holds an output_text part and a refusal part
+// for each run of text or refusal deltas); each tool call is a function_call item of its own, open
 // from its start to its end (interleaved parallel calls keep their own
 // output_index). Finish closes what is open and writes response.completed
 // (or response.incomplete) with every output item and the usage.
@@ -29,6 +30,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   void encode(const ir::StreamEvent& event, std::string& out) override {
     if (ignored_after_end("stream events after Finish/Error were ignored")) return;
     if (const auto* start = std::get_if<ir::MessageStart>(&event)) {
+      own_extras(start->extras, kDialect, "responses");  // none of its own yet
       if (started_) {
         warn(warnings_, "duplicate_message_start", "", "a second MessageStart was ignored");
         return;
@@ -46,6 +48,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
  private:
   enum class Open { none, message, reasoning };
+  enum class Part { none, text, refusal };  // the open content part of a message
   struct Call {
     int output_index;
     std::string item_id, call_id, name, arguments;
@@ -174,36 +177,68 @@ class Encoder final : public StreamEncoderBase<Encoder> {
       w.end_array();
       w.end_object();
     });
+    part_ = Part::none;
+    content_index_ = -1;
+    parts_.clear();
+  }
+
+  // Opens the message's next content part: output_text, or a refusal
+  // (`{"type":"refusal","refusal":""}`, its text in response.refusal.delta).
+  void open_part(Part kind, std::string& out) {
+    if (open_ != Open::message) open_message(out);
+    close_part(out);
+    part_ = kind;
+    ++content_index_;
+    text_.clear();
     begin_event("response.content_part.added", out);
     item_ref(out, open_id_, open_index_);
-    out.append(
-        ",\"content_index\":0,\"part\":{\"type\":\"output_text\",\"text\":\"\","
-        "\"annotations\":[]}");
+    out.append(",\"content_index\":");
+    append_number(out, content_index_);
+    out.append(kind == Part::text
+                   ? ",\"part\":{\"type\":\"output_text\",\"text\":\"\",\"annotations\":[]}"
+                   : ",\"part\":{\"type\":\"refusal\",\"refusal\":\"\"}");
     end_event(out);
   }
 
-  void close_message(std::string& out) {
-    begin_event("response.output_text.done", out);
+  // output_text.done / refusal.done, then content_part.done with the part.
+  void close_part(std::string& out) {
+    if (part_ == Part::none) return;
+    const bool text = part_ == Part::text;
+    part_ = Part::none;
+    begin_event(text ? "response.output_text.done" : "response.refusal.done", out);
     item_ref(out, open_id_, open_index_);
-    out.append(",\"content_index\":0");
-    member(out, "text", [&](JsonWriter& w) { w.string(text_); });
+    out.append(",\"content_index\":");
+    append_number(out, content_index_);
+    member(out, text ? "text" : "refusal", [&](JsonWriter& w) { w.string(text_); });
     end_event(out);
     std::string part;
     {
       JsonWriter w(part);
       w.begin_object();
-      w.field("type", "output_text");
-      w.field("text", text_);
-      w.key("annotations");
-      w.begin_array();
-      w.end_array();
+      if (text) {
+        w.field("type", "output_text");
+        w.field("text", text_);
+        w.key("annotations");
+        w.begin_array();
+        w.end_array();
+      } else {
+        w.field("type", "refusal");
+        w.field("refusal", text_);
+      }
       w.end_object();
     }
     begin_event("response.content_part.done", out);
     item_ref(out, open_id_, open_index_);
-    out.append(",\"content_index\":0,\"part\":");
+    out.append(",\"content_index\":");
+    append_number(out, content_index_);
+    out.append(",\"part\":");
     out.append(part);
     end_event(out);
+    parts_.push_back(std::move(part));
+  }
+
+  void close_message(std::string& out) {
+    close_part(out);
     std::string item;
     JsonWriter w(item);
     w.begin_object();
@@ -213,7 +248,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     w.field("role", "assistant");
     w.key("content");
     w.begin_array();
-    w.raw(part);
+    for (const auto& part : parts_) w.raw(part);
     w.end_array();
     w.end_object();
     done_item(open_index_, std::move(item), out);
@@ -281,14 +316,30 @@ class Encoder final : public StreamEncoderBase<Encoder> {
 
   // The hot path of a text stream: literal pieces around one escaped value.
   void on(const ir::TextDelta& e, std::string& out) {
-    if (drop_text_extras(e, kDialect, "responses") || e.text.empty()) return;
-    if (open_ != Open::message) open_message(out);
+    if (drop_text_extras(e, kDialect, "responses", /*has_refusal=*/true) || e.text.empty()) return;
+    if (e.refusal) [[unlikely]]
+      return refusal_delta(e.text, out);
+    if (open_ != Open::message || part_ != Part::text) open_part(Part::text, out);
     text_ += e.text;
     begin_event("response.output_text.delta", out);
     item_ref(out, open_id_, open_index_);
-    out.append(",\"content_index\":0,\"delta\":");
+    out.append(",\"content_index\":");
+    append_number(out, content_index_);
+    out.append(",\"delta\":");
     JsonWriter::append_escaped(out, e.text);
     out.append(",\"logprobs\":[]");
+    end_event(out);
+  }
+
+  void refusal_delta(std::string_view text, std::string& out) {
+    if (open_ != Open::message || part_ != Part::refusal) open_part(Part::refusal, out);
+    text_ += text;
+    begin_event("response.refusal.delta", out);
+    item_ref(out, open_id_, open_index_);
+    out.append(",\"content_index\":");
+    append_number(out, content_index_);
+    out.append(",\"delta\":");
+    JsonWriter::append_escaped(out, text);
     end_event(out);
   }
 
@@ -405,10 +456,14 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     if (it != calls_.end() && !it->second.ended) end_call(it->second, out);
   }
 
-  void on(const ir::UsageEvent& e, std::string&) { merge_usage(e.usage); }
+  void on(const ir::UsageEvent& e, std::string&) {
+    merge_usage(e.usage);
+    own_extras(e.extras, kDialect, "responses");
+  }
 
   void on(const ir::Finish& e, std::string& out) {
     drop_stop_sequence(e, "responses");
+    own_extras(e.extras, kDialect, "responses");
     close_open(out);
     std::vector<Call*> open_calls;
     for (auto& [index, call] : calls_)
@@ -453,6 +508,9 @@ class Encoder final : public StreamEncoderBase<Encoder> {
   std::unordered_map<int, Call> calls_;  // by IR tool index
   std::vector<std::string> done_items_;  // by output_index: the finished item's JSON
   Open open_ = Open::none;
+  Part part_ = Part::none;
+  int content_index_ = -1;          // the open message's last content part
+  std::vector<std::string> parts_;  // the open message's finished parts' JSON
   std::string open_id_, text_, encrypted_;
   int open_index_ = -1;
   int next_output_ = 0;

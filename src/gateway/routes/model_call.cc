@@ -271,6 +271,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
 
   void finish_stream(const ir::Usage& usage, const ir::FinishReason& finish) override {
     if (done_) return;
+    if (rounds_) keep_round_warnings(rounds_->lost());
     if (!begun()) begin();
     if (!usage.empty()) relay_->send(ir::UsageEvent{usage}, recorder_);
     relay_->send(ir::Finish{finish}, recorder_);
@@ -328,6 +329,7 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     s.may_retry = [self] { return !self->begun() && !self->ex_->closed(); };
     if (round_done)
       s.on_done = [self, done = std::move(round_done)](Result<provider::Generation> r) {
+        if (r) self->keep_round_warnings(r->warnings);
         done(std::move(r));
       };
     else
@@ -370,6 +372,17 @@ class ModelCall : public ToolRounds::Host, public std::enable_shared_from_this<M
     std::string items = format_warnings(late, {});
     if (trace_) trace_->stream_warnings(items);
     ctx_->log(std::string(route_) + " stream: lost after the headers were sent: " + items);
+  }
+
+  // A server-tool round's losses (its request's and its answer's decoding):
+  // reported with the client's one answer as a passthrough call's are, in
+  // the header of a whole answer, else by report_stream_warnings().
+  void keep_round_warnings(const Warnings& round) {
+    Warnings& into = stream_ ? stream_decoded_ : warnings_;
+    for (const auto& w : round)
+      if (std::none_of(into.begin(), into.end(),
+                       [&](const Warning& x) { return x.code == w.code && x.path == w.path; }))
+        into.push_back(w);
   }
 
   void on_event(const ir::StreamEvent& e) {

@@ -1,5 +1,6 @@
 #include "gateway/routes/tool_rounds.h"
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <utility>
 #include <variant>
@@ -147,6 +148,18 @@ bool ToolRounds::is_server_tool(std::string_view name) const {
   return registry_->find(name) != nullptr;
 }
 
+// Each raw extra of a round's usage or finish, at its path in the whole
+// response (a placed member's key is that path), once.
+void ToolRounds::note_lost(const ir::StreamExtras& extras) {
+  for (const auto& x : extras.extra) {
+    if (x.raw_json == "null") continue;
+    std::string path = x.key.starts_with("$.") ? x.key : "$." + x.key;
+    if (std::none_of(lost_.begin(), lost_.end(), [&](const Warning& w) { return w.path == path; }))
+      lost_.push_back(Warning{"dropped_unknown_field", std::move(path),
+                              "a tool round's field has no place in the client's one answer"});
+  }
+}
+
 bool ToolRounds::relay(const ir::StreamEvent& e, ir::StreamEvent& out) {
   if (std::holds_alternative<ir::MessageStart>(e)) {
     if (sent_start_) return false;
@@ -156,9 +169,13 @@ bool ToolRounds::relay(const ir::StreamEvent& e, ir::StreamEvent& out) {
   }
   if (const auto* u = std::get_if<ir::UsageEvent>(&e)) {
     round_usage_ = u->usage;  // cumulative within a round; summed at its end
+    note_lost(u->extras);
     return false;
   }
-  if (std::holds_alternative<ir::Finish>(e)) return false;
+  if (const auto* f = std::get_if<ir::Finish>(&e)) {
+    note_lost(f->extras);
+    return false;
+  }
   if (const auto* s = std::get_if<ir::ToolCallStart>(&e)) {
     if (static_cast<size_t>(s->index) >= client_index_.size())
       client_index_.resize(s->index + 1, -1);

@@ -68,6 +68,11 @@ class ToolRounds {
   // What of a round's stream event the client sees: false, nothing; else
   // `out` (the event with the client's call numbering).
   bool relay(const ir::StreamEvent& e, ir::StreamEvent& out);
+  // What the rounds' streams carried that the client's one answer cannot:
+  // the raw extras of a round's usage and finish (the answer has one usage,
+  // the sum, and one finish of its own), as the warnings an encoder gives
+  // for them. The model call reports them with the stream's other losses.
+  const Warnings& lost() const { return lost_; }
   // The client's answer has ended or the client is gone: the run is
   // cancelled (running tools too) and nothing more is reported.
   void stop();
@@ -78,6 +83,7 @@ class ToolRounds {
  private:
   class RoundProvider;
   void on_round(provider::Generation& g);
+  void note_lost(const ir::StreamExtras& extras);
   void on_event(const agent::Event& e);
   void on_run_done(agent::RunResult result, std::vector<ir::Message> history);
   void finish(Host& host, bool client_calls);
@@ -98,6 +104,7 @@ class ToolRounds {
   int next_client_index_ = 0;
   ir::Usage usage_total_, round_usage_;
   ir::FinishReason last_finish_;
+  Warnings lost_;  // see lost()
   ir::Response first_response_;
   std::vector<ir::Part> shown_parts_;  // whole answers: what the client gets, all rounds
 };
