@@ -322,7 +322,7 @@ TEST(GeminiRequest, ImagesBothWays) {
   std::get<ir::ImagePart>(d.messages[0].parts[1]).detail = "high";
   Warnings w;
   encode(d, &w);
-  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[0].content[1].detail"))
+  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.contents[0].parts[1].detail"))
       << warnings_text(w);
   Warnings w2;
   ASSERT_TRUE(find_codec("openai")->encode_request(r, w2));

@@ -120,9 +120,10 @@ TEST(GeminiResponse, CreateTimeIsCreated) {
   EXPECT_EQ(parse(*chat)["created"], 1795774830);
   EXPECT_TRUE(w.empty()) << w.front().code << " " << w.front().path;
   // An offset is honoured; text that is no date-time stays an extra.
-  EXPECT_EQ(decode_resp(R"({"candidates":[],"createTime":"2026-11-27T11:20:30+01:00"})").created,
-            1795774830);
-  ir::Response odd = decode_resp(R"({"candidates":[],"createTime":"yesterday"})");
+  const std::string cand =
+      R"({"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}],)";
+  EXPECT_EQ(decode_resp(cand + R"("createTime":"2026-11-27T11:20:30+01:00"})").created, 1795774830);
+  ir::Response odd = decode_resp(cand + R"("createTime":"yesterday"})");
   EXPECT_EQ(odd.created, 0);
   ASSERT_EQ(odd.extra.size(), 1u);
   EXPECT_EQ(odd.extra[0].key, "createTime");
