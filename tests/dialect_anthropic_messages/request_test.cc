@@ -411,6 +411,40 @@ TEST(AnthropicRequest, CacheControlDroppedWithWarningAcrossDialects) {
   }
 }
 
+// cache_control on the blocks inside a tool_result's content (gap 1): written
+// back into the same inner block, dropped with a warning at its path elsewhere.
+constexpr const char* kCachedResult =
+    R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":"q"},)"
+    R"({"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}]},)"
+    R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[)"
+    R"({"type":"text","text":"big","cache_control":{"type":"ephemeral"}}]},)"
+    R"({"type":"text","text":"go on"}]}]})";
+
+TEST(AnthropicRequest, ToolResultBlockCacheControlSurvivesSameDialect) {
+  Warnings decode_warnings, warnings;
+  ir::Request req = decode_ok(kCachedResult, &decode_warnings);
+  EXPECT_TRUE(decode_warnings.empty());
+  EXPECT_EQ(parse(encode_ok(req, &warnings)), parse(kCachedResult));
+  EXPECT_TRUE(warnings.empty()) << warnings.front().code << " " << warnings.front().path;
+  Warnings w2;
+  auto fast = translate_request(codec(), codec(), kCachedResult, w2);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(parse(*fast), parse(kCachedResult));
+  EXPECT_TRUE(w2.empty());
+}
+
+TEST(AnthropicRequest, ToolResultBlockCacheControlWarnsAcrossDialects) {
+  for (const char* target : {"openai_chat", "openai_responses", "gemini", "bedrock_converse"}) {
+    Warnings warnings;
+    auto out = translate_request(codec(), *find_codec(target), kCachedResult, warnings);
+    ASSERT_TRUE(out.ok()) << target << ": " << out.error().to_string();
+    EXPECT_EQ(out->find("cache_control"), std::string::npos) << target;
+    EXPECT_TRUE(has_warning(warnings, "dropped_unknown_field",
+                            "$.messages[2].content[0].content[0].cache_control"))
+        << target;
+  }
+}
+
 TEST(AnthropicRequest, PlacedMemberWhoseBlockIsGoneWarns) {
   ir::Request req = decode_ok(kCachedRequest);
   req.tools.clear();

@@ -260,7 +260,7 @@ TEST(BedrockRequest, FromOpenAIWritesNoModelOrStreamAndWarnsForEachLoss) {
   EXPECT_TRUE(has_warning(w, "dropped_tool_strict"));
   EXPECT_TRUE(has_warning(w, "dropped_message_name"));
   EXPECT_TRUE(has_warning(w, "dropped_image_url", "$.messages[0].content[1]"));
-  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[0].content[2]"));
+  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[0].content[2].detail"));
   EXPECT_TRUE(has_warning(w, "moved_system_message"));
   EXPECT_TRUE(has_warning(w, "invalid_arguments_wrapped"));
   // System first, then the moved message; the data: URL as bytes.

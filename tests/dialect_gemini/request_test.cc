@@ -130,6 +130,34 @@ TEST(GeminiRequest, PartMembersSurviveSameDialectAndWarnElsewhere) {
   EXPECT_EQ(chat->find("mediaResolution"), std::string::npos);
 }
 
+// Members of a model turn's parts (gap 10): one Gemini part may be two IR
+// parts (a text and its signature); the members ride on the first.
+TEST(GeminiRequest, ModelPartMembersSurviveSameDialectAndWarnElsewhere) {
+  const std::string body =
+      R"({"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[)"
+      R"({"text":"a","thoughtSignature":"c2ln","partMetadata":{"k":"v"}},)"
+      R"({"functionCall":{"id":"c1","name":"f","args":{}},"partMetadata":{"n":1}}]},)"
+      R"({"role":"user","parts":[{"functionResponse":{"id":"c1","name":"f","response":{"output":"r"}}}]}]})";
+  ir::Request r = decode(body);
+  Warnings w;
+  EXPECT_EQ(json::parse(encode(r, &w)), json::parse(body));
+  EXPECT_TRUE(w.empty()) << (w.empty() ? "" : w[0].code + " " + w[0].path);
+  Warnings same;
+  auto fast = translate_request(codec(), codec(), body, same);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(json::parse(*fast), json::parse(body));
+  for (const char* target : {"openai_chat", "anthropic_messages"}) {
+    Warnings cross;
+    auto out = find_codec(target)->encode_request(r, cross);
+    ASSERT_TRUE(out.ok()) << target;
+    EXPECT_EQ(out->find("partMetadata"), std::string::npos) << target;
+    EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.contents[1].parts[0].partMetadata"))
+        << target;
+    EXPECT_TRUE(has_warning(cross, "dropped_unknown_field", "$.contents[1].parts[1].partMetadata"))
+        << target;
+  }
+}
+
 TEST(GeminiRequest, SystemInstructionAndGenerationConfig) {
   ir::Request r = decode(R"({
     "systemInstruction": {"parts": [{"text": "Be brief."}, {"text": "Use metric."}]},
@@ -296,7 +324,7 @@ TEST(GeminiRequest, ImagesBothWays) {
   std::get<ir::ImagePart>(d.messages[0].parts[1]).detail = "high";
   Warnings w;
   encode(d, &w);
-  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[0].content[1]"))
+  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.contents[0].parts[1].detail"))
       << warnings_text(w);
   Warnings w2;
   ASSERT_TRUE(find_codec("openai")->encode_request(r, w2));

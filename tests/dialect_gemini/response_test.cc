@@ -103,6 +103,32 @@ TEST(GeminiResponse, IdsModelUsageSignatures) {
   EXPECT_EQ(decode_resp(encode_resp(r)).parts, r.parts);
 }
 
+// createTime (RFC 3339) is the IR's `created` (gap 17): an answer translated
+// to OpenAI carries the time, and Gemini writes it back (to the second).
+TEST(GeminiResponse, CreateTimeIsCreated) {
+  const std::string body =
+      R"({"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},)"
+      R"("finishReason":"STOP","index":0}],"modelVersion":"g","responseId":"r1",)"
+      R"("createTime":"2026-11-27T10:20:30.123456Z"})";
+  ir::Response r = decode_resp(body);
+  EXPECT_EQ(r.created, 1795774830);
+  EXPECT_TRUE(r.extra.empty());
+  EXPECT_EQ(parse(encode_resp(r))["createTime"], "2026-11-27T10:20:30Z");
+  Warnings w;
+  auto chat = find_codec("openai_chat")->encode_response(r, w);
+  ASSERT_TRUE(chat.ok());
+  EXPECT_EQ(parse(*chat)["created"], 1795774830);
+  EXPECT_TRUE(w.empty()) << w.front().code << " " << w.front().path;
+  // An offset is honoured; text that is no date-time stays an extra.
+  const std::string cand =
+      R"({"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}],)";
+  EXPECT_EQ(decode_resp(cand + R"("createTime":"2026-11-27T11:20:30+01:00"})").created, 1795774830);
+  ir::Response odd = decode_resp(cand + R"("createTime":"yesterday"})");
+  EXPECT_EQ(odd.created, 0);
+  ASSERT_EQ(odd.extra.size(), 1u);
+  EXPECT_EQ(odd.extra[0].key, "createTime");
+}
+
 TEST(GeminiResponse, FinishReasons) {
   auto finish = [](const std::string& reason, bool call = false) {
     const std::string part =

@@ -293,7 +293,7 @@ TEST(OpenAiRequestRules, ImagesDataUrlAndPlainUrl) {
   Warnings w;
   json out = encode_json(copy, &w);
   EXPECT_EQ(out["messages"][0]["content"].size(), 3u);
-  EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "$.messages[0]"));
+  EXPECT_TRUE(has_warning(w, "dropped_unknown_part", "$.messages[0].content[3]"));  // the part
 }
 
 TEST(OpenAiRequestRules, ToolResultImagesMoveToAUserMessage) {

@@ -308,5 +308,107 @@ TEST(FieldPicking, AnthropicNullRequiredFieldIsATypeErrorAtItsPath) {
       << missing.error().to_string();
 }
 
+// ---- encoder warnings name the client's paths (docs/translation.md gap 19) ----
+
+// The warnings of translating `body` from `from` to `to`, by both paths
+// (owning IR: decode then encode; borrowed: translate_request), which must agree.
+Warnings translation_warnings(const char* from, const char* to, const std::string& body) {
+  const dialects::Codec& f = *dialects::find_codec(from);
+  const dialects::Codec& t = *dialects::find_codec(to);
+  Warnings slow, fast;
+  auto ir = f.decode_request(body, slow);
+  EXPECT_TRUE(ir) << ir.error().to_string();
+  if (!ir) return {};
+  EXPECT_TRUE(t.encode_request(*ir, slow));
+  EXPECT_TRUE(dialects::translate_request(f, t, body, fast));
+  EXPECT_EQ(codes(fast), codes(slow));
+  return slow;
+}
+
+bool has(const Warnings& ws, std::string_view code, std::string_view path) {
+  for (const auto& w : ws)
+    if (w.code == code && w.path == path) return true;
+  return false;
+}
+
+// A leading system message is no IR message: the client's indices are one up.
+constexpr const char* kChatShifted = R"({"model":"m","messages":[
+  {"role":"system","content":"Be brief."},
+  {"role":"user","content":[{"type":"image_url","image_url":{"url":"https://x.test/a.png","detail":"high"}}]},
+  {"role":"assistant","name":"bob","content":"hi"}]})";
+
+TEST(SourcePaths, ChatToAnthropicWarningsNameTheClientsMessages) {
+  const Warnings w = translation_warnings("openai_chat", "anthropic_messages", kChatShifted);
+  EXPECT_TRUE(has(w, "dropped_image_detail", "$.messages[1].content[0].image_url.detail"))
+      << codes(w);
+  EXPECT_TRUE(has(w, "dropped_message_name", "$.messages[2].name")) << codes(w);
+}
+
+// (Bedrock drops a web image before its detail: dropped_image_url.)
+TEST(SourcePaths, ChatIntoGeminiAndBedrockToo) {
+  for (const char* to : {"gemini"}) {
+    const Warnings w = translation_warnings("openai_chat", to, kChatShifted);
+    EXPECT_TRUE(has(w, "dropped_image_detail", "$.messages[1].content[0].image_url.detail"))
+        << to << ": " << codes(w);
+    EXPECT_TRUE(has(w, "dropped_message_name", "$.messages[2].name")) << to << ": " << codes(w);
+  }
+}
+
+// Leading system and developer items are Request::system, not messages.
+TEST(SourcePaths, ResponsesLeadingSystemItemsShiftTheInput) {
+  const std::string body = R"({"model":"m","input":[
+    {"role":"system","content":"S"},
+    {"role":"developer","content":"D"},
+    {"role":"user","content":[{"type":"input_text","text":"look"},
+      {"type":"input_image","image_url":"https://x.test/a.png","detail":"high"}]}]})";
+  const Warnings w = translation_warnings("openai_responses", "anthropic_messages", body);
+  EXPECT_TRUE(has(w, "dropped_image_detail", "$.input[2].content[1].detail")) << codes(w);
+}
+
+// Consecutive Chat tool messages are one IR message; each result keeps its own path.
+TEST(SourcePaths, ChatToolMessagesGroupedKeepTheirOwnPaths) {
+  const std::string body = R"({"model":"m","messages":[
+    {"role":"user","content":"q"},
+    {"role":"assistant","content":null,"tool_calls":[
+      {"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},
+      {"id":"c2","type":"function","function":{"name":"f","arguments":"{}"}}]},
+    {"role":"tool","tool_call_id":"c1","content":"one"},
+    {"role":"tool","tool_call_id":"c2","content":[{"type":"text","text":"two"},
+      {"type":"file","file":{"file_id":"f1"}}]}]})";
+  const Warnings w = translation_warnings("openai_chat", "openai_responses", body);
+  EXPECT_TRUE(has(w, "dropped_unknown_part", "$.messages[3]")) << codes(w);
+}
+
+// An Anthropic user message with tool results and text is two IR messages.
+TEST(SourcePaths, AnthropicSplitUserMessageKeepsItsPath) {
+  const std::string body = R"({"model":"m","max_tokens":10,"messages":[
+    {"role":"user","content":"q"},
+    {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}]},
+    {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"r"},
+      {"type":"image","source":{"type":"url","url":"https://x.test/a.png"}}]}]})";
+  const Warnings w = translation_warnings("anthropic_messages", "bedrock_converse", body);
+  EXPECT_TRUE(has(w, "dropped_image_url", "$.messages[2].content[1]")) << codes(w);
+}
+
+// A request built in C++ (or edited after decoding) names IR positions.
+TEST(SourcePaths, WithoutAMapWarningsNameIrPositions) {
+  const dialects::Codec& chat = *dialects::find_codec("openai_chat");
+  const dialects::Codec& anthropic = *dialects::find_codec("anthropic_messages");
+  Warnings w;
+  auto ir = chat.decode_request(kChatShifted, w);
+  ASSERT_TRUE(ir) << ir.error().to_string();
+  ir->messages.insert(ir->messages.begin(), ir::Message{ir::Role::user, {ir::TextPart{"x"}}, {}});
+  w.clear();
+  ASSERT_TRUE(anthropic.encode_request(*ir, w));
+  EXPECT_TRUE(has(w, "dropped_image_detail", "$.messages[1].content[0].detail")) << codes(w);
+  EXPECT_TRUE(has(w, "dropped_message_name", "$.messages[2].name")) << codes(w);
+  ir->source_map = {};
+  ir->messages.erase(ir->messages.begin());
+  w.clear();
+  ASSERT_TRUE(anthropic.encode_request(*ir, w));
+  EXPECT_TRUE(has(w, "dropped_image_detail", "$.messages[0].content[0].detail")) << codes(w);
+  EXPECT_TRUE(has(w, "dropped_message_name", "$.messages[1].name")) << codes(w);
+}
+
 }  // namespace
 }  // namespace toolwire::testing

@@ -7,6 +7,7 @@
 #include "toolwire/core/loss_policy.h"
 #include "toolwire/ir/message.h"
 #include "toolwire/ir/response_format.h"
+#include "toolwire/ir/source_map.h"
 #include "toolwire/ir/tool.h"
 
 namespace toolwire::ir {
@@ -79,6 +80,9 @@ struct BasicRequest {
   typename S::String metadata;        // raw JSON object, empty if none
   typename S::String source_dialect;  // dialect `extra` came from
   Vector<BasicExtraField<S>> extra;
+  // Not on the wire: where the decoder found each message and part, for the
+  // paths of an encoder's warnings (ir/source_map.h); empty if built in C++.
+  BasicSourceMap<S> source_map;
   // Not on the wire: how long the caller will wait for the whole answer, in
   // ms (a gateway's client's own timeout); an upstream call, its retries and
   // their retry-after waits included, never runs past it. nullopt: no limit

@@ -28,7 +28,8 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
   at.write(w);
   w.end_object();
   if (!image.detail.empty() && image.detail != "auto")
-    warn(warnings, "dropped_image_detail", path, "Anthropic images have no 'detail' setting");
+    warn(warnings, "dropped_image_detail", json::Path(path, "detail"),
+         "Anthropic images have no 'detail' setting");
 }
 
 template <class S>

@@ -8,6 +8,7 @@
 #include "dialects/common/call_id.h"
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
+#include "dialects/common/source_map.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/common/user_assistant_messages.h"
 #include "toolwire/dialects/tool_rules.h"
@@ -80,9 +81,12 @@ Result<bool> decode_plain_block(json::element block, const BlockFields& f, std::
   return true;
 }
 
+// `members`: where the members of its content blocks (cache_control...)
+// are kept, as part `part` of IR message members.message.
 template <class S>
 Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCallIds& seen,
-                          ir::BasicToolResultPart<S>& out) {
+                          ir::BasicToolResultPart<S>& out, const BlockMembers<S>& members,
+                          size_t part) {
   using T = IrText<S>;
   const Path id_path(path, "tool_use_id");
   TW_ASSIGN(json::element id_el, f.need(kToolUseId, "tool_use_id", path));
@@ -107,12 +111,24 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
         TW_ASSIGN(json::object inner_obj, json::as_object(inner, inner_path));
         const BlockFields g = pick_block(inner_obj);
         TW_ASSIGN(std::string_view type, block_type(g, inner_path));
+        const size_t before = out.content.size();
         TW_ASSIGN(bool ok, decode_plain_block<S>(inner, g, type, inner_path, out.content));
         if (!ok) {
           const Path type_path(inner_path, "type");
           return json::invalid(type_path, "'" + std::string(type) +
                                               "' blocks are not allowed in tool_result content");
         }
+        // A verbatim block keeps its members itself.
+        if ((g.has[kCacheControl] || g.has[kCitations]) && out.content.size() > before &&
+            !std::holds_alternative<ir::BasicUnknownPart<S>>(out.content.back()) && members.extra)
+            [[unlikely]]
+          for (const int k : {kCacheControl, kCitations})
+            if (g.has[k])
+              members.extra->push_back(ir::BasicExtraField<S>{
+                  T::made(Path(inner_path, kBlockKeys[k]).str()),
+                  T::made(placed_raw(kPlacedResultBlock, members.message,
+                                     result_block_slot(part, out.content.size() - 1),
+                                     json::compact(g.e[k])))});
       }
     }
   }
@@ -128,11 +144,13 @@ Status decode_tool_result(const BlockFields& f, const Path& path, const SeenCall
 template <class S>
 Status decode_user(json::element content, const Path& content_path, SeenCallIds& seen,
                    typename S::template Vector<ir::BasicMessage<S>>& out,
-                   typename S::template Vector<ir::BasicExtraField<S>>& extra) {
+                   typename S::template Vector<ir::BasicExtraField<S>>& extra,
+                   SplitNotes<S> notes) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   if (content.is_string()) {
     std::string_view text = content.get_string().value_unsafe();
     if (!text.empty()) user.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
+    note_source(notes.map, out.size(), 0, user.parts.size(), notes.source, "content");
     out.push_back(std::move(user));
     return Status::Ok();
   }
@@ -161,10 +179,13 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
     TW_ASSIGN(std::string_view type, block_type(f, path));
     if (type == "tool_result") {
       ir::BasicToolResultPart<S> result;
-      TW_TRY(decode_tool_result<S>(f, path, seen, result));
+      // The tool message goes first: it will be IR message out.size().
+      TW_TRY(decode_tool_result<S>(f, path, seen, result, BlockMembers<S>{&extra, out.size()},
+                                   tool.parts.size()));
       if (tool.parts.empty()) tool.parts.reserve(blocks.size());  // reserved on first use: most
       tool.parts.push_back(std::move(result));                    // messages hold one kind only
       note_kept(f, index, true, tool.parts.size() - 1, tool.parts);
+      notes.block(true, tool.parts.size() - 1, tool.parts.size(), index);
       continue;
     }
     if (user.parts.empty()) user.parts.reserve(blocks.size());
@@ -176,10 +197,12 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
                            "'" + std::string(type) + "' blocks are not allowed in user content");
     }
     note_kept(f, index, false, before, user.parts);
+    notes.block(false, before, user.parts.size(), index);
   }
   const size_t first = out.size();
   const bool has_results = !tool.parts.empty();
   push_user_message(std::move(tool), std::move(user), out);
+  notes.pushed(first, has_results, out.size() - first > static_cast<size_t>(has_results));
   if (!kept.empty()) [[unlikely]] {
     size_t at = 0;
     for (json::element block : blocks) {  // the blocks again, for their members
@@ -199,23 +222,32 @@ Status decode_user(json::element content, const Path& content_path, SeenCallIds&
 template <class S>
 Status decode_messages(json::element value, const Path& path,
                        typename S::template Vector<ir::BasicMessage<S>>& out,
-                       typename S::template Vector<ir::BasicExtraField<S>>& extra) {
+                       typename S::template Vector<ir::BasicExtraField<S>>& extra,
+                       ir::BasicSourceMap<S>& map) {
   SeenCallIds seen;
-  const auto on_user = [&](json::element content, const Path& content_path) {
-    return decode_user<S>(content, content_path, seen, out, extra);
+  const auto on_user = [&](json::element content, const Path& content_path, size_t index) {
+    return decode_user<S>(content, content_path, seen, out, extra,
+                          SplitNotes<S>{map, index, "content"});
   };
-  const auto on_assistant = [&](json::element content, const Path& content_path) -> Status {
+  const auto on_assistant = [&](json::element content, const Path& content_path,
+                                size_t index) -> Status {
     ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
+    note_source(map, out.size(), 0, 0, index);
     if (content.is_string()) {
       std::string_view text = content.get_string().value_unsafe();
       if (!text.empty()) msg.parts.push_back(ir::BasicTextPart<S>{IrText<S>::keep(text)});
+      note_source(map, out.size(), 0, msg.parts.size(), index, "content");
     } else {
       TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
       msg.parts.reserve(blocks.size());
       size_t j = 0;
-      for (json::element block : blocks)
-        TW_TRY(decode_assistant_block<S>(block, Path(content_path, j++), msg.parts, &seen,
+      for (json::element block : blocks) {
+        const size_t before = msg.parts.size();
+        TW_TRY(decode_assistant_block<S>(block, Path(content_path, j), msg.parts, &seen,
                                          {&extra, out.size()}));
+        note_source(map, out.size(), before, msg.parts.size(), index, "content",
+                    static_cast<uint32_t>(j++));
+      }
     }
     out.push_back(std::move(msg));
     return Status::Ok();
@@ -417,7 +449,9 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       [&](std::string_view key, json::element value, const Path& fpath) -> Status {
         if (key == "messages") {
           has_messages = true;
-          TW_TRY(decode_messages<S>(value, fpath, req.messages, req.extra));
+          begin_source_map(req, "messages");
+          TW_TRY(decode_messages<S>(value, fpath, req.messages, req.extra, req.source_map));
+          end_source_map(req);
         } else if (value.is_null() && is_known_field(key)) {
           // An explicit null means "absent" for every optional field.
         } else if (key == "model") {

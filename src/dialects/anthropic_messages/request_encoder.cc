@@ -90,20 +90,25 @@ void encode_tool_result(const ir::BasicToolResultPart<S>& r, const Path& path, J
     ++emitted;
     only_text = std::get_if<ir::BasicTextPart<S>>(&c);
   }
-  if (emitted == 1 && only_text) {
+  // Members of its blocks (cache_control...) need the blocks: no shorthand.
+  const bool members = at.placed && has_placed_result_blocks(*at.placed, at.i, at.j);
+  if (emitted == 1 && only_text && !members) {
     w.field("content", only_text->text);  // the plain-string form
   } else if (emitted > 0) {
     w.key("content");
     w.begin_array();
-    for (const auto& c : r.content) {
+    for (size_t k = 0; k < r.content.size(); ++k) {
+      const auto& c = r.content[k];
+      const PlaceAt block_at{at.placed, kPlacedResultBlock, at.i, result_block_slot(at.j, k)};
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&c)) {
         if (t->text.empty()) continue;
         w.begin_object();
         w.field("type", "text");
         w.field("text", t->text);
+        block_at.write(w);
         w.end_object();
       } else if (auto* img = std::get_if<ir::BasicImagePart<S>>(&c)) {
-        encode_image(*img, path, w, warnings);
+        encode_image(*img, path, w, warnings, block_at);
       } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&c)) {
         if (u->dialect == kDialect) w.raw(u->raw_json);
       }
@@ -185,8 +190,8 @@ const ir::BasicTextPart<S>* single_text(
 // role — as one message; tool_result blocks first, as Anthropic requires.
 template <class S>
 void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j,
-                  const Path& msgs_path, bool raw_verified, Placed* placed, JsonWriter& w,
-                  Warnings& warnings) {
+                  const Path& msgs_path, bool raw_verified, Placed* placed,
+                  const SourcePlaces& places, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
@@ -216,7 +221,8 @@ void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, 
           encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w, warnings, at);
         else
           encode_user_part(part, ppath, w, warnings, at);
-      });
+      },
+      places);
   if (!only) w.end_array();
   w.end_object();
 }
@@ -225,13 +231,15 @@ template <class S>
 void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, Placed* placed,
                      JsonWriter& w, Warnings& warnings) {
   const Path path(kRoot, "messages");
+  const SourcePlaces places = source_places(req);
   (void)write_turns(
       w, "messages", req.messages, path, "Anthropic", warnings,
       [](const ir::BasicMessage<S>& m) { return message_emits(m); },
       [&](size_t i, size_t j) {
-        encode_group<S>(req.messages, i, j, path, raw_verified, placed, w, warnings);
+        encode_group<S>(req.messages, i, j, path, raw_verified, placed, places, w, warnings);
         return Status::Ok();
-      });
+      },
+      places);
 }
 
 template <class S>

@@ -63,7 +63,8 @@ void encode_image(const ir::BasicImagePart<S>& image, const json::Path& path, Js
   w.end_object();
   w.end_object();
   if (!image.detail.empty() && image.detail != "auto")
-    warn(warnings, "dropped_image_detail", path, "Bedrock images have no 'detail' setting");
+    warn(warnings, "dropped_image_detail", json::Path(path, "detail"),
+         "Bedrock images have no 'detail' setting");
 }
 
 template <class S>

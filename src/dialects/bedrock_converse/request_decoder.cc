@@ -8,6 +8,7 @@
 #include "dialects/common/placed_member.h"
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
+#include "dialects/common/source_map.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/common/user_assistant_messages.h"
 #include "toolwire/dialects/tool_rules.h"
@@ -95,43 +96,58 @@ Status decode_tool_result(json::element value, const Path& path, const SeenCallI
 // an IR user message after it.
 template <class S>
 Status decode_user(json::array blocks, const Path& content_path, SeenCallIds& seen,
-                   typename S::template Vector<ir::BasicMessage<S>>& out) {
+                   typename S::template Vector<ir::BasicMessage<S>>& out, SplitNotes<S> notes) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
   size_t i = 0;
   for (json::element block : blocks) {
+    const size_t index = i;
     const Path path(content_path, i++);
     TW_ASSIGN(Block b, block_of(block, path));
     if (b.kind == "toolResult") {
       ir::BasicToolResultPart<S> result;
       TW_TRY(decode_tool_result<S>(b.value, Path(path, b.kind), seen, result));
       tool.parts.push_back(std::move(result));
+      notes.block(true, tool.parts.size() - 1, tool.parts.size(), index);
       continue;
     }
+    const size_t before = user.parts.size();
     TW_ASSIGN(bool ok, decode_plain_block<S>(block, b, path, user.parts));
     if (!ok)
       return json::invalid(Path(path, b.kind),
                            "'" + std::string(b.kind) + "' blocks are not allowed in user content");
+    notes.block(false, before, user.parts.size(), index);
   }
+  const size_t first = out.size();
+  const bool has_results = !tool.parts.empty();
   push_user_message(std::move(tool), std::move(user), out);
+  notes.pushed(first, has_results, out.size() - first > static_cast<size_t>(has_results));
   return Status::Ok();
 }
 
 template <class S>
 Status decode_messages(json::element value, const Path& path,
-                       typename S::template Vector<ir::BasicMessage<S>>& out) {
+                       typename S::template Vector<ir::BasicMessage<S>>& out,
+                       ir::BasicSourceMap<S>& map) {
   SeenCallIds seen;
-  const auto on_user = [&](json::element content, const Path& content_path) -> Status {
+  const auto on_user = [&](json::element content, const Path& content_path,
+                           size_t index) -> Status {
     TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
-    return decode_user<S>(blocks, content_path, seen, out);
+    return decode_user<S>(blocks, content_path, seen, out, SplitNotes<S>{map, index, "content"});
   };
-  const auto on_assistant = [&](json::element content, const Path& content_path) -> Status {
+  const auto on_assistant = [&](json::element content, const Path& content_path,
+                                size_t index) -> Status {
     TW_ASSIGN(json::array blocks, json::as_array(content, content_path));
     ir::BasicMessage<S> msg{ir::Role::assistant, {}, {}};
     msg.parts.reserve(blocks.size());
+    note_source(map, out.size(), 0, 0, index);
     size_t j = 0;
-    for (json::element block : blocks)
-      TW_TRY(decode_assistant_block<S>(block, Path(content_path, j++), msg.parts, &seen));
+    for (json::element block : blocks) {
+      const size_t before = msg.parts.size();
+      TW_TRY(decode_assistant_block<S>(block, Path(content_path, j), msg.parts, &seen));
+      note_source(map, out.size(), before, msg.parts.size(), index, "content",
+                  static_cast<uint32_t>(j++));
+    }
     out.push_back(std::move(msg));
     return Status::Ok();
   };
@@ -297,7 +313,9 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       [&](std::string_view key, json::element value, const Path& fpath) -> Status {
         if (key == "messages") {
           has_messages = true;
-          TW_TRY(decode_messages<S>(value, fpath, req.messages));
+          begin_source_map(req, "messages");
+          TW_TRY(decode_messages<S>(value, fpath, req.messages, req.source_map));
+          end_source_map(req);
         } else if (value.is_null() && is_known_field(key)) {
           // An explicit null means "absent".
         } else if (key == "system") {

@@ -119,22 +119,24 @@ void encode_user_part(const ir::BasicPart<S>& part, const Path& path, JsonWriter
 // one message; toolResult blocks first (they answer the turn before).
 template <class S>
 void encode_group(const typename S::template Vector<ir::BasicMessage<S>>& msgs, size_t i, size_t j,
-                  const Path& msgs_path, bool raw_verified, JsonWriter& w, Warnings& warnings) {
+                  const Path& msgs_path, bool raw_verified, const SourcePlaces& places,
+                  JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "assistant");
   w.key("content");
   w.begin_array();
-  visit_group_parts(msgs, i, j, msgs_path, "Bedrock", warnings,
-                    [&](const ir::BasicPart<S>& part, GroupPart where, const Path& ppath) {
-                      if (where == GroupPart::model)
-                        encode_assistant_part(part, raw_verified, ppath, w, warnings);
-                      else if (where == GroupPart::tool_result)
-                        encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w,
-                                           warnings);
-                      else
-                        encode_user_part(part, ppath, w, warnings);
-                    });
+  visit_group_parts(
+      msgs, i, j, msgs_path, "Bedrock", warnings,
+      [&](const ir::BasicPart<S>& part, GroupPart where, const Path& ppath) {
+        if (where == GroupPart::model)
+          encode_assistant_part(part, raw_verified, ppath, w, warnings);
+        else if (where == GroupPart::tool_result)
+          encode_tool_result(std::get<ir::BasicToolResultPart<S>>(part), ppath, w, warnings);
+        else
+          encode_user_part(part, ppath, w, warnings);
+      },
+      places);
   w.end_array();
   w.end_object();
 }
@@ -143,13 +145,15 @@ template <class S>
 void encode_messages(const ir::BasicRequest<S>& req, bool raw_verified, JsonWriter& w,
                      Warnings& warnings) {
   const Path path(kRoot, "messages");
+  const SourcePlaces places = source_places(req);
   (void)write_turns(
       w, "messages", req.messages, path, "Bedrock", warnings,
       [](const ir::BasicMessage<S>& m) { return message_emits(m); },
       [&](size_t i, size_t j) {
-        encode_group<S>(req.messages, i, j, path, raw_verified, w, warnings);
+        encode_group<S>(req.messages, i, j, path, raw_verified, places, w, warnings);
         return Status::Ok();
-      });
+      },
+      places);
 }
 
 // The system text blocks, and a Bedrock request's own other system blocks

@@ -9,18 +9,48 @@
 
 namespace toolwire::dialects::json {
 
+namespace {
+
+void append_index(std::string& out, uint64_t index) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, index);
+  out.push_back('[');
+  out.append(buf, end);
+  out.push_back(']');
+}
+
+}  // namespace
+
+bool SourcePlace::append_to(std::string& out) const {
+  const ir::SourceSpan* found = nullptr;
+  for (size_t i = 0; i < size && !found; ++i) {
+    const ir::SourceSpan& s = spans[i];
+    if (s.message != message) continue;
+    // The message: its first span; a part: the span holding it.
+    if (part == ir::SourceSpan::kWhole || (s.first_part <= part && part < s.end_part)) found = &s;
+  }
+  if (!found) return false;
+  out.append("$.").append(messages);
+  append_index(out, found->source);
+  if (part == ir::SourceSpan::kWhole || found->key.empty()) return true;
+  out.push_back('.');
+  out.append(found->key);
+  if (found->index != ir::SourceSpan::kWhole) append_index(out, found->index);
+  if (!found->inner.empty()) out.append(".").append(found->inner);
+  return true;
+}
+
 void Path::append_to(std::string& out) const {
+  // Frames are written root first, so a placed frame starts the text: it
+  // replaces the IR path above it with the client's.
+  if (place_ && !place_->messages.empty() && place_->append_to(out)) return;
   if (!parent_) {
     out.push_back('$');
     return;
   }
   parent_->append_to(out);
   if (index_ >= 0) {
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, index_);
-    out.push_back('[');
-    out.append(buf, end);
-    out.push_back(']');
+    append_index(out, static_cast<uint64_t>(index_));
   } else {
     out.push_back('.');
     out.append(key_);

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "toolwire/core/result.h"
+#include "toolwire/ir/source_map.h"
 
 namespace toolwire::dialects::json {
 
@@ -22,11 +23,28 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
+// IR message `message` (its part `part`, unless kWhole) of a request, with
+// the request's source map (source_place() in source_map.h): a Path frame
+// holding one is written as the client's path when the map places it.
+struct SourcePlace {
+  std::string_view messages;  // empty: no map
+  const ir::SourceSpan* spans = nullptr;
+  size_t size = 0;
+  uint32_t message = 0;
+  uint32_t part = ir::SourceSpan::kWhole;
+  // Appends the client's path; false if the map does not place it.
+  bool append_to(std::string& out) const;
+};
+
 class Path {
  public:
   Path() = default;  // the root, "$"
   Path(const Path& parent, std::string_view key) : parent_(&parent), key_(key) {}
   Path(const Path& parent, size_t index) : parent_(&parent), index_(static_cast<int64_t>(index)) {}
+  // parent[index], written as `place`'s client path when its map places it
+  // (an encoder's IR message or part; `place` outlives the Path).
+  Path(const Path& parent, size_t index, const SourcePlace& place)
+      : parent_(&parent), index_(static_cast<int64_t>(index)), place_(&place) {}
 
   std::string str() const;
 
@@ -35,6 +53,7 @@ class Path {
   const Path* parent_ = nullptr;
   std::string_view key_;
   int64_t index_ = -1;
+  const SourcePlace* place_ = nullptr;
 };
 
 // Parses `json` into `parser`'s DOM; errors name the problem (invalid UTF-8,

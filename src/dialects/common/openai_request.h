@@ -5,6 +5,7 @@
 #pragma once
 
 #include "dialects/common/borrowed_ir.h"
+#include "dialects/common/source_map.h"
 #include "dialects/common/style.h"
 #include "toolwire/core/json_writer.h"
 #include "toolwire/ir/request.h"
@@ -77,11 +78,34 @@ void write_openai_tool_choice(JsonWriter& w, const ir::BasicToolChoice<S>& c, bo
   }
 }
 
+// Where an OpenAI encoder is in the request, for its warnings' paths: the
+// client's path of the part being written (else of its message), or the IR
+// message's if the request has no source map.
+template <class S>
+struct WarnAt {
+  SourcePlaces places;
+  size_t index = 0;                          // IR message
+  const ir::BasicMessage<S>* msg = nullptr;  // that message
+  const ir::BasicPart<S>* part = nullptr;    // the part being written; null: the message
+
+  std::string path(std::string_view member = {}) const {
+    const json::Path root, msgs(root, "messages");
+    const bool in_msg =
+        msg && part && part >= msg->parts.data() && part < msg->parts.data() + msg->parts.size();
+    const json::SourcePlace place =
+        in_msg ? places.at(index, static_cast<size_t>(part - msg->parts.data())) : places.at(index);
+    const json::Path at(msgs, index, place);
+    return member.empty() ? at.str() : json::Path(at, member).str();
+  }
+};
+
 // `enc.user_like(m, role)` for system and user messages, `enc.assistant(m)`,
-// `enc.tool(m)`; `enc.index` counts the messages (warning paths).
+// `enc.tool(m)`; `enc.at` follows the messages (warning paths).
 template <class Messages, class Enc>
 void encode_by_role(const Messages& messages, Enc& enc) {
   for (const auto& m : messages) {
+    enc.at.msg = &m;
+    enc.at.part = nullptr;
     switch (m.role) {
       case ir::Role::system:
         enc.user_like(m, "system");
@@ -96,7 +120,7 @@ void encode_by_role(const Messages& messages, Enc& enc) {
         enc.tool(m);
         break;
     }
-    ++enc.index;
+    ++enc.at.index;
   }
 }
 

@@ -13,7 +13,9 @@
 //    the object inside that part that the key names, e.g. a Gemini part's
 //    functionResponse; kPlacedSystemBlock: a whole system block (the key its
 //    path, the value the block) written before system part i, e.g. a
-//    Bedrock cachePoint; kPlacedFixed: the
+//    Bedrock cachePoint; kPlacedResultBlock: block k of the content of
+//    the tool result that is part j of message i, j and k packed by
+//    result_block_slot(), e.g. an Anthropic cache_control there; kPlacedFixed: the
 //    object the key names, e.g. a response's "$.usage" or
 //    "$.choices[0].message"), then the member's value as it came.
 // Only decoders whose encoder places them back create them; none is made on
@@ -35,8 +37,14 @@ enum PlacedWhere {
   kPlacedPart = 2,
   kPlacedFixed = 3,
   kPlacedPartInner = 4,
-  kPlacedSystemBlock = 5
+  kPlacedSystemBlock = 5,
+  kPlacedResultBlock = 6
 };
+
+// The `j` of a kPlacedResultBlock member: block `k` of the content of part
+// `part` (a tool result's content is short: 2^20 blocks is no limit).
+constexpr size_t kResultBlockBits = 20;
+inline size_t result_block_slot(size_t part, size_t k) { return (part << kResultBlockBits) | k; }
 
 inline bool is_placed_key(std::string_view key) { return key.starts_with("$."); }
 
@@ -157,6 +165,13 @@ inline void write_placed_in(std::vector<PlacedMember>& placed, std::string_view 
 inline bool has_placed(const std::vector<PlacedMember>& placed, int where, size_t i, size_t j) {
   for (const PlacedMember& m : placed)
     if (m.where == where && m.i == i && m.j == j) return true;
+  return false;
+}
+// Whether a block of the content of the tool result at part j of message i
+// has placed members.
+inline bool has_placed_result_blocks(const std::vector<PlacedMember>& placed, size_t i, size_t j) {
+  for (const PlacedMember& m : placed)
+    if (m.where == kPlacedResultBlock && m.i == i && (m.j >> kResultBlockBits) == j) return true;
   return false;
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "dialects/common/source_map.h"
 #include "dialects/common/style.h"
 #include "toolwire/core/json_writer.h"
 #include "toolwire/ir/request.h"
@@ -23,12 +24,14 @@ inline bool user_side(ir::Role r) { return r == ir::Role::user || r == ir::Role:
 // System messages are skipped (the system text takes them); a message that
 // writes nothing is dropped with a warning, and dropping it joins its
 // neighbours into one turn, as decoding the output and encoding it again
-// would. `name`: the dialect, for warnings.
+// would. `name`: the dialect, for warnings; `places`: the client's paths.
 template <class Msgs, class Emits, class OnGroup>
 Status write_turns(JsonWriter& w, std::string_view key, const Msgs& msgs, const json::Path& path,
-                   std::string_view name, Warnings& warnings, Emits&& emits, OnGroup&& on_group) {
+                   std::string_view name, Warnings& warnings, Emits&& emits, OnGroup&& on_group,
+                   const SourcePlaces& places = {}) {
   const auto dropped = [&](size_t k) {
-    warn(warnings, "dropped_empty_message", json::Path(path, k),
+    const json::SourcePlace place = places.at(k);
+    warn(warnings, "dropped_empty_message", json::Path(path, k, place),
          "a message with no content " + std::string(name) + " accepts was dropped");
   };
   w.key(key);
@@ -70,29 +73,33 @@ enum class GroupPart { model, tool_result, user };
 // as one wire message — in the order that message needs them: on the user's
 // side the tool results first (they answer the turn before), then the rest;
 // on the model's side in order. `visit(part, where, part_path)`. A message's
-// name is dropped with a warning (`name`: the dialect).
+// name is dropped with a warning (`name`: the dialect). Paths are the
+// client's where `places` knows them.
 template <class Msgs, class Visit>
 void visit_group_parts(const Msgs& msgs, size_t i, size_t j, const json::Path& msgs_path,
-                       std::string_view name, Warnings& warnings, Visit&& visit) {
+                       std::string_view name, Warnings& warnings, Visit&& visit,
+                       const SourcePlaces& places = {}) {
   const bool user = user_side(msgs[i].role);
   for (int pass = user ? 0 : 1; pass < 2; ++pass) {
     for (size_t k = i; k < j; ++k) {
       const auto& m = msgs[k];
       if (m.role == ir::Role::system || user_side(m.role) != user) continue;
-      const json::Path mpath(msgs_path, k);
+      const json::SourcePlace mplace = places.at(k);
+      const json::Path mpath(msgs_path, k, mplace);
       if (pass == (user ? 0 : 1) && !m.name.empty())
-        warn(warnings, "dropped_message_name", mpath,
+        warn(warnings, "dropped_message_name", json::Path(mpath, "name"),
              std::string(name) + " messages have no participant name");
       const json::Path parts_path(mpath, "content");
       for (size_t n = 0; n < m.parts.size(); ++n) {
         const auto& part = m.parts[n];
         const bool result = is_tool_result(part);
+        const json::SourcePlace pplace = places.at(k, n);
         if (!user)
-          visit(part, GroupPart::model, json::Path(parts_path, n));
+          visit(part, GroupPart::model, json::Path(parts_path, n, pplace));
         else if (pass == 0 && result)
-          visit(part, GroupPart::tool_result, json::Path(parts_path, n));
+          visit(part, GroupPart::tool_result, json::Path(parts_path, n, pplace));
         else if (pass == 1 && !result)
-          visit(part, GroupPart::user, json::Path(parts_path, n));
+          visit(part, GroupPart::user, json::Path(parts_path, n, pplace));
       }
     }
   }
@@ -121,10 +128,12 @@ SystemTexts collect_system_texts(const ir::BasicRequest<S>& req, std::string_vie
          std::string(name) +
              " has no developer role; developer instructions were sent as system text");
   const json::Path msgs_path(root, "messages");
+  const SourcePlaces places = source_places(req);
   for (size_t i = 0; i < req.messages.size(); ++i) {
     const ir::BasicMessage<S>& m = req.messages[i];
     if (m.role != ir::Role::system) continue;
-    warn(warnings, "moved_system_message", json::Path(msgs_path, i),
+    const json::SourcePlace place = places.at(i);
+    warn(warnings, "moved_system_message", json::Path(msgs_path, i, place),
          std::string(name) + " has no mid-conversation system messages; its text was appended to " +
              std::string(target));
     for (const auto& p : m.parts)

@@ -14,8 +14,8 @@
 namespace toolwire::dialects {
 
 // Walks a messages array of {role, content} objects: `on_user(content,
-// content_path)` or `on_assistant(content, content_path)` (each returning
-// Status) decodes one message into `out`, reserved for all of them.
+// content_path, index)` or `on_assistant(content, content_path, index)` (each
+// returning Status) decodes message `index` into `out`, reserved for all.
 template <class Out, class OnUser, class OnAssistant>
 Status decode_user_assistant_messages(json::element value, const json::Path& path, Out& out,
                                       OnUser&& on_user, OnAssistant&& on_assistant) {
@@ -23,6 +23,7 @@ Status decode_user_assistant_messages(json::element value, const json::Path& pat
   out.reserve(messages.size());
   size_t i = 0;
   for (json::element m : messages) {
+    const size_t index = i;
     const json::Path mpath(path, i++);
     TW_ASSIGN(json::object obj, json::as_object(m, mpath));
     enum { kRole, kContent };
@@ -33,9 +34,9 @@ Status decode_user_assistant_messages(json::element value, const json::Path& pat
     TW_ASSIGN(std::string_view role, json::as_string(role_el, role_path));
     TW_ASSIGN(json::element content, f.need(kContent, "content", mpath));
     if (role == "user") {
-      TW_TRY(on_user(content, content_path));
+      TW_TRY(on_user(content, content_path, index));
     } else if (role == "assistant") {
-      TW_TRY(on_assistant(content, content_path));
+      TW_TRY(on_assistant(content, content_path, index));
     } else {
       return json::invalid(role_path,
                            "unknown role '" + std::string(role) + "' (expected user or assistant)");

@@ -50,7 +50,8 @@ void write_args(std::string_view arguments, bool valid, bool raw_verified, const
 
 template <class S>
 Status write_call_part(const ir::BasicToolCallPart<S>& call, std::string_view fallback_signature,
-                       bool raw_verified, const Path& path, JsonWriter& w, Warnings& warnings) {
+                       bool raw_verified, const Path& path, JsonWriter& w, Warnings& warnings,
+                       const PlaceAt& at) {
   std::string scratch;
   TW_ASSIGN(std::string_view name, gemini_name_or_error(call.name, scratch, Path(path, "name")));
   w.begin_object();
@@ -65,6 +66,7 @@ Status write_call_part(const ir::BasicToolCallPart<S>& call, std::string_view fa
     w.field("thoughtSignature", call.signature);
   else if (!fallback_signature.empty())
     w.field("thoughtSignature", fallback_signature);
+  at.write(w);
   w.end_object();
   return Status::Ok();
 }
@@ -91,12 +93,15 @@ void write_image(const ir::BasicImagePart<S>& image, const Path& path, JsonWrite
   at.write(w);
   w.end_object();
   if (!image.detail.empty() && image.detail != "auto")
-    warn(warnings, "dropped_image_detail", path, "Gemini images have no 'detail' setting");
+    warn(warnings, "dropped_image_detail", json::Path(path, "detail"),
+         "Gemini images have no 'detail' setting");
 }
 
 template <class S, class Parts>
 Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request, bool raw_verified,
-                                 const Path& path, JsonWriter& w, Warnings& warnings) {
+                                 const Path& path, JsonWriter& w, Warnings& warnings,
+                                 const SourcePlaces& places, size_t message,
+                                 std::vector<PlacedMember>* placed) {
   size_t written = 0;
   // Gemini 3 refuses a history whose calls are unsigned; one from another
   // dialect gets the documented placeholder on its first call.
@@ -106,7 +111,9 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
       signed_turn = true;
   for (size_t i = 0; i < parts.size(); ++i) {
     const ir::BasicPart<S>& part = parts[i];
-    const Path ppath(path, i);
+    const json::SourcePlace place = places.at(message, i);
+    const Path ppath(path, i, place);
+    const PlaceAt at{placed, kPlacedPart, message, i};
     if (auto* t = std::get_if<ir::BasicTextPart<S>>(&part)) {
       const bool sig_next = i + 1 < parts.size() && signature_only(parts[i + 1]);
       if (t->text.empty() && !sig_next) continue;
@@ -116,6 +123,7 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
         w.field("thoughtSignature", std::get<ir::BasicThinkingPart<S>>(parts[i + 1]).signature);
         ++i;
       }
+      at.write(w);
       w.end_object();
       ++written;
     } else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&part)) {
@@ -129,7 +137,7 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
              "history's calls have none, so the documented placeholder was sent (on the first "
              "call of every such turn)");
       signed_turn = true;
-      TW_TRY(write_call_part(*c, fallback, raw_verified, ppath, w, warnings));
+      TW_TRY(write_call_part(*c, fallback, raw_verified, ppath, w, warnings, at));
       ++written;
     } else if (auto* t = std::get_if<ir::BasicThinkingPart<S>>(&part)) {
       if (t->redacted) {
@@ -144,6 +152,7 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
       w.field("text", t->text);
       if (!t->text.empty()) w.field("thought", true);
       if (!t->signature.empty()) w.field("thoughtSignature", t->signature);
+      at.write(w);
       w.end_object();
       ++written;
     } else if (auto* u = std::get_if<ir::BasicUnknownPart<S>>(&part)) {
@@ -159,11 +168,12 @@ Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request,
 
 #define TOOLWIRE_INSTANTIATE(S)                                                                   \
   template Status write_call_part<S>(const ir::BasicToolCallPart<S>&, std::string_view, bool,     \
-                                     const Path&, JsonWriter&, Warnings&);                        \
+                                     const Path&, JsonWriter&, Warnings&, const PlaceAt&);        \
   template void write_image<S>(const ir::BasicImagePart<S>&, const Path&, JsonWriter&, Warnings&, \
                                const PlaceAt&);                                                   \
-  template Result<size_t> write_model_parts<S>(const S::Vector<ir::BasicPart<S>>&, bool, bool,    \
-                                               bool, const Path&, JsonWriter&, Warnings&);
+  template Result<size_t> write_model_parts<S>(                                                   \
+      const S::Vector<ir::BasicPart<S>>&, bool, bool, bool, const Path&, JsonWriter&, Warnings&,  \
+      const SourcePlaces&, size_t, std::vector<PlacedMember>*);
 TOOLWIRE_INSTANTIATE(ir::Owning)
 TOOLWIRE_INSTANTIATE(Borrowed)
 #undef TOOLWIRE_INSTANTIATE

@@ -207,11 +207,14 @@ inline void note_members(json::object obj, const Path& path, PlacedWhere where, 
 
 template <class S>
 Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls, Messages<S>& out,
-                   typename S::template Vector<ir::BasicExtraField<S>>& extra) {
+                   typename S::template Vector<ir::BasicExtraField<S>>& extra,
+                   SplitNotes<S> notes) {
   ir::BasicMessage<S> user{ir::Role::user, {}, {}};
   ir::BasicMessage<S> tool{ir::Role::tool, {}, {}};
   std::vector<KeptMember> kept;  // rare: empty otherwise
+  size_t index = 0;
   TW_TRY(for_each_entry(parts_el, parts_path, [&](json::element part, const Path& path) -> Status {
+    const size_t at = index++;
     TW_ASSIGN(json::object obj, json::as_object(part, path));
     const PartFields f = pick(obj, kPartKeys);
     size_t known = 0;
@@ -222,6 +225,7 @@ Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls,
       TW_TRY(decode_function_response<S>(f, path, calls, result));
       tool.parts.push_back(std::move(result));
       const size_t n = tool.parts.size() - 1;
+      notes.block(true, n, n + 1, at);
       if (others) [[unlikely]]
         note_members(obj, path, kPlacedPart, true, n, is_part_key, kept);
       const json::object fr = f.e[kFunctionResponse].get_object().value_unsafe();
@@ -242,12 +246,14 @@ Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls,
     if (others && user.parts.size() > before &&
         !std::holds_alternative<ir::BasicUnknownPart<S>>(user.parts.back())) [[unlikely]]
       note_members(obj, path, kPlacedPart, false, user.parts.size() - 1, is_part_key, kept);
+    notes.block(false, before, user.parts.size(), at);
     return Status::Ok();
   }));
   const size_t first = out.size();
   const bool has_results = !tool.parts.empty();
   if (has_results) out.push_back(std::move(tool));
   if (!user.parts.empty() || !has_results) out.push_back(std::move(user));
+  notes.pushed(first, has_results, out.size() - first > static_cast<size_t>(has_results));
   for (KeptMember& k : kept)
     extra.push_back(ir::BasicExtraField<S>{
         IrText<S>::made(std::move(k.path)),
@@ -258,7 +264,8 @@ Status decode_user(json::element parts_el, const Path& parts_path, Calls& calls,
 
 template <class S>
 Status decode_contents(json::element value, const Path& path, Messages<S>& out,
-                       typename S::template Vector<ir::BasicExtraField<S>>& extra) {
+                       typename S::template Vector<ir::BasicExtraField<S>>& extra,
+                       ir::BasicSourceMap<S>& map) {
   Calls calls;
   size_t index = 0;
   return for_each_entry(value, path, [&](json::element content, const Path& cpath) -> Status {
@@ -275,7 +282,8 @@ Status decode_contents(json::element value, const Path& path, Messages<S>& out,
     const Path parts_path(cpath, "parts");
     TW_ASSIGN(json::element parts_el, f.need(kParts, "parts", cpath));
     if (role == "user" || role == "function") {
-      return decode_user<S>(parts_el, parts_path, calls, out, extra);
+      return decode_user<S>(parts_el, parts_path, calls, out, extra,
+                            SplitNotes<S>{map, content_index, "parts"});
     }
     if (role != "model")
       return json::invalid(Path(cpath, "role"),
@@ -284,19 +292,39 @@ Status decode_contents(json::element value, const Path& path, Messages<S>& out,
     char salt_buf[24];
     auto [end, ec] = std::to_chars(salt_buf, salt_buf + sizeof salt_buf, content_index);
     const std::string_view salt(salt_buf, static_cast<size_t>(end - salt_buf));
-    size_t ordinal = 0;
+    size_t ordinal = 0, at = 0;
+    std::vector<KeptMember> kept;  // rare: empty otherwise
+    note_source(map, out.size(), 0, 0, content_index);
     TW_TRY(
         for_each_entry(parts_el, parts_path, [&](json::element part, const Path& ppath) -> Status {
           const size_t before = msg.parts.size();
           TW_TRY(decode_model_part<S>(part, ppath, salt, ordinal, msg.parts));
+          note_source(map, out.size(), before, msg.parts.size(), content_index, "parts",
+                      static_cast<uint32_t>(at++));
           if (msg.parts.size() > before)
             if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&msg.parts.back())) {
               std::string scratch;
               calls.list.push_back(
                   {std::string(c->id), std::string(to_gemini_name(c->name, scratch)), false});
             }
+          // partMetadata, videoMetadata...: placed on the part's first IR
+          // part, which the encoder writes as that part (a part kept
+          // verbatim keeps them itself).
+          if (msg.parts.size() > before && part.is_object() &&
+              !std::holds_alternative<ir::BasicUnknownPart<S>>(msg.parts[before])) {
+            const json::object obj = part.get_object().value_unsafe();
+            const PartFields pf = pick(obj, kPartKeys);
+            size_t known = 0;
+            for (bool p : pf.present) known += p;
+            if (obj.size() > known) [[unlikely]]
+              note_members(obj, ppath, kPlacedPart, false, before, is_part_key, kept);
+          }
           return Status::Ok();
         }));
+    for (KeptMember& k : kept)
+      extra.push_back(ir::BasicExtraField<S>{
+          IrText<S>::made(std::move(k.path)),
+          IrText<S>::made(placed_raw(k.where, out.size(), k.part, k.value))});
     out.push_back(std::move(msg));
     return Status::Ok();
   });
@@ -550,7 +578,9 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
       std::erase_if(req.extra, [](const auto& x) {  // members kept from the first value
         return std::string_view(x.key).starts_with("$.");
       });
-      TW_TRY(decode_contents<S>(value, fpath, req.messages, req.extra));
+      begin_source_map(req, "contents");
+      TW_TRY(decode_contents<S>(value, fpath, req.messages, req.extra, req.source_map));
+      end_source_map(req);
     } else if (value.is_null() && (key == "systemInstruction" || key == "tools" ||
                                    key == "toolConfig" || key == "generationConfig")) {
       // An explicit null means "absent".

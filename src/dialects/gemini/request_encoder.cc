@@ -176,7 +176,7 @@ using Messages = typename S::template Vector<ir::BasicMessage<S>>;
 template <class S>
 Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs_path, bool same,
                    bool raw_verified, CallNames<S>& names, std::vector<PlacedMember>* placed,
-                   JsonWriter& w, Warnings& warnings) {
+                   const SourcePlaces& places, JsonWriter& w, Warnings& warnings) {
   const bool user = user_side(msgs[i].role);
   w.begin_object();
   w.field("role", user ? "user" : "model");
@@ -188,11 +188,14 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
     for (size_t k = i; k < j; ++k) {
       const ir::BasicMessage<S>& m = msgs[k];
       if (m.role != Role::assistant) continue;
-      const Path mpath(msgs_path, k);
+      const json::SourcePlace mplace = places.at(k);
+      const Path mpath(msgs_path, k, mplace);
       if (!m.name.empty())
-        warn(warnings, "dropped_message_name", mpath, "Gemini contents have no participant name");
-      TW_ASSIGN(size_t n, write_model_parts<S>(m.parts, same || !first, /*in_request=*/true,
-                                               raw_verified, Path(mpath, "content"), w, warnings));
+        warn(warnings, "dropped_message_name", Path(mpath, "name"),
+             "Gemini contents have no participant name");
+      TW_ASSIGN(size_t n,
+                write_model_parts<S>(m.parts, same || !first, /*in_request=*/true, raw_verified,
+                                     Path(mpath, "content"), w, warnings, places, k, placed));
       if (n) first = false;
       for (const auto& p : m.parts)
         if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p))
@@ -203,12 +206,15 @@ Status write_group(const Messages<S>& msgs, size_t i, size_t j, const Path& msgs
       for (size_t k = i; k < j; ++k) {
         const ir::BasicMessage<S>& m = msgs[k];
         if (!user_side(m.role)) continue;
-        const Path mpath(msgs_path, k);
+        const json::SourcePlace mplace = places.at(k);
+        const Path mpath(msgs_path, k, mplace);
         if (pass == 1 && !m.name.empty())
-          warn(warnings, "dropped_message_name", mpath, "Gemini contents have no participant name");
+          warn(warnings, "dropped_message_name", Path(mpath, "name"),
+               "Gemini contents have no participant name");
         const Path parts_path(mpath, "content");
         for (size_t n = 0; n < m.parts.size(); ++n) {
-          const Path ppath(parts_path, n);
+          const json::SourcePlace pplace = places.at(k, n);
+          const Path ppath(parts_path, n, pplace);
           const auto* result = std::get_if<ir::BasicToolResultPart<S>>(&m.parts[n]);
           const PlaceAt at{placed, kPlacedPart, k, n};
           if (pass == 0 && result)
@@ -228,6 +234,7 @@ template <class S>
 Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verified, JsonWriter& w,
                       Warnings& warnings) {
   const Path path(kRoot, "messages");
+  const SourcePlaces places = source_places(req);
   CallNames<S> names;
   // Part members the IR has no field for, kept from a Gemini request
   // (videoMetadata, mediaResolution, functionResponse.willContinue...).
@@ -238,9 +245,10 @@ Status write_contents(const ir::BasicRequest<S>& req, bool same, bool raw_verifi
       w, "contents", req.messages, path, "Gemini", warnings,
       [](const ir::BasicMessage<S>& m) { return message_emits(m); },
       [&](size_t i, size_t j) {
-        return write_group<S>(req.messages, i, j, path, same, raw_verified, names, placed, w,
-                              warnings);
-      }));
+        return write_group<S>(req.messages, i, j, path, same, raw_verified, names, placed, places,
+                              w, warnings);
+      },
+      places));
   for (const PlacedMember& m : placed_members)
     if (!m.written)  // its part is gone
       warn(warnings, "dropped_unknown_field", std::string(m.path),

@@ -1,4 +1,5 @@
 // Gemini GenerateContentResponse JSON → IR response (candidates[0]).
+#include "dialects/common/rfc3339.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -60,6 +61,10 @@ Result<ir::Response> decode_response(std::string_view body, Warnings& warnings) 
     } else if (key == "responseId") {
       TW_ASSIGN(std::string_view id, json::as_string(value, fpath));
       resp.id.assign(id);
+    } else if (auto t = key == "createTime" && value.is_string()
+                            ? parse_rfc3339(value.get_string().value_unsafe())
+                            : std::nullopt) {
+      resp.created = *t;  // (written back to the second: its fraction is not kept)
     } else {
       if (key == "promptFeedback" && !value.is_null()) {
         TW_ASSIGN(blocked, block_reason(value, fpath));

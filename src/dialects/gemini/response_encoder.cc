@@ -1,6 +1,7 @@
 // IR response → Gemini GenerateContentResponse JSON.
 #include "dialects/common/request_object.h"
 #include "dialects/common/response_object.h"
+#include "dialects/common/rfc3339.h"
 #include "dialects/gemini/wire.h"
 
 namespace toolwire::dialects::gemini {
@@ -44,6 +45,7 @@ Result<std::string> encode_response(const ir::Response& resp, Warnings& warnings
            "Gemini usage has no count of tokens written to a cache");
     if (!resp.model.empty()) w.field("modelVersion", resp.model);
     if (!resp.id.empty()) w.field("responseId", resp.id);
+    if (resp.created) w.field("createTime", format_rfc3339(resp.created));
     // Candidate extras went into the candidate.
     write_response_extras(w, resp, same, "Gemini", warnings, [&](const ir::ExtraField& e) {
       return same && e.key.starts_with(kCandidatePrefix);

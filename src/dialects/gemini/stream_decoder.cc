@@ -13,6 +13,7 @@
 
 #include "dialects/common/dom_json.h"
 #include "dialects/common/literal_match.h"
+#include "dialects/common/rfc3339.h"
 #include "dialects/common/stream_decoder_base.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/dialects/framing/sse.h"
@@ -95,14 +96,16 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
   Status chunk(json::element root, std::vector<ir::StreamEvent>& out) {
     const Path path;
     TW_ASSIGN(json::object obj, json::as_object(root, path));
-    enum { kCandidates, kUsage, kModel, kResponseId, kPromptFeedback, kError };
+    enum { kCandidates, kUsage, kModel, kResponseId, kPromptFeedback, kError, kCreateTime };
     static constexpr std::string_view kKeys[] = {"candidates", "usageMetadata",  "modelVersion",
-                                                 "responseId", "promptFeedback", "error"};
+                                                 "responseId", "promptFeedback", "error",
+                                                 "createTime"};
     const auto f = pick(obj, kKeys);
     if (f.has[kError]) return on_error(f.e[kError], Path(path, "error"), out);
-    if (obj.size() >
-        static_cast<size_t>(f.present[kCandidates] + f.present[kUsage] + f.present[kModel] +
-                            f.present[kResponseId] + f.present[kPromptFeedback])) [[unlikely]]
+    if (obj.size() > static_cast<size_t>(f.present[kCandidates] + f.present[kUsage] +
+                                         f.present[kModel] + f.present[kResponseId] +
+                                         f.present[kPromptFeedback] + f.present[kCreateTime]))
+        [[unlikely]]
       note_other_members(obj, kKeys, "$.", "the stream drops it");
     if (!started_) {
       ir::MessageStart start;
@@ -113,6 +116,15 @@ class Decoder final : public StreamDecoderBase<Decoder, SseParser, SseSink> {
       if (f.has[kModel]) {
         TW_ASSIGN(std::string_view model, json::as_string(f.e[kModel], Path(path, "modelVersion")));
         start.model.assign(model);
+      }
+      if (f.has[kCreateTime]) {
+        auto t = f.e[kCreateTime].is_string()
+                     ? parse_rfc3339(f.e[kCreateTime].get_string().value_unsafe())
+                     : std::nullopt;
+        if (t)
+          start.created = *t;
+        else
+          note("dropped_unknown_field", "$.createTime", "not an RFC 3339 date-time; dropped");
       }
       salt_ = start.id;
       out.push_back(std::move(start));

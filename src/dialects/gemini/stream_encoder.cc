@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 
+#include "dialects/common/rfc3339.h"
 #include "dialects/common/stream_encoder_base.h"
 #include "dialects/gemini/wire.h"
 #include "toolwire/core/json_valid.h"
@@ -48,6 +49,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     if (with_usage || !usage_.empty()) write_usage(w, usage_);
     if (!model_.empty()) w.field("modelVersion", model_);
     if (!id_.empty()) w.field("responseId", id_);
+    if (!created_.empty()) w.field("createTime", created_);
     w.end_object();
     out.append("\r\n\r\n");
   }
@@ -61,6 +63,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     started_ = true;
     id_ = e.id;
     model_ = e.model;
+    if (e.created) created_ = format_rfc3339(e.created);
   }
 
   void flush_calls(std::string& out) {
@@ -221,7 +224,7 @@ class Encoder final : public StreamEncoderBase<Encoder> {
     finished_ = true;
   }
 
-  std::string id_, model_;
+  std::string id_, model_, created_;
   std::map<int, Call> calls_;  // started, not yet written, by IR index
   std::vector<int> flushed_;   // the indexes already written
   bool started_ = false;

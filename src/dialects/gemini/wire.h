@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "dialects/common/placed_member.h"
+#include "dialects/common/source_map.h"
 #include "dialects/common/wire_functions.h"
 #include "dialects/common/wrapped_arguments.h"
 
@@ -175,20 +176,25 @@ void write_usage(JsonWriter& w, const ir::Usage& usage);
 // ---- shared by the encoders (content_encoder.cc) ----
 
 // Writes a functionCall part (with its thoughtSignature, or `fallback_signature`
-// when it has none and that is not empty). Fails on a name Gemini refuses.
+// when it has none and that is not empty, and `at`'s placed members). Fails
+// on a name Gemini refuses.
 template <class S>
 Status write_call_part(const ir::BasicToolCallPart<S>& call, std::string_view fallback_signature,
-                       bool raw_verified, const json::Path& path, JsonWriter& w,
-                       Warnings& warnings);
+                       bool raw_verified, const json::Path& path, JsonWriter& w, Warnings& warnings,
+                       const PlaceAt& at = {});
 // Writes `args` for raw arguments text (wrapping what is not a JSON object).
 void write_args(std::string_view arguments, bool valid, bool raw_verified, const json::Path& path,
                 JsonWriter& w, Warnings& warnings);
 // Writes a model turn's parts (text, thought, calls; a signature-only
 // thought right after a text rides on that text part). Returns the number
-// of parts written.
+// of parts written. Warning paths are the client's where `places` knows
+// IR message `message`; `placed`: a Gemini request's part members, written
+// back into their parts.
 template <class S, class Parts>
 Result<size_t> write_model_parts(const Parts& parts, bool same, bool in_request, bool raw_verified,
-                                 const json::Path& path, JsonWriter& w, Warnings& warnings);
+                                 const json::Path& path, JsonWriter& w, Warnings& warnings,
+                                 const SourcePlaces& places = {}, size_t message = 0,
+                                 std::vector<PlacedMember>* placed = nullptr);
 // Writes "candidates":[{"content":{"parts":[...],"role":"model"}, ...}], the
 // one candidate both encoders write: `parts(w)` writes the parts, `tail(w)` the
 // candidate's fields after its content (each returning Status).

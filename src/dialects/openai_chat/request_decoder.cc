@@ -11,6 +11,7 @@
 #include "dialects/common/request_fields.h"
 #include "dialects/common/sampling.h"
 #include "dialects/common/seen_ids.h"
+#include "dialects/common/source_map.h"
 #include "dialects/common/tool_schema.h"
 #include "dialects/openai_chat/structured_output.h"
 #include "dialects/openai_chat/wire.h"
@@ -75,12 +76,21 @@ Status decode_part(json::element e, const Path& path, bool text_only, Parts& out
   return Status::Ok();
 }
 
+// Where a message's parts came from: `note(first, index, inner)` for the
+// parts out[first, end) of `content`[index] (kWhole: the string).
+struct NoNote {
+  void operator()(size_t, uint32_t, std::string_view) const {}
+};
+
 // `content`: a string or an array of parts.
-template <class S, class Parts>
-Status decode_content(json::element e, const Path& path, bool text_only, Parts& out) {
+template <class S, class Parts, class Note = NoNote>
+Status decode_content(json::element e, const Path& path, bool text_only, Parts& out,
+                      Note&& note = {}) {
   if (e.is_string()) {
     std::string_view s = e.get_string().value_unsafe();
+    const size_t first = out.size();
     if (!s.empty()) out.push_back(ir::BasicTextPart<S>{IrText<S>::keep(s)});
+    note(first, ir::SourceSpan::kWhole, {});
     return Status::Ok();
   }
   if (!e.is_array())
@@ -89,7 +99,12 @@ Status decode_content(json::element e, const Path& path, bool text_only, Parts& 
   json::array arr = e.get_array().value_unsafe();
   size_t i = 0;
   for (json::element part : arr) {
+    const size_t first = out.size();
     TW_TRY(decode_part<S>(part, Path(path, i), text_only, out));
+    // An image part stands for its image_url (where its detail is).
+    const bool image =
+        out.size() > first && std::holds_alternative<ir::BasicImagePart<S>>(out.back());
+    note(first, static_cast<uint32_t>(i), image ? "image_url" : "");
     ++i;
   }
   return Status::Ok();
@@ -113,8 +128,24 @@ constexpr std::string_view kMsgKeys[kMsgFields] = {
     "refusal", "function_call", "audio"};
 using MsgFields = Fields<kMsgFields>;
 
+// Notes the source of IR message `message`'s parts, from source message `source`.
 template <class S>
-Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S>& m, Ctx& ctx) {
+struct ChatNote {
+  ir::BasicRequest<S>& req;
+  size_t message, source;
+  const ir::BasicMessage<S>& m;
+  std::string_view key = "content";
+  void operator()(size_t first, uint32_t index, std::string_view inner) const {
+    note_source(req, message, first, m.parts.size(), source, key, index, inner);
+  }
+  void member(size_t first, std::string_view member) const {
+    note_source(req, message, first, m.parts.size(), source, member);
+  }
+};
+
+template <class S>
+Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S>& m, Ctx& ctx,
+                        const ChatNote<S>& note) {
   using T = IrText<S>;
   // Room for every part up front: reasoning, text, refusal, then the calls.
   size_t parts = f.has[kReasoning] + f.has[kContent] + f.has[kRefusal] + f.has[kAudio];
@@ -124,19 +155,22 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
   if (f.has[kReasoning]) {
     TW_ASSIGN(auto r, json::as_string(f.e[kReasoning], Path(path, "reasoning_content")));
     if (!r.empty()) m.parts.push_back(ir::BasicThinkingPart<S>{T::keep(r), {}, false, {}});
+    note.member(0, "reasoning_content");
   }
   if (f.has[kContent])
-    TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts));
+    TW_TRY(decode_content<S>(f.e[kContent], Path(path, "content"), false, m.parts, note));
   if (f.has[kRefusal]) {
     TW_ASSIGN(auto r, json::as_string(f.e[kRefusal], Path(path, "refusal")));
     m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect), "refusal",
                                               T::made(refusal_block(r))});
+    note.member(m.parts.size() - 1, "refusal");
   }
   if (f.has[kAudio]) [[unlikely]] {  // {id}: an earlier audio answer, kept for OpenAI
     TW_TRY(json::as_object(f.e[kAudio], Path(path, "audio")));
     m.parts.push_back(ir::BasicUnknownPart<S>{typename S::String(kDialect),
                                               typename S::String(kUnknownAudioType),
                                               T::raw_json(f.e[kAudio])});
+    note.member(m.parts.size() - 1, "audio");
   }
   if (f.has[kToolCalls]) {
     Path cp(path, "tool_calls");
@@ -145,9 +179,11 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
     size_t i = 0;
     for (json::element c : arr) {
       std::string_view id;
-      TW_ASSIGN(auto part, decode_tool_call<S>(c, Path(cp, i++), id));
+      TW_ASSIGN(auto part, decode_tool_call<S>(c, Path(cp, i), id));
       if (!id.empty()) ctx.calls.insert(id);  // a non-function call's id can be answered too
       m.parts.push_back(std::move(part));
+      note_source(note.req, note.message, m.parts.size() - 1, m.parts.size(), note.source,
+                  "tool_calls", static_cast<uint32_t>(i++));
     }
   }
   if (f.has[kFunctionCall])
@@ -157,8 +193,8 @@ Status decode_assistant(const MsgFields& f, const Path& path, ir::BasicMessage<S
 }
 
 template <class S>
-Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicRequest<S>& req,
-                           Ctx& ctx) {
+Status decode_tool_message(const MsgFields& f, const Path& path, size_t source,
+                           ir::BasicRequest<S>& req, Ctx& ctx) {
   Path idp(path, "tool_call_id");
   if (!f.has[kToolCallId]) return json::invalid(idp, "missing tool_call_id");
   TW_ASSIGN(auto id, json::as_string(f.e[kToolCallId], idp));
@@ -186,20 +222,25 @@ Status decode_tool_message(const MsgFields& f, const Path& path, ir::BasicReques
     req.messages.back().parts.reserve(std::max<size_t>(ctx.last_turn_calls, 1));
   }
   req.messages.back().parts.push_back(std::move(result));
+  // Each result is a whole tool message of the client's.
+  note_last(req, req.messages.back().parts.size() - 1, source);
   return Status::Ok();
 }
 
 template <class S>
-Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
+Status decode_message(json::element e, const Path& path, size_t source, ir::BasicRequest<S>& req,
+                      Ctx& ctx) {
   TW_ASSIGN(auto msg, json::as_object(e, path));
   const MsgFields f = pick(msg, kMsgKeys);
   Path rp(path, "role");
   if (!f.has[kRole]) return json::invalid(rp, "missing role");
   TW_ASSIGN(auto role, json::as_string(f.e[kRole], rp));
 
-  if (role == "tool") return decode_tool_message(f, path, req, ctx);
+  if (role == "tool") return decode_tool_message(f, path, source, req, ctx);
 
   ir::BasicMessage<S> m;
+  const ChatNote<S> note{req, req.messages.size(), source, m};
+  const size_t spans = req.source_map.spans.size();
   if (f.has[kName]) {
     TW_ASSIGN(auto n, json::as_string(f.e[kName], Path(path, "name")));
     m.name = IrText<S>::keep(n);
@@ -208,8 +249,9 @@ Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& re
   if (role == "system" || role == "developer") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::system;
-    TW_TRY(decode_content<S>(f.e[kContent], cp, true, m.parts));
-    if (req.messages.empty()) {  // leading system prompt
+    TW_TRY(decode_content<S>(f.e[kContent], cp, true, m.parts, note));
+    if (req.messages.empty()) {            // leading system prompt
+      req.source_map.spans.resize(spans);  // not an IR message
       if (!m.name.empty())
         warn(ctx.warnings, "dropped_system_name", Path(path, "name").str(),
              "a system message name is not kept");
@@ -224,13 +266,14 @@ Status decode_message(json::element e, const Path& path, ir::BasicRequest<S>& re
   } else if (role == "user") {
     if (!f.has[kContent]) return json::invalid(cp, "missing content");
     m.role = ir::Role::user;
-    TW_TRY(decode_content<S>(f.e[kContent], cp, false, m.parts));
+    TW_TRY(decode_content<S>(f.e[kContent], cp, false, m.parts, note));
   } else if (role == "assistant") {
     m.role = ir::Role::assistant;
-    TW_TRY(decode_assistant(f, path, m, ctx));
+    TW_TRY(decode_assistant(f, path, m, ctx, note));
   } else {
     return json::invalid(rp, "unknown role '" + std::string(role) + "'");
   }
+  if (req.source_map.spans.size() == spans) note.member(0, {});  // no parts: the message
   req.messages.push_back(std::move(m));
   return Status::Ok();
 }
@@ -392,8 +435,13 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   Path mp(path, "messages");
   TW_ASSIGN(auto arr, json::as_array(messages, mp));
   req.messages.reserve(arr.size());
+  begin_source_map(req, "messages");
   size_t i = 0;
-  for (json::element m : arr) TW_TRY(decode_message<S>(m, Path(mp, i++), req, ctx));
+  for (json::element m : arr) {
+    TW_TRY(decode_message<S>(m, Path(mp, i), i, req, ctx));
+    ++i;
+  }
+  end_source_map(req);
   return Status::Ok();
 }
 

@@ -28,9 +28,9 @@ struct Enc {
   JsonWriter& w;
   Warnings& warnings;
   bool same_dialect;
-  size_t index = 0;  // IR message index, for warning paths
+  WarnAt<S> at;  // for warning paths
 
-  std::string path() const { return "$.messages[" + std::to_string(index) + "]"; }
+  std::string path() const { return at.path(); }
 
   void drop_part(std::string_view what) {
     warn(warnings, "dropped_part", path(),
@@ -72,6 +72,7 @@ struct Enc {
     } else {
       w.begin_array();
       for (const auto& p : m.parts) {
+        at.part = &p;
         if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) {
           if (t->text.empty()) continue;
           w.begin_object();
@@ -97,6 +98,7 @@ struct Enc {
     size_t texts = 0, unknown_content = 0, calls = 0;
     const ir::BasicUnknownPart<S>* audio = nullptr;  // the message's `audio` member
     for (const auto& p : m.parts) {
+      at.part = &p;
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
         texts += !t->text.empty();
       else if (auto* c = std::get_if<ir::BasicToolCallPart<S>>(&p)) {
@@ -182,6 +184,7 @@ struct Enc {
   void tool(const ir::BasicMessage<S>& m) {
     std::vector<const ir::BasicToolResultPart<S>*> with_images;
     for (const auto& p : m.parts) {
+      at.part = &p;
       const auto* r = std::get_if<ir::BasicToolResultPart<S>>(&p);
       if (!r) {
         drop_part("non-tool-result part");
@@ -240,6 +243,7 @@ struct Enc {
       w.end_object();
     }
     if (with_images.empty()) return;
+    at.part = nullptr;
     warn(warnings, "tool_result_image_moved", path(),
          "OpenAI tool messages cannot hold images: they follow in a user message");
     w.begin_object();
@@ -323,7 +327,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     w.field("model", req.model);
     w.key("messages");
     w.begin_array();
-    Enc<S> enc{w, warnings, same};
+    Enc<S> enc{w, warnings, same, {source_places(req)}};
     for (const auto& s : req.system)
       enc.system_message(s.developer ? "developer" : "system", s.text);
     encode_by_role(req.messages, enc);

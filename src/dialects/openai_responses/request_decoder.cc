@@ -91,6 +91,33 @@ Status decode_call_output_item(json::object obj, const Path& path, ir::BasicRequ
   return Status::Ok();
 }
 
+// Notes where the parts that item `index` added came from: the item, or its
+// content's elements when each made one part (else its content as a whole).
+template <class S>
+void note_item(ir::BasicRequest<S>& req, json::element item, size_t index, size_t messages,
+               size_t parts) {
+  if (req.messages.empty()) return;  // a leading system item: Request::system
+  const size_t m = req.messages.size() - 1;
+  const size_t first = req.messages.size() > messages ? 0 : parts;
+  const size_t end = req.messages.back().parts.size();
+  if (end == first && req.messages.size() == messages) return;  // added nothing
+  json::element content, type;
+  const bool message =
+      item.is_object() && (!json::get(item.get_object().value_unsafe(), "type", type) ||
+                           (type.is_string() && type.get_string().value_unsafe() == "message"));
+  if (!message || !json::get(item.get_object().value_unsafe(), "content", content)) {
+    note_source(req, m, first, end, index);
+    return;
+  }
+  if (content.is_array() && content.get_array().value_unsafe().size() == end - first) {
+    note_source(req, m, first, first, index);  // the message, if it has no parts
+    for (size_t n = first; n < end; ++n)
+      note_source(req, m, n, n + 1, index, "content", static_cast<uint32_t>(n - first));
+    return;
+  }
+  note_source(req, m, first, end, index, "content");
+}
+
 template <class S>
 Status decode_item(json::element e, const Path& path, ir::BasicRequest<S>& req, Ctx& ctx) {
   TW_ASSIGN(auto obj, json::as_object(e, path));
@@ -283,8 +310,15 @@ Status decode_request_into(std::string_view body, Warnings& warnings, ir::BasicR
   }
   TW_ASSIGN(auto arr, json::as_array(input, ip));
   req.messages.reserve(arr.size());
+  begin_source_map(req, "input");
   size_t i = 0;
-  for (json::element item : arr) TW_TRY(decode_item<S>(item, Path(ip, i++), req, ctx));
+  for (json::element item : arr) {
+    const size_t messages = req.messages.size();
+    const size_t parts = messages ? req.messages.back().parts.size() : 0;
+    TW_TRY(decode_item<S>(item, Path(ip, i), req, ctx));
+    note_item(req, item, i++, messages, parts);
+  }
+  end_source_map(req);
   return Status::Ok();
 }
 

@@ -21,10 +21,10 @@ template <class S>
 struct Enc {
   JsonWriter& w;
   Warnings& warnings;
-  size_t index = 0;  // IR message index, for warning paths
+  WarnAt<S> at;  // for warning paths
   size_t next_id = 0;
 
-  std::string path() const { return "$.messages[" + std::to_string(index) + "]"; }
+  std::string path() const { return at.path(); }
 
   void drop_part(std::string_view what) {
     warn(warnings, "dropped_part", path(),
@@ -42,7 +42,8 @@ struct Enc {
   // this dialect's items of their own (item_reference...) between them.
   void user_like(const ir::BasicMessage<S>& m, std::string_view role) {
     if (!m.name.empty())
-      warn(warnings, "dropped_participant_name", path(), "Responses messages carry no name");
+      warn(warnings, "dropped_participant_name", at.path("name"),
+           "Responses messages carry no name");
     size_t texts = 0, others = 0;
     for (const auto& p : m.parts) {
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p))
@@ -76,6 +77,7 @@ struct Enc {
       open = false;
     };
     for (const auto& p : m.parts) {
+      at.part = &p;
       if (auto* t = std::get_if<ir::BasicTextPart<S>>(&p)) {
         if (t->text.empty()) continue;
         open_message();
@@ -106,7 +108,8 @@ struct Enc {
 
   void assistant(const ir::BasicMessage<S>& m) {
     if (!m.name.empty())
-      warn(warnings, "dropped_participant_name", path(), "Responses messages carry no name");
+      warn(warnings, "dropped_participant_name", at.path("name"),
+           "Responses messages carry no name");
     ItemStyle style{false, {}, path()};
     write_model_items<S>(w, m.parts, style, next_id, warnings);
   }
@@ -115,6 +118,7 @@ struct Enc {
   // input_text / input_image parts (images stay in their result).
   void tool(const ir::BasicMessage<S>& m) {
     for (const auto& p : m.parts) {
+      at.part = &p;
       const auto* r = std::get_if<ir::BasicToolResultPart<S>>(&p);
       if (!r) {
         drop_part("non-tool-result part");
@@ -249,7 +253,7 @@ Result<std::string> encode_request_from(const ir::BasicRequest<S>& req, Warnings
     if (req.system.size() > first_input_system || !req.messages.empty()) {
       w.key("input");
       w.begin_array();
-      Enc<S> enc{w, warnings};
+      Enc<S> enc{w, warnings, {source_places(req)}};
       for (size_t i = first_input_system; i < req.system.size(); ++i)
         enc.text_message(req.system[i].developer ? "developer" : "system", req.system[i].text);
       encode_by_role(req.messages, enc);

@@ -73,6 +73,7 @@ std::optional<dialects::WireError> resolve_item_references(
     append(out, m.role, std::move(run), m.name);
   }
   request.messages = std::move(out);
+  request.source_map = {};  // the messages were rebuilt: warnings name IR positions
   return std::nullopt;
 }
 

@@ -66,6 +66,10 @@ std::optional<dialects::WireError> apply_previous_response(ResponseStore& store,
                        "it may have been evicted or the gateway restarted)",
                    "previous_response_not_found", kField);
     request.messages.insert(request.messages.begin(), conversation->begin(), conversation->end());
+    // The client's messages moved up: so do their places (warning paths).
+    const auto moved = static_cast<uint32_t>(conversation->size());
+    for (auto& span : request.source_map.spans) span.message += moved;
+    request.source_map.message_count += moved;
   }
   if (record.store && store.enabled()) record.input = request.messages;
   return std::nullopt;

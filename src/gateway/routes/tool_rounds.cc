@@ -128,6 +128,7 @@ void ToolRounds::start(std::shared_ptr<Host> host, ir::Request request) {
   std::vector<ir::Message> history = std::move(request.messages);
   request.messages.clear();
   request.tools.clear();
+  request.source_map = {};  // each round's request is built anew
   opt.base = std::move(request);
   ctx_.upstream_calls.begin();  // until the run has ended (Gateway::wait)
   run_ = agent::AgentRun::start(agent::AgentRunParams{
