@@ -94,6 +94,32 @@ TEST(ConvertCli, RequestOpenAIToAnthropic) {
   EXPECT_NE(r.err.find("defaulted_max_tokens"), std::string::npos) << r.err;  // warnings on stderr
 }
 
+// Warnings name the client's own paths (docs/translation.md, gap 19): a
+// leading system message is not an IR message, yet the image's detail and the
+// assistant's name are named where the client wrote them.
+TEST(ConvertCli, WarningsNameTheClientsPaths) {
+  const json body = {
+      {"model", "m"},
+      {"reasoning_effort", "low"},
+      {"messages",
+       {{{"role", "system"}, {"content", "Be brief."}},
+        {{"role", "user"},
+         {"content",
+          {{{"type", "image_url"},
+            {"image_url", {{"url", "https://example.com/a.png"}, {"detail", "high"}}}}}}},
+        {{"role", "assistant"}, {"name", "helper"}, {"content", "Looked."}},
+        {{"role", "user"}, {"content", "And?"}}}}};
+  CliRun r = convert("--from openai --to anthropic --kind request", body.dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("dropped_image_detail at $.messages[1].content[0].image_url.detail"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("dropped_message_name at $.messages[2].name"), std::string::npos) << r.err;
+  // The effort became a thinking budget, said at the client's field.
+  EXPECT_NE(r.err.find("approximated_reasoning at $.reasoning_effort"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["thinking"]["budget_tokens"], 1024) << r.out;
+}
+
 TEST(ConvertCli, RequestAnthropicToOpenAI) {
   CliRun r = convert("--from anthropic --to openai --kind request",
                      fixture("anthropic-messages-tool-result.request.json"));

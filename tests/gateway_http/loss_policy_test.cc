@@ -101,6 +101,27 @@ TEST_F(LossPolicyChatToAnthropic, WarnGoesOnWithTheHeader) {
   EXPECT_NE(r->header("toolwire-warnings").find("dropped_unknown_field"), std::string::npos);
 }
 
+// The header names each loss where the client wrote it (gap 19): the leading
+// system message is no IR message, yet the detail is named in the client's
+// messages[1].
+TEST_F(LossPolicyChatToAnthropic, TheWarningsHeaderNamesTheClientsPaths) {
+  start(LossPolicy{});
+  rig_.upstream.enqueue(wire_.whole(answer()));
+  RawClient c(rig_.port());
+  ASSERT_TRUE(c.send(http_post(
+      "/v1/chat/completions",
+      R"({"model":"any","max_tokens":16,"messages":[{"role":"system","content":"Be brief."},)"
+      R"({"role":"user","content":[{"type":"image_url","image_url":)"
+      R"({"url":"https://example.com/a.png","detail":"high"}}]}]})",
+      "")));
+  auto r = c.read_response();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200) << r->body;
+  const std::string header = r->header("toolwire-warnings");
+  EXPECT_NE(header.find("dropped_image_detail"), std::string::npos) << header;
+  EXPECT_NE(header.find("$.messages[1].content[0].image_url.detail"), std::string::npos) << header;
+}
+
 // What reading the caller's request already lost (a system message's
 // `name`, which no IR field holds) is refused too, on any upstream.
 TEST_F(LossPolicyChatToAnthropic, ALossWhileReadingTheRequestIsRefused) {
