@@ -259,8 +259,10 @@ TEST(BedrockRequest, FromOpenAIWritesNoModelOrStreamAndWarnsForEachLoss) {
   EXPECT_EQ(out["toolConfig"].count("toolChoice"), 0u);
   EXPECT_TRUE(has_warning(w, "dropped_tool_strict"));
   EXPECT_TRUE(has_warning(w, "dropped_message_name"));
-  EXPECT_TRUE(has_warning(w, "dropped_image_url", "$.messages[0].content[1]"));
-  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[0].content[2].detail"));
+  // At the client's paths: the leading developer message is not an IR message.
+  EXPECT_TRUE(has_warning(w, "dropped_image_url", "$.messages[1].content[1].image_url"))
+      << warnings_text(w);
+  EXPECT_TRUE(has_warning(w, "dropped_image_detail", "$.messages[1].content[2].image_url.detail"));
   EXPECT_TRUE(has_warning(w, "moved_system_message"));
   EXPECT_TRUE(has_warning(w, "invalid_arguments_wrapped"));
   // System first, then the moved message; the data: URL as bytes.

@@ -303,7 +303,7 @@ TEST(ResponsesRequestRules, WarningsForWhatResponsesCannotSay) {
   auto r = translate_request(chat(), responses(), body, w);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_TRUE(has_warning(w, "dropped_stop", "$.stop")) << warnings_text(w);
-  EXPECT_TRUE(has_warning(w, "dropped_participant_name", "$.messages[0]")) << warnings_text(w);
+  EXPECT_TRUE(has_warning(w, "dropped_participant_name", "$.messages[0].name")) << warnings_text(w);
   EXPECT_TRUE(has_warning(w, "dropped_reasoning_without_id", "$.messages[1]")) << warnings_text(w);
   json out = json::parse(*r);
   EXPECT_FALSE(out.contains("stop"));
