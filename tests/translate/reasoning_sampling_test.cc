@@ -5,6 +5,7 @@
 // dropped_unknown_field before these fields joined the IR.
 #include <gtest/gtest.h>
 
+#include "checked_translate.h"
 #include "codec_kit.h"
 #include "table_kit.h"
 
@@ -120,24 +121,8 @@ TEST_P(TableTest, VerbositySpelling) {
 
 // ---- Wire requests ----------------------------------------------------------
 
-const dialects::Codec& codec(std::string_view name) { return *dialects::find_codec(name); }
-
-// from → to through translate_request; the same bytes and warnings as decode +
-// encode on the owning IR.
 json translate(std::string_view from, std::string_view to, const json& body, Warnings& warnings) {
-  auto out = dialects::translate_request(codec(from), codec(to), body.dump(), warnings);
-  EXPECT_TRUE(out) << out.error().to_string();
-  if (!out) return {};
-  Warnings w2;
-  auto ir = codec(from).decode_request(body.dump(), w2);
-  EXPECT_TRUE(ir);
-  auto slow = codec(to).encode_request(*ir, w2);
-  EXPECT_TRUE(slow);
-  if (slow) {
-    EXPECT_EQ(*slow, *out);
-  }
-  EXPECT_EQ(warnings_text(w2), warnings_text(warnings));
-  return json::parse(*out);
+  return checked_translate(from, to, body.dump(), warnings);
 }
 
 json chat(json extra) {

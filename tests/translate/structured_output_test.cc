@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checked_translate.h"
 #include "codec_kit.h"
 #include "toolwire/dialects/codec.h"
 #include "toolwire/ir/accumulator.h"
@@ -36,23 +37,9 @@ json chat_schema_format() {
             {"strict", true}}}};
 }
 
-// from → to through translate_request; the same bytes and warnings as decode +
-// encode on the owning IR.
 json translate(std::string_view from, std::string_view to, const std::string& body,
                Warnings& warnings) {
-  auto out = dialects::translate_request(codec(from), codec(to), body, warnings);
-  EXPECT_TRUE(out) << out.error().to_string();
-  if (!out) return {};
-  Warnings w2;
-  auto ir = codec(from).decode_request(body, w2);
-  EXPECT_TRUE(ir);
-  auto slow = codec(to).encode_request(*ir, w2);
-  EXPECT_TRUE(slow);
-  if (slow) {
-    EXPECT_EQ(*slow, *out);
-  }
-  EXPECT_EQ(warnings_text(w2), warnings_text(warnings));
-  return json::parse(*out);
+  return checked_translate(from, to, body, warnings);
 }
 
 TEST(StructuredOutput, ChatSchemaToAnthropicOutputConfig) {
