@@ -172,6 +172,13 @@ std::string stable(std::string body) {
       body.replace(v, end - v, "0");
     }
   }
+  // Gemini's createTime is the gateway's stamp too, an RFC 3339 string.
+  const std::string create_time = "\"createTime\":\"";
+  for (size_t at = body.find(create_time); at != std::string::npos;
+       at = body.find(create_time, at + 1)) {
+    size_t v = at + create_time.size(), end = body.find('"', v);
+    if (end != std::string::npos) body.replace(v, end - v, "T");
+  }
   return body;
 }
 
