@@ -45,4 +45,30 @@ inline std::string respace(std::string_view sse) {
   return out;
 }
 
+// Raw JSON without the spaces outside its strings: what a value respace()
+// touched compares equal to its original after this (the decoders keep a
+// member they do not know, such as a stream's envelope extras, as its source
+// text, spaces included).
+inline std::string unspace_json(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false, escaped = false;
+  for (char c : json) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ' ') {
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace toolwire::testing

@@ -208,5 +208,37 @@ TEST(StreamFastPath, OpenAiEdgeCasesGetTheFullPathsAnswer) {
   EXPECT_EQ(fin->reason.kind, ir::FinishReason::Kind::length);
 }
 
+// Found by fuzz_stream_fast_path: a first chunk with a member the decoder
+// does not know keeps it as the source's text (a MessageStart extra), spaces
+// and all, so a respaced stream differs only in that text's spacing. The
+// events are otherwise the same; the fuzz target compares them unspaced.
+TEST(StreamFastPath, AnUnknownEnvelopeMemberKeepsItsSourceText) {
+  const std::string first =
+      R"(data: {"id":"c1","object":"chat.completion.chunk","created":0,"model":"m",)"
+      R"("choi1es":[{"index":0,"delta":{"role":"assistant"}}]})"
+      "\n\n";
+  const std::string sse = first + openai_chunk(R"({"content":"a"})", "c1") + "data: [DONE]\n\n";
+  Decoded fast = decode_stream(openai(), sse);
+  Decoded full = decode_stream(openai(), respace(sse));
+  ASSERT_EQ(fast.error, "");
+  ASSERT_EQ(full.error, "");
+  ASSERT_FALSE(fast.events.empty());
+  ASSERT_FALSE(full.events.empty());
+  auto* a = std::get_if<ir::MessageStart>(&fast.events.front());
+  auto* b = std::get_if<ir::MessageStart>(&full.events.front());
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(a->extras.extra.size(), 1u);
+  ASSERT_EQ(b->extras.extra.size(), 1u);
+  EXPECT_EQ(a->extras.extra[0].key, "choi1es");
+  EXPECT_EQ(a->extras.extra[0].raw_json, R"([{"index":0,"delta":{"role":"assistant"}}])");
+  EXPECT_EQ(b->extras.extra[0].raw_json, R"([{"index": 0, "delta": {"role": "assistant"}}])");
+  EXPECT_EQ(unspace_json(b->extras.extra[0].raw_json), a->extras.extra[0].raw_json);
+  // Past the first event, the same events.
+  using Events = std::vector<ir::StreamEvent>;
+  EXPECT_EQ(print(Events(fast.events.begin() + 1, fast.events.end())),
+            print(Events(full.events.begin() + 1, full.events.end())));
+}
+
 }  // namespace
 }  // namespace toolwire::testing
