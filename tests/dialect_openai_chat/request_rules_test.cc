@@ -119,6 +119,28 @@ TEST(ToolSchemaRules, EncoderChecksAHandBuiltSchema) {
   EXPECT_EQ(r.error().path, "$.tools[0].function.parameters");
 }
 
+// The encoder remembers the schema texts it found good (the same tools come
+// with every request); only good ones: a bad text is refused every time,
+// also after good ones and after the memo starts again.
+TEST(ToolSchemaRules, TheEncodersMemoOfGoodSchemasNeverLetsABadOneThrough) {
+  Warnings w;
+  const std::string good = R"({"type":"object","properties":{"city":{"type":"string"}}})";
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(anthropic().encode_request(hand_built("f", good), w).ok());
+  for (int i = 0; i < 3; ++i) {
+    auto r = anthropic().encode_request(hand_built("f", R"({"type":"string"})"), w);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().path, "$.tools[0].input_schema.type");
+  }
+  // Past the memo's bound (1,024 texts) it starts again, good texts still good.
+  for (int i = 0; i < 1100; ++i) {
+    std::string s = R"({"type":"object","description":")" + std::to_string(i) + R"("})";
+    ASSERT_TRUE(anthropic().encode_request(hand_built("f", s), w).ok()) << i;
+  }
+  EXPECT_TRUE(anthropic().encode_request(hand_built("f", good), w).ok());
+  EXPECT_FALSE(anthropic().encode_request(hand_built("f", R"({"type":)"), w).ok());
+}
+
 TEST(DuplicateKeys, LastValueWinsWithAWarning) {
   Warnings w;
   auto r = openai().decode_request(

@@ -81,9 +81,15 @@ void SourceIndex::build() {
   // Every structural moves t by at most 2, so 2n + 2 slots hold any walk and
   // the loop needs no bounds check; a walk that does not end on the root's
   // closing word means the layout was not the expected one.
-  offset_.resize(std::max(root_end + 2, 2 * n + 2));
+  // Not zero-filled: the walk writes every slot an element of the document
+  // can name, and no query reads past them (a document's elements only).
+  offset_size_ = std::max(root_end + 2, 2 * n + 2);
+  if (offset_size_ > offset_capacity_) {
+    offset_capacity_ = std::max(offset_size_, 2 * offset_capacity_);
+    offset_.reset(new uint32_t[offset_capacity_]);
+  }
   const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
-  uint32_t* out = offset_.data();
+  uint32_t* out = offset_.get();
   size_t t = 1;
   for (size_t s = 0; s < n; ++s) {
     const uint32_t off = idx[s];
@@ -99,7 +105,7 @@ bool SourceIndex::index_of(simdjson::dom::element e, size_t& tape_index) {
   if (!built_) build();
   if (!usable_) return false;
   tape_index = ref.json_index;
-  return tape_index > 0 && tape_index < offset_.size();
+  return tape_index > 0 && tape_index < offset_size_;
 }
 
 bool SourceIndex::offset(simdjson::dom::element e, size_t& at) {
@@ -116,7 +122,7 @@ bool SourceIndex::range(simdjson::dom::element e, size_t& begin, size_t& end) {
   const auto type = static_cast<unsigned char>(word >> 56);
   if (type != '{' && type != '[') return false;
   const size_t close = (word & 0xFFFFFFFFull) - 1;  // the '{' word points one past its '}'
-  if (close >= offset_.size() || close <= t) return false;
+  if (close >= offset_size_ || close <= t) return false;
   const uint32_t first = offset_[t], last = offset_[close];
   const char close_char = type == '{' ? '}' : ']';
   if (last < first || last >= text_.size() || text_[first] != static_cast<char>(type) ||

@@ -21,6 +21,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +50,11 @@ class SourceIndex {
   std::string_view text_;
   bool built_ = false;
   bool usable_ = false;
-  std::vector<uint32_t> offset_;  // tape index → source offset of the entry's first byte
+  // Tape index → source offset of the entry's first byte; kept between
+  // documents (each parse on the thread reuses it).
+  std::unique_ptr<uint32_t[]> offset_;
+  size_t offset_size_ = 0;
+  size_t offset_capacity_ = 0;
 };
 
 // Called by json::parse after a successful parse of `text` into `parser`.

@@ -5,7 +5,8 @@
 // (`{"type":"string"}` included), so a decoder refuses it at once, naming
 // the path, instead of letting it travel to an upstream round trip. The
 // decoders check the parsed element (one lookup among the schema's top-level
-// keys); an encoder given a hand-built IR checks the text.
+// keys); an encoder given a hand-built IR checks the text (each thread
+// remembers the texts it found good: the same tools come with every request).
 #pragma once
 
 #include <string_view>

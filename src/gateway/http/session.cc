@@ -42,8 +42,15 @@ void HeaderScanBuffer::commit(size_t n) {
 // CRLF CR. A line that starts with SP or HTAB is a folded continuation;
 // CRLF CRLF ends the header (what follows is body or the next request).
 void HeaderScanBuffer::scan(const char* p, size_t n) {
-  for (size_t i = 0; i < n && in_header_; ++i) {
-    char c = p[i];
+  const char* const end = p + n;
+  while (p < end && in_header_) {
+    if (state_ == 0) {
+      // Inside a line only a CR can change the state: skip to it.
+      const void* cr = std::memchr(p, '\r', static_cast<size_t>(end - p));
+      if (cr == nullptr) return;
+      p = static_cast<const char*>(cr);
+    }
+    char c = *p++;
     switch (state_) {
       case 1:
         state_ = c == '\n' ? 2 : (c == '\r' ? 1 : 0);

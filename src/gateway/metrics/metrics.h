@@ -60,11 +60,14 @@ class Metrics {
     double sum = 0;
   };
   mutable std::mutex mu_;
-  std::map<std::string, Histogram> requests_;  // labels text → histogram
-  std::map<std::string, uint64_t> upstream_;   // labels text → attempts
-  std::map<std::string, uint64_t> upstream_errors_;
-  std::map<std::string, uint64_t> tools_;
-  std::map<std::string, uint64_t> warnings_;  // labels text → translation warnings
+  // Series by key: the label values, length-prefixed (metrics.cc).
+  template <class T>
+  using Family = std::map<std::string, T, std::less<>>;
+  Family<Histogram> requests_;
+  Family<uint64_t> upstream_;  // attempts
+  Family<uint64_t> upstream_errors_;
+  Family<uint64_t> tools_;
+  Family<uint64_t> warnings_;  // translation warnings
   std::atomic<uint64_t> bytes_in_{0}, bytes_out_{0}, slow_clients_cut_{0};
   std::atomic<int64_t> active_streams_{0}, connections_{0};
   std::array<std::atomic<uint64_t>, 3> refused_{};
