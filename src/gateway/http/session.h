@@ -22,12 +22,12 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "gateway/http/append_body.h"
 #include "gateway/http/exchange.h"
 #include "gateway/http/stream.h"
 #include "toolwire/gateway/gateway.h"
@@ -145,7 +145,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::shared_ptr<const SessionContext> ctx_;
   boost::beast::flat_buffer buffer_;
   HeaderScanBuffer header_buffer_{buffer_};
-  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  std::optional<boost::beast::http::request_parser<AppendStringBody>> parser_;
   Timer timer_;
   Timer write_timer_;  // the write deadline (lazy: see arm_write_deadline)
   bool write_timer_armed_ = false;
