@@ -10,6 +10,34 @@
 
 namespace toolwire::testing {
 
+// Where a scan of JSON text is: inside a string or not. Feed it each byte in
+// order; `outside` is true while the byte just fed is outside any string
+// (the quotes themselves count as inside).
+class JsonStringState {
+ public:
+  // Takes `c`; returns true if `c` is outside every string.
+  bool outside(char c) {
+    if (in_string_) {
+      if (escaped_)
+        escaped_ = false;
+      else if (c == '\\')
+        escaped_ = true;
+      else if (c == '"')
+        in_string_ = false;
+      return false;
+    }
+    if (c == '"') {
+      in_string_ = true;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  bool in_string_ = false;
+  bool escaped_ = false;
+};
+
 inline std::string respace(std::string_view sse) {
   std::string out;
   size_t pos = 0;
@@ -18,23 +46,12 @@ inline std::string respace(std::string_view sse) {
     if (eol == std::string_view::npos) eol = sse.size();
     const std::string_view line = sse.substr(pos, eol - pos);
     if (line.starts_with("data:")) {
-      bool in_string = false, escaped = false;
+      JsonStringState state;
       for (size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         out.push_back(c);
         if (i < 5) continue;  // the field name's own ':'
-        if (in_string) {
-          if (escaped)
-            escaped = false;
-          else if (c == '\\')
-            escaped = true;
-          else if (c == '"')
-            in_string = false;
-        } else if (c == '"') {
-          in_string = true;
-        } else if (c == ':' || c == ',') {
-          out.push_back(' ');
-        }
+        if (state.outside(c) && (c == ':' || c == ',')) out.push_back(' ');
       }
     } else {
       out.append(line);
@@ -52,22 +69,9 @@ inline std::string respace(std::string_view sse) {
 inline std::string unspace_json(std::string_view json) {
   std::string out;
   out.reserve(json.size());
-  bool in_string = false, escaped = false;
-  for (char c : json) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == ' ') {
-      continue;
-    }
-    out.push_back(c);
-  }
+  JsonStringState state;
+  for (char c : json)
+    if (!state.outside(c) || c != ' ') out.push_back(c);
   return out;
 }
 
