@@ -22,14 +22,7 @@ HZ=$(getconf CLK_TCK)
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 
-port_of() { # FILE : the port of its "listening on" line (waits ≤ 10 s)
-  for _ in $(seq 200); do
-    p=$(grep -aoE 'listening on https?://127\.0\.0\.1:[0-9]*' "$1" 2>/dev/null | grep -o '[0-9]*$' || true)
-    [ -n "$p" ] && { echo "$p"; return 0; }
-    sleep 0.05
-  done
-  echo "no port in $1" >&2; return 1
-}
+. "$HERE/lib.sh"
 
 taskset -c 0 "$BUILD/bench/mock_upstream" >"$OUT/mock.out" 2>&1 &
 PIDS+=($!)

@@ -26,14 +26,7 @@ PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 [ $# -ge 1 ] || { echo "usage: $0 TOOLWIRE [TOOLWIRE...]" >&2; exit 2; }
 
-port_of() { # FILE : the port of its "listening on" line (waits ≤ 60 s: valgrind starts slowly)
-  for _ in $(seq 1200); do
-    p=$(grep -aoE 'listening on https?://127\.0\.0\.1:[0-9]*' "$1" 2>/dev/null | grep -o '[0-9]*$' || true)
-    [ -n "$p" ] && { echo "$p"; return 0; }
-    sleep 0.05
-  done
-  echo "no port in $1" >&2; return 1
-}
+. "$HERE/lib.sh"
 
 send() { # PORT COUNT : COUNT requests on one keep-alive connection, each checked
   python3 - "$1" "$2" "$BODY" <<'EOF'
@@ -67,7 +60,7 @@ for bin in "$@"; do
     --upstream "anthropic=http://127.0.0.1:$MPORT" >"$OUT/$name.out" 2>"$OUT/$name.err" &
   pid=$!
   PIDS+=($pid)
-  port=$(port_of "$OUT/$name.out")
+  port=$(port_of "$OUT/$name.out" 60)
   send "$port" 200
   callgrind_control -z "$pid" >/dev/null
   send "$port" "$N"
