@@ -21,7 +21,8 @@ struct ServeArgs {
   std::string config;
   std::string check_config;
   bool hash_key = false;
-  std::string transport = "asio";
+  std::string transport;         // asio | curl; "": the file's upstream_client (default asio)
+  std::string upstream_ca_file;  // PEM CAs for HTTPS upstreams; "": the file's, else the system's
   std::string tools;  // passthrough | server | mixed; default: server offline, else passthrough
   std::string workspace = ".";
   std::string data_dir;  // the demo to-do list's folder

@@ -68,10 +68,12 @@ int run_serve(const ServeArgs& a) {
   // Upstream calls run on the gateway's own threads (asio), or on libcurl's
   // loop thread when HTTP/2 or a proxy from the environment is needed.
   std::unique_ptr<transport::HttpTransport> client;
-  if (a.transport == "curl")
-    client = std::make_unique<transport::HttpClient>();
+  if (config->upstream_client.transport == "curl")
+    client = std::make_unique<transport::HttpClient>(
+        transport::HttpClientOptions{.ca_file = config->upstream_client.ca_file});
   else
-    client = std::make_unique<transport::AsioHttpClient>(gw.io_context());
+    client = std::make_unique<transport::AsioHttpClient>(
+        gw.io_context(), transport::AsioClientOptions{.ca_file = config->upstream_client.ca_file});
   for (const auto& v : config->missing_env)
     std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n",
                  v.c_str());
@@ -218,8 +220,12 @@ void add_serve_command(CLI::App& app) {
       ->check(CLI::IsMember({"warn", "error"}));
   cmd->add_option("--transport", a->transport,
                   "upstream HTTP client: asio (HTTP/1.1 on the server's threads, default) or curl "
-                  "(HTTP/2, proxies from the environment)")
+                  "(HTTP/2 by ALPN to HTTPS upstreams, proxies from the environment); also "
+                  "upstream_client.transport in --config")
       ->check(CLI::IsMember({"asio", "curl"}));
+  cmd->add_option("--upstream-ca-file", a->upstream_ca_file,
+                  "PEM file of the CAs that HTTPS upstreams' certificates are checked against "
+                  "(default: the system's; also upstream_client.ca_file in --config)");
   cmd->add_option("--record", a->record,
                   "write every upstream exchange into this folder (docs/replay.md)");
   cmd->add_option("--replay", a->replay,

@@ -1,6 +1,8 @@
 // `toolwire serve`'s flags → gateway::GatewayConfig, the struct the YAML
 // loader produces, so both go through one builder (gateway/config/build.cc).
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "cli/serve_args.h"
 #include "toolwire/dialects/dialect.h"
@@ -208,6 +210,17 @@ Result<gateway::GatewayConfig> serve_config(const ServeArgs& a) {
     c.options.shared.redis_url = a.redis;
   }
   TW_TRY(apply_otlp(a, c.telemetry.otlp));
+  // --transport / --upstream-ca-file win over the file's upstream_client.
+  if (!a.transport.empty()) c.upstream_client.transport = a.transport;
+  if (!a.upstream_ca_file.empty()) c.upstream_client.ca_file = a.upstream_ca_file;
+  if (const std::string& ca = c.upstream_client.ca_file; !ca.empty()) {
+    // Checked here: both clients would only fail each HTTPS call later.
+    std::ifstream in(ca);
+    std::string pem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) return usage("upstream CA file " + ca + ": cannot read it");
+    if (pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos)
+      return usage("upstream CA file " + ca + ": no PEM certificate in it");
+  }
   return c;
 }
 

@@ -109,7 +109,27 @@ INSTANTIATE_TEST_SUITE_P(
             "bad.yaml:1:18: response_store.max_entries: unknown key"},
         Bad{"upstreams:\n  a: {profile: responses, base_url: \"http://h\"}\nroutes: [{model: x, "
             "upstreams: [a]}]\n",
-            "upstreams.a.base_url: an OpenAI-style base URL ends in /v1"}));
+            "upstreams.a.base_url: an OpenAI-style base URL ends in /v1"},
+        Bad{"upstream_client: {transport: h2}\nupstreams: {a: {profile: scripted}}\nroutes: "
+            "[{model: x, upstreams: [a]}]\n",
+            "bad.yaml:1:30: upstream_client.transport: expected asio or curl, got 'h2'"},
+        Bad{"upstream_client: {ca: x.pem}\nupstreams: {a: {profile: scripted}}\nroutes: "
+            "[{model: x, upstreams: [a]}]\n",
+            "bad.yaml:1:19: upstream_client.ca: unknown key"}));
+
+// upstream_client: the HTTP client of every upstream (asio unless it says).
+TEST(GatewayConfig, UpstreamClient) {
+  const char* rest = "upstreams: {a: {profile: scripted}}\nroutes: [{model: x, upstreams: [a]}]\n";
+  auto d = load_config_string(rest, "d.yaml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->upstream_client.transport, "asio");
+  EXPECT_EQ(d->upstream_client.ca_file, "");
+  auto c = load_config_string(
+      std::string("upstream_client: {transport: curl, ca_file: /etc/ca.pem}\n") + rest, "c.yaml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->upstream_client.transport, "curl");
+  EXPECT_EQ(c->upstream_client.ca_file, "/etc/ca.pem");
+}
 
 TEST(GatewayConfig, ResponseStore) {
   auto d = load_config_string(

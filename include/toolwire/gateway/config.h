@@ -137,6 +137,17 @@ struct TelemetryConfig {
   OtlpConfig otlp;
 };
 
+// `upstream_client:` (and --transport / --upstream-ca-file, which win): the
+// HTTP client every HTTP upstream is called with.
+struct UpstreamClientConfig {
+  // "asio": HTTP/1.1 with pooled keep-alive connections on the server's own
+  // threads (the cheapest per request); "curl": libcurl on its own thread,
+  // HTTP/2 by ALPN to HTTPS upstreams that offer it (streams multiplexed
+  // onto one connection), proxies from the environment.
+  std::string transport = "asio";
+  std::string ca_file;  // PEM CAs that upstreams' certificates are checked against; "": system's
+};
+
 struct GatewayConfig {
   std::string source;  // the file name, for messages
   GatewayOptions options;
@@ -153,6 +164,7 @@ struct GatewayConfig {
   std::vector<std::string> missing_env;
   RecordingConfig recording;
   TelemetryConfig telemetry;
+  UpstreamClientConfig upstream_client;
 };
 
 Result<GatewayConfig> load_config_file(const std::string& path);

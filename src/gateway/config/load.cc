@@ -231,7 +231,8 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
                  "record",
                  "replay",
                  "telemetry",
-                 "redis"}));
+                 "redis",
+                 "upstream_client"}));
   GatewayOptions& o = c.options;
   std::string listen = "127.0.0.1:8080";
   TW_TRY(r.str(root, "", "listen", listen));
@@ -267,6 +268,14 @@ Result<GatewayConfig> read(const Reader& r, const YAML::Node& root) {
   }
 
   if (YAML::Node rd = root["redis"]) TW_TRY(config_yaml::read_redis(r, rd, o.shared));
+  if (YAML::Node uc = root["upstream_client"]) {
+    TW_TRY(r.keys(uc, "upstream_client", {"transport", "ca_file"}));
+    TW_TRY(r.str(uc, "upstream_client", "transport", c.upstream_client.transport));
+    if (c.upstream_client.transport != "asio" && c.upstream_client.transport != "curl")
+      return r.error(uc["transport"], "upstream_client.transport",
+                     "expected asio or curl, got '" + c.upstream_client.transport + "'");
+    TW_TRY(r.str(uc, "upstream_client", "ca_file", c.upstream_client.ca_file));
+  }
 
   if (YAML::Node ks = root["keys"]) {
     if (!ks.IsSequence()) return r.error(ks, "keys", "expected a list");
