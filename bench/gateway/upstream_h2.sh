@@ -54,7 +54,6 @@ http {
   proxy_temp_path $OUT/nginx/proxy;
   client_body_buffer_size 64k;
   keepalive_requests 100000000;
-  http2_max_requests 100000000;
   http2_max_concurrent_streams 256;
   upstream mock { server 127.0.0.1:$MPORT; keepalive 64; keepalive_requests 100000000; }
   server {

@@ -34,13 +34,14 @@ std::string random_hex_id(size_t bytes) {
   return out;
 }
 
-void Span::set(std::string key, Value v) {
+void Span::set(AttrKey key, Value v) {
   for (auto& [k, old] : attributes)
-    if (k == key) {
+    if (k == key.name) {
       old = std::move(v);
       return;
     }
-  attributes.emplace_back(std::move(key), std::move(v));
+  if (attributes.empty()) attributes.reserve(16);  // a model call's span holds about 15
+  attributes.emplace_back(key.name, std::move(v));
 }
 
 const Value* Span::get(std::string_view key) const {

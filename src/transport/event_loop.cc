@@ -32,8 +32,8 @@ EventLoop::EventLoop(HttpClientOptions options) : options_(std::move(options)) {
 
 EventLoop::~EventLoop() {
   stop();
-  for (CURL* e : easy_pool_) curl_easy_cleanup(e);
-  if (multi_) curl_multi_cleanup(multi_);
+  for (CURL* e : easy_pool_) libcurl::easy_cleanup(e);
+  if (multi_) libcurl::multi_cleanup(multi_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (wake_fd_ >= 0) close(wake_fd_);
 }
@@ -41,7 +41,7 @@ EventLoop::~EventLoop() {
 Status EventLoop::start_thread() {
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  multi_ = curl_multi_init();
+  multi_ = libcurl::multi_init();
   if (epoll_fd_ < 0 || wake_fd_ < 0 || !multi_) {
     return make_error(ErrorCode::internal,
                       std::string("http client setup failed: ") + std::strerror(errno));
@@ -50,14 +50,14 @@ Status EventLoop::start_thread() {
   ev.events = EPOLLIN;
   ev.data.fd = wake_fd_;
   epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &EventLoop::on_socket);
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &EventLoop::on_timer);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
+  libcurl::multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &EventLoop::on_socket);
+  libcurl::multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+  libcurl::multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &EventLoop::on_timer);
+  libcurl::multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
   if (options_.max_connections > 0)
-    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.max_connections);
+    libcurl::multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.max_connections);
   if (options_.max_host_connections > 0)
-    curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
+    libcurl::multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
   thread_ = std::thread([this] { run(); });
   thread_id_ = thread_.get_id();
   return Status::Ok();
@@ -111,7 +111,7 @@ int EventLoop::on_socket(CURL*, curl_socket_t s, int what, void* userp, void* so
   auto* self = static_cast<EventLoop*>(userp);
   if (what == CURL_POLL_REMOVE) {
     epoll_ctl(self->epoll_fd_, EPOLL_CTL_DEL, s, nullptr);  // EBADF if curl closed it first: fine
-    curl_multi_assign(self->multi_, s, nullptr);
+    libcurl::multi_assign(self->multi_, s, nullptr);
     return 0;
   }
   epoll_event ev{};
@@ -122,7 +122,7 @@ int EventLoop::on_socket(CURL*, curl_socket_t s, int what, void* userp, void* so
     // A recycled descriptor number can leave our bookkeeping one step behind.
     epoll_ctl(self->epoll_fd_, op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s, &ev);
   }
-  if (!socketp) curl_multi_assign(self->multi_, s, self);
+  if (!socketp) libcurl::multi_assign(self->multi_, s, self);
   return 0;
 }
 
@@ -165,11 +165,11 @@ void EventLoop::run() {
       uint32_t e = events[i].events;
       int flags = ((e & EPOLLIN) ? CURL_CSELECT_IN : 0) | ((e & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
                   ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
-      curl_multi_socket_action(multi_, fd, flags, &running);
+      libcurl::multi_socket_action(multi_, fd, flags, &running);
     }
     if (curl_timer_at_ <= Clock::now()) {
       curl_timer_at_ = Clock::time_point::max();
-      curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+      libcurl::multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
     }
     read_multi_info();
     fire_timers();
@@ -207,7 +207,7 @@ bool EventLoop::drain_inbox() {
     if (t.paused == paused) continue;
     t.paused = paused;
     t.last_activity = Clock::now();  // the idle timeout counts from the resume
-    if (t.easy && t.in_multi) curl_easy_pause(t.easy, paused ? CURLPAUSE_RECV : CURLPAUSE_CONT);
+    if (t.easy && t.in_multi) libcurl::easy_pause(t.easy, paused ? CURLPAUSE_RECV : CURLPAUSE_CONT);
   }
   return stopping;
 }
@@ -240,10 +240,10 @@ void EventLoop::start_attempt(Transfer& t) {
   t.errbuf[0] = '\0';
   t.waiting_retry = false;
   t.last_activity = Clock::now();
-  CURLMcode rc = curl_multi_add_handle(multi_, t.easy);
+  CURLMcode rc = libcurl::multi_add_handle(multi_, t.easy);
   if (rc != CURLM_OK) {
     finish(t.id, make_error(ErrorCode::internal,
-                            std::string("curl_multi_add_handle: ") + curl_multi_strerror(rc)));
+                            std::string("curl_multi_add_handle: ") + libcurl::multi_strerror(rc)));
     return;
   }
   t.in_multi = true;
@@ -292,12 +292,12 @@ void EventLoop::schedule_retry(Transfer& t, Millis delay) {
 
 void EventLoop::read_multi_info() {
   int left = 0;
-  while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+  while (CURLMsg* msg = libcurl::multi_info_read(multi_, &left)) {
     if (msg->msg != CURLMSG_DONE) continue;
     Transfer* t = nullptr;
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
+    libcurl::easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
     CURLcode code = msg->data.result;
-    curl_multi_remove_handle(multi_, msg->easy_handle);  // msg is invalid from here on
+    libcurl::multi_remove_handle(multi_, msg->easy_handle);  // msg is invalid from here on
     t->in_multi = false;
     if (t->abort == Transfer::Abort::retry) {
       schedule_retry(*t, t->retry_delay);
@@ -360,13 +360,14 @@ void EventLoop::finish(uint64_t id, Status status) {
   std::unique_ptr<Transfer> t = std::move(it->second);
   transfers_.erase(it);
   if (t->in_multi) {
-    curl_multi_remove_handle(multi_, t->easy);
+    libcurl::multi_remove_handle(multi_, t->easy);
     t->in_multi = false;
   }
   t->stats.total_time = since(t->started);
   active_.fetch_sub(1);  // first, so a caller woken by on_complete sees the count already down
   if (t->easy && easy_pool_.size() < 256) {
-    curl_easy_reset(t->easy);  // keeps nothing of this call; connections live in the multi handle
+    libcurl::easy_reset(
+        t->easy);  // keeps nothing of this call; connections live in the multi handle
     easy_pool_.push_back(t->easy);
     t->easy = nullptr;
   }

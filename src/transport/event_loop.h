@@ -3,7 +3,7 @@
 // through which other threads hand in new calls and cancellations.
 #pragma once
 
-#include <curl/curl.h>
+#include "toolwire/libcurl/api.h"
 
 #include <atomic>
 #include <memory>

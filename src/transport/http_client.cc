@@ -15,7 +15,7 @@ namespace {
 void global_init_once() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    if (libcurl::global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
       std::fprintf(stderr, "toolwire: curl_global_init failed\n");
       std::abort();
     }

@@ -1,7 +1,7 @@
 // Retry rules: which responses are retried and after how long.
 #include "toolwire/transport/retry.h"
 
-#include <curl/curl.h>
+#include "toolwire/libcurl/api.h"
 
 #include <algorithm>
 #include <charconv>
@@ -65,7 +65,7 @@ std::optional<Millis> retry_after(const HttpHeaders& headers,
   if (auto secs = parse_number(*ra)) return clamp_ms(*secs * 1000.0);
   std::string date(trim(*ra));
   if (date.empty() || date.size() > 64) return std::nullopt;
-  time_t when = curl_getdate(date.c_str(), nullptr);
+  time_t when = libcurl::getdate(date.c_str(), nullptr);
   if (when == -1) return std::nullopt;
   auto delta = std::chrono::system_clock::from_time_t(when) - now;
   return std::max(Millis(0), std::chrono::duration_cast<Millis>(delta));

@@ -94,8 +94,8 @@ size_t on_body_bytes(char* data, size_t size, size_t n, void* user) {
 }  // namespace
 
 Transfer::~Transfer() {
-  if (easy) curl_easy_cleanup(easy);
-  if (header_list) curl_slist_free_all(header_list);
+  if (easy) libcurl::easy_cleanup(easy);
+  if (header_list) libcurl::slist_free_all(header_list);
 }
 
 std::string describe(const HttpRequest& req) { return req.method + " " + redact_url(req.url); }
@@ -116,53 +116,56 @@ Status setup_easy(Transfer& t, const HttpClientOptions& options) {
     has_ct |= iequals(name, "content-type");
   }
 
-  if (!t.easy) t.easy = curl_easy_init();  // the loop may hand in a recycled, reset handle
+  if (!t.easy) t.easy = libcurl::easy_init();  // the loop may hand in a recycled, reset handle
   if (!t.easy) return make_error(ErrorCode::internal, "curl_easy_init failed");
   CURL* e = t.easy;
-  curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
-  curl_easy_setopt(e, CURLOPT_URL, req.url.c_str());
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.errbuf);
-  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &on_header_line);
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &on_body_bytes);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS,
-                   1L);  // a proxy's CONNECT reply is not the response
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(e, CURLOPT_BUFFERSIZE, options.receive_buffer);
+  libcurl::easy_setopt(e, CURLOPT_PRIVATE, &t);
+  libcurl::easy_setopt(e, CURLOPT_URL, req.url.c_str());
+  libcurl::easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  libcurl::easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  libcurl::easy_setopt(e, CURLOPT_ERRORBUFFER, t.errbuf);
+  libcurl::easy_setopt(e, CURLOPT_HEADERFUNCTION, &on_header_line);
+  libcurl::easy_setopt(e, CURLOPT_HEADERDATA, &t);
+  libcurl::easy_setopt(e, CURLOPT_WRITEFUNCTION, &on_body_bytes);
+  libcurl::easy_setopt(e, CURLOPT_WRITEDATA, &t);
+  libcurl::easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS,
+                       1L);  // a proxy's CONNECT reply is not the response
+  libcurl::easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  libcurl::easy_setopt(e, CURLOPT_BUFFERSIZE, options.receive_buffer);
   if (req.connect_timeout.count() > 0)
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
+    libcurl::easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                         static_cast<long>(req.connect_timeout.count()));
   if (!has_ua && !options.user_agent.empty())
-    curl_easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str());
-  if (!options.proxy.empty()) curl_easy_setopt(e, CURLOPT_PROXY, options.proxy.c_str());
-  if (!options.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options.ca_file.c_str());
+    libcurl::easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str());
+  if (!options.proxy.empty()) libcurl::easy_setopt(e, CURLOPT_PROXY, options.proxy.c_str());
+  if (!options.ca_file.empty()) libcurl::easy_setopt(e, CURLOPT_CAINFO, options.ca_file.c_str());
   // TLS verification stays at libcurl's defaults: VERIFYPEER=1, VERIFYHOST=2.
   if (req.url.starts_with("https:"))
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // prefer HTTP/2 multiplexing
+    libcurl::easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // prefer HTTP/2 multiplexing
 
   if (req.method == "GET") {
-    curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+    libcurl::easy_setopt(e, CURLOPT_HTTPGET, 1L);
   } else if (req.method == "HEAD") {
-    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+    libcurl::easy_setopt(e, CURLOPT_NOBODY, 1L);
   } else {
-    if (req.method != "POST") curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+    if (req.method != "POST") libcurl::easy_setopt(e, CURLOPT_CUSTOMREQUEST, req.method.c_str());
     if (req.method == "POST" || !req.body.empty()) {
-      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
-      curl_easy_setopt(e, CURLOPT_POSTFIELDS, req.body.data());
+      libcurl::easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
+                           static_cast<curl_off_t>(req.body.size()));
+      libcurl::easy_setopt(e, CURLOPT_POSTFIELDS, req.body.data());
     }
   }
 
   for (const auto& [name, value] : req.headers) {
     // "Name:" would delete a curl default header; "Name;" sends an empty value.
     std::string line = name + (value.empty() ? ";" : ": " + value);
-    t.header_list = curl_slist_append(t.header_list, line.c_str());
+    t.header_list = libcurl::slist_append(t.header_list, line.c_str());
   }
-  t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
+  t.header_list = libcurl::slist_append(t.header_list, "Expect:");  // no 100-continue round trip
   if (!has_ct)
-    t.header_list = curl_slist_append(t.header_list, "Content-Type:");  // not curl's form default
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
+    t.header_list =
+        libcurl::slist_append(t.header_list, "Content-Type:");  // not curl's form default
+  libcurl::easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
   return Status::Ok();
 }
 
@@ -198,7 +201,7 @@ Error transfer_error(const Transfer& t, CURLcode code) {
     default:
       break;
   }
-  std::string msg = describe(t.req) + ": " + curl_easy_strerror(code);
+  std::string msg = describe(t.req) + ": " + libcurl::easy_strerror(code);
   if (t.errbuf[0] != '\0') msg += std::string(" (") + t.errbuf + ")";
   if (t.committed) {
     msg += "; the response was cut short after " + std::to_string(t.stats.body_bytes) +

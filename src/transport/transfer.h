@@ -2,7 +2,7 @@
 // handle and the per-attempt parse state. Only the loop thread touches it.
 #pragma once
 
-#include <curl/curl.h>
+#include "toolwire/libcurl/api.h"
 
 #include <chrono>
 #include <cstdint>

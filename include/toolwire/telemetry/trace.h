@@ -17,6 +17,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,6 +34,16 @@ int64_t unix_micros();
 // `bytes` random bytes as lower-case hex (trace ids: 16, span ids: 8).
 std::string random_hex_id(size_t bytes);
 
+// An attribute's name: a string literal (the conventions' names are fixed),
+// so a span keeps a view of it instead of a copy per attribute per request.
+// Only character arrays convert: a std::string, which could dangle, does not.
+struct AttrKey {
+  template <size_t N>
+  constexpr AttrKey(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : name(literal, N - 1) {}
+  std::string_view name;
+};
+
 struct Span {
   std::string span_id;  // 16 hex digits
   std::string name;     // "chat MODEL", "execute_tool NAME"
@@ -41,9 +52,9 @@ struct Span {
   int64_t duration_us = 0;
   bool error = false;
   std::string status_message;  // why it failed (never a secret: redact()ed)
-  std::vector<std::pair<std::string, Value>> attributes;
+  std::vector<std::pair<std::string_view, Value>> attributes;  // names: AttrKey literals
 
-  void set(std::string key, Value v);
+  void set(AttrKey key, Value v);
   const Value* get(std::string_view key) const;
   // The span ends now (duration from start_us).
   void end(bool failed = false, std::string message = {});

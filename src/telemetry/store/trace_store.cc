@@ -60,6 +60,12 @@ void bind_text(sqlite3_stmt* s, int i, const std::string& v) {
   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
 
+// Without a copy: `v` must outlive the statement's next step (the writer's
+// binds: the trace and its JSON live until the row is in).
+void bind_static(sqlite3_stmt* s, int i, std::string_view v) {
+  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+}
+
 // The tokens of a trace's model calls, in and out (the stats' columns).
 std::pair<int64_t, int64_t> tokens(const Trace& t) {
   std::pair<int64_t, int64_t> sum{0, 0};
@@ -125,18 +131,18 @@ struct TraceStore::Impl {
     for (const Trace& t : batch) {
       std::string json = t.to_json();
       sqlite3_reset(ins.s);
-      bind_text(ins.s, 1, t.trace_id);
+      bind_static(ins.s, 1, t.trace_id);
       sqlite3_bind_int64(ins.s, 2, t.start_us);
-      bind_text(ins.s, 3, t.kind);
-      bind_text(ins.s, 4, t.name);
-      bind_text(ins.s, 5, t.key_name);
-      bind_text(ins.s, 6, t.model);
+      bind_static(ins.s, 3, t.kind);
+      bind_static(ins.s, 4, t.name);
+      bind_static(ins.s, 5, t.key_name);
+      bind_static(ins.s, 6, t.model);
       sqlite3_bind_int(ins.s, 7, t.status);
       sqlite3_bind_int(ins.s, 8, t.error ? 1 : 0);
       sqlite3_bind_int64(ins.s, 9, t.duration_us);
       sqlite3_bind_int(ins.s, 10, static_cast<int>(t.spans.size()));
       sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(json.size()));
-      bind_text(ins.s, 12, json);
+      bind_static(ins.s, 12, json);
       auto [in, out] = tokens(t);
       sqlite3_bind_int64(ins.s, 13, in);
       sqlite3_bind_int64(ins.s, 14, out);
@@ -200,7 +206,10 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(TraceStoreOptions options) 
   TW_TRY(exec(impl->writer.db,
               // Diagnostics, not records: a power cut may lose the last
               // batches (WAL keeps the file whole), no write waits for the disk.
-              "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;"
+              // A 2 MB page cache holds a full batch (1,024 traces of about
+              // 1.3 KB); 8 MB held 7 MB more resident under load for nothing:
+              // the writer appends, and the trim reads the oldest pages once.
+              "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-2048;"
               "CREATE TABLE IF NOT EXISTS traces(id TEXT PRIMARY KEY, start_us INTEGER, kind TEXT,"
               " name TEXT, key_name TEXT, model TEXT, status INTEGER, error INTEGER,"
               " duration_us INTEGER, spans INTEGER, input_tokens INTEGER NOT NULL DEFAULT 0,"

@@ -3,11 +3,11 @@
 // default no connections to loopback/private/link-local addresses — checked on
 // the address actually connected to, so DNS tricks do not get around it.
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <netinet/in.h>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include "toolwire/libcurl/api.h"
 
 #include "tools/builtin/common.h"
 
@@ -84,53 +84,53 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc,
                             ToolContext& ctx) {
   static std::once_flag init;
-  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  std::call_once(init, [] { libcurl::global_init(CURL_GLOBAL_DEFAULT); });
   auto url = arg_string(args, "url");
   if (!url) return url.error();
   const auto& opt = bc.options;
 
   // Parse with curl's own URL parser so the scheme we check is the one it uses.
-  CURLU* u = curl_url();
-  std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> u_guard(u, curl_url_cleanup);
-  if (curl_url_set(u, CURLUPART_URL, url->c_str(), 0) != CURLUE_OK)
+  CURLU* u = libcurl::url();
+  std::unique_ptr<CURLU, decltype(&libcurl::url_cleanup)> u_guard(u, libcurl::url_cleanup);
+  if (libcurl::url_set(u, CURLUPART_URL, url->c_str(), 0) != CURLUE_OK)
     return make_error(ErrorCode::invalid_argument, "not a valid absolute URL", "$.url");
   char* scheme = nullptr;
-  curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+  libcurl::url_get(u, CURLUPART_SCHEME, &scheme, 0);
   std::string sch = scheme ? scheme : "";
-  curl_free(scheme);
+  libcurl::free(scheme);
   if (sch != "http" && sch != "https")
     return make_error(ErrorCode::permission_denied,
                       "scheme '" + sch + "' refused; only http and https", "$.url");
 
-  CURL* c = curl_easy_init();
+  CURL* c = libcurl::easy_init();
   if (!c) return make_error(ErrorCode::internal, "curl_easy_init failed");
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c_guard(c, curl_easy_cleanup);
+  std::unique_ptr<CURL, decltype(&libcurl::easy_cleanup)> c_guard(c, libcurl::easy_cleanup);
   Transfer t;
   t.cap = opt.fetch_max_bytes;
   t.allow_private = opt.fetch_allow_private_networks;
   auto tmo = budget(ctx, opt.fetch_timeout);
   char errbuf[CURL_ERROR_SIZE] = "";
-  curl_easy_setopt(c, CURLOPT_CURLU, u);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, opt.fetch_max_redirects);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(tmo.count()));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(tmo.count()));
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_PROXY, "");  // ignore *_proxy environment variables
-  curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(opt.fetch_max_bytes));
-  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // decoded size is what the cap counts
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "toolwire-fetch/0.1");
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &t);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &ctx);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-  CURLcode rc = curl_easy_perform(c);
+  libcurl::easy_setopt(c, CURLOPT_CURLU, u);
+  libcurl::easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  libcurl::easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  libcurl::easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  libcurl::easy_setopt(c, CURLOPT_MAXREDIRS, opt.fetch_max_redirects);
+  libcurl::easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(tmo.count()));
+  libcurl::easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(tmo.count()));
+  libcurl::easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  libcurl::easy_setopt(c, CURLOPT_PROXY, "");  // ignore *_proxy environment variables
+  libcurl::easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(opt.fetch_max_bytes));
+  libcurl::easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // decoded size is what the cap counts
+  libcurl::easy_setopt(c, CURLOPT_USERAGENT, "toolwire-fetch/0.1");
+  libcurl::easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  libcurl::easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  libcurl::easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  libcurl::easy_setopt(c, CURLOPT_OPENSOCKETDATA, &t);
+  libcurl::easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  libcurl::easy_setopt(c, CURLOPT_XFERINFODATA, &ctx);
+  libcurl::easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  libcurl::easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  CURLcode rc = libcurl::easy_perform(c);
 
   if (!t.refused_address.empty())
     return make_error(ErrorCode::permission_denied,
@@ -144,13 +144,14 @@ Result<ToolOutput> do_fetch(const nlohmann::json& args, const BuiltinContext& bc
   } else if (rc == CURLE_ABORTED_BY_CALLBACK) {
     return make_error(ErrorCode::cancelled, "fetch cancelled");
   } else if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && t.truncated)) {
-    return make_error(ErrorCode::unavailable, std::string("fetch failed: ") +
-                                                  (errbuf[0] ? errbuf : curl_easy_strerror(rc)));
+    return make_error(
+        ErrorCode::unavailable,
+        std::string("fetch failed: ") + (errbuf[0] ? errbuf : libcurl::easy_strerror(rc)));
   }
   long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  libcurl::easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   char* ctype = nullptr;
-  curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ctype);
+  libcurl::easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ctype);
   std::string out =
       "HTTP " + std::to_string(status) + "\ncontent-type: " + (ctype ? ctype : "") + "\n\n";
   if (t.truncated && t.body.empty()) {
