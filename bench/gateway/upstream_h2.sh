@@ -24,6 +24,7 @@ BUILD=${BUILD_DIR:-$ROOT/build-gwbench}
 TW=${TW:-$BUILD/src/cli/toolwire}
 ROUNDS=${ROUNDS:-3}; DURATION=${DURATION:-4}; CONNS=${CONNS:-32}
 OUT=${OUT:-$(mktemp -d /tmp/toolwire-upstream-h2.XXXXXX)}
+mkdir -p "$OUT"
 HZ=$(getconf CLK_TCK)
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
