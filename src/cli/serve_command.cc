@@ -72,8 +72,11 @@ int run_serve(const ServeArgs& a) {
     client = std::make_unique<transport::HttpClient>(
         transport::HttpClientOptions{.ca_file = config->upstream_client.ca_file});
   else
+    // The gateway's workers each run their own io_context on one thread:
+    // the client's calls need no strand of their own there.
     client = std::make_unique<transport::AsioHttpClient>(
-        gw.io_context(), transport::AsioClientOptions{.ca_file = config->upstream_client.ca_file});
+        gw.io_context(), transport::AsioClientOptions{.ca_file = config->upstream_client.ca_file,
+                                                      .one_thread_contexts = true});
   for (const auto& v : config->missing_env)
     std::fprintf(stderr, "toolwire serve: warning: environment variable %s is not set\n",
                  v.c_str());

@@ -1,7 +1,8 @@
 // AsioHttpClient, the gateway's upstream client, against the mock server: a
 // call started with a gateway worker's plain io_context executor runs on that
-// io_context's thread, and a pooled connection the server closed right after
-// its answer costs a retry on a fresh connection, not an error.
+// io_context's thread (with a strand of its own, or, with one_thread_contexts,
+// on the executor itself), and a pooled connection the server closed right
+// after its answer costs a retry on a fresh connection, not an error.
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -56,6 +57,48 @@ TEST(AsioHttpClient, ACallStartedOnAWorkersExecutorRunsOnThatWorker) {
   EXPECT_EQ(c.body, R"({"ok":true})");
   ASSERT_FALSE(c.callback_threads.empty());
   for (auto id : c.callback_threads) EXPECT_EQ(id, other.thread.get_id());
+}
+
+// one_thread_contexts (as `toolwire serve` sets it): no strand per call. The
+// call still runs on the worker it started on, takes that worker's pooled
+// connection, and is cancelled from another thread exactly once.
+TEST(AsioHttpClient, WithOneThreadContextsACallRunsOnItsWorkersExecutor) {
+  MockHttpServer server;
+  server.enqueue(MockResponse::json(200, R"({"n":1})"));
+  server.enqueue(MockResponse::json(200, R"({"n":2})"));
+  Worker client_loop;
+  Worker other;
+  AsioHttpClient client(client_loop.ioc, AsioClientOptions{.one_thread_contexts = true});
+  for (const char* want : {R"({"n":1})", R"({"n":2})"}) {
+    Collector c;
+    start_on(other, client, get(server.url("/v1/models")), c);
+    ASSERT_TRUE(c.wait_done());
+    ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+    EXPECT_EQ(c.body, want);
+    ASSERT_FALSE(c.callback_threads.empty());
+    for (auto id : c.callback_threads) EXPECT_EQ(id, other.thread.get_id());
+  }
+  EXPECT_EQ(client.idle_connections(), 1u);  // the second call reused the first's
+  EXPECT_EQ(server.connection_count(), 1u);
+
+  server.enqueue(MockResponse::json(200, R"({"late":true})").hold());
+  Collector c;
+  HttpCall call;
+  std::mutex mu;
+  boost::asio::post(other.ioc, [&] {
+    StrandScope scope(other.ioc.get_executor());
+    std::lock_guard lock(mu);
+    call = client.start(get(server.url("/v1/models")), c.callbacks());
+  });
+  ASSERT_TRUE(server.wait_for_requests(3));
+  {
+    std::lock_guard lock(mu);
+    call.cancel();  // from this thread, not the worker's
+    call.cancel();
+  }
+  ASSERT_TRUE(c.wait_done());
+  EXPECT_EQ(c.result.error().code, ErrorCode::cancelled);
+  server.release();
 }
 
 TEST(AsioHttpClient, APooledConnectionTheServerClosedIsRetriedOnAFreshOne) {

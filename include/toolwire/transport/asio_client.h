@@ -40,6 +40,13 @@ struct AsioClientOptions {
       std::chrono::seconds(50)};  // a pooled connection unused this long is closed
   size_t receive_buffer = 16384;  // bytes read per body read
   uint64_t jitter_seed = 0;       // 0 = random
+  // Every io_context this client's calls run on (its own, and those of the
+  // executors StrandScope hands it) is run by exactly one thread, as the
+  // gateway's workers are: a call then runs on that io_context's executor as
+  // it is, without a strand of its own (a strand there only adds a lock and
+  // a queue to every handler). Leave false for an io_context that several
+  // threads run.
+  bool one_thread_contexts = false;
 };
 
 // Calls started on this thread while a scope is alive run their I/O and

@@ -84,25 +84,37 @@ struct AsioHttpClient::Impl {
 };
 
 using Strand = asio::strand<asio::io_context::executor_type>;
+using PlainExecutor = asio::io_context::executor_type;
+
+// Where a call's handlers run, one at a time, and the io_context under it.
+struct Serial {
+  asio::any_io_executor ex;
+  asio::io_context* ctx;
+};
 
 // The caller's strand (a strand of any io_context: the gateway's workers
-// each run their own), or a new strand on the caller's io_context when it
-// gave the plain executor of one (a gateway worker's: the call then runs on
-// that worker's thread, its upstream connection from that worker's pool),
-// else a new one on the client's.
-Strand to_strand(asio::io_context& ioc, const asio::any_io_executor& ex) {
+// each run their own); or, when it gave the plain executor of an io_context
+// (a gateway worker's: the call then runs on that worker's thread, its
+// upstream connection from that worker's pool), that executor itself where
+// one thread runs every io_context (one_thread_contexts), else a new strand
+// on it; with neither, the client's io_context, the same way.
+Serial serial_for(asio::io_context& ioc, const asio::any_io_executor& ex, bool one_thread) {
   // target<T>() does not check the type in every Boost (1.74 casts blindly):
   // compare the type first.
-  if (ex && ex.target_type() == typeid(Strand)) return *ex.target<Strand>();
-  if (ex && ex.target_type() == typeid(asio::io_context::executor_type))
-    return asio::make_strand(ex.target<asio::io_context::executor_type>()->context());
-  return asio::make_strand(ioc);
+  if (ex && ex.target_type() == typeid(Strand)) {
+    const Strand& s = *ex.target<Strand>();
+    return {s, &s.get_inner_executor().context()};
+  }
+  asio::io_context* ctx = &ioc;
+  if (ex && ex.target_type() == typeid(PlainExecutor)) ctx = &ex.target<PlainExecutor>()->context();
+  if (one_thread) return {ctx->get_executor(), ctx};
+  return {asio::make_strand(*ctx), ctx};
 }
 
 // Idle connections are kept per io_context: a call takes only those of the
 // thread it runs on.
-std::string pool_key_on(const Strand& strand, const std::string& key) {
-  return std::to_string(reinterpret_cast<uintptr_t>(&strand.context())) + ' ' + key;
+std::string pool_key_on(const asio::io_context& ctx, const std::string& key) {
+  return std::to_string(reinterpret_cast<uintptr_t>(&ctx)) + ' ' + key;
 }
 
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
@@ -111,8 +123,9 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
            HttpCallbacks cb, ParsedUrl url, asio::any_io_executor strand)
       : impl_(std::move(impl)),
         id_(id),
-        strand_(to_strand(impl_->ioc, strand)),
-        pool_key_(pool_key_on(strand_, url.pool_key)),
+        serial_(serial_for(impl_->ioc, strand, impl_->opt.one_thread_contexts)),
+        strand_(serial_.ex),
+        pool_key_(pool_key_on(*serial_.ctx, url.pool_key)),
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
@@ -198,8 +211,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     conn_ = impl_->pool.take(pool_key_);
     reused_ = conn_ != nullptr;
     if (reused_) return send();
-    conn_ = std::make_shared<Connection>(strand_.get_inner_executor().context(),
-                                         url_.tls ? impl_->tls() : nullptr, pool_key_);
+    conn_ =
+        std::make_shared<Connection>(*serial_.ctx, url_.tls ? impl_->tls() : nullptr, pool_key_);
     arm_idle(req_.connect_timeout, Timeout::connect);
     error_code ec;
     auto addr = asio::ip::make_address(url_.host, ec);
@@ -486,14 +499,16 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   std::shared_ptr<AsioHttpClient::Impl> impl_;
   uint64_t id_;
-  Strand strand_;
+  Serial serial_;
+  // Every handler of this call runs here, one at a time: a strand, or the
+  // executor of an io_context one thread runs (serial_for).
+  asio::any_io_executor strand_;
   std::string pool_key_;  // url_.pool_key on strand_'s io_context
-  using Timer = asio::basic_waitable_timer<std::chrono::steady_clock,
-                                           asio::wait_traits<std::chrono::steady_clock>, Strand>;
+  using Timer = asio::steady_timer;
   HttpRequest req_;
   HttpCallbacks cb_;
   ParsedUrl url_;
-  asio::ip::basic_resolver<tcp, Strand> resolver_;
+  tcp::resolver resolver_;
   Timer deadline_, idle_, backoff_;
   std::string head_;
   std::shared_ptr<Connection> conn_;
