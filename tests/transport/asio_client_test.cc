@@ -81,7 +81,9 @@ TEST(AsioHttpClient, WithOneThreadContextsACallRunsOnItsWorkersExecutor) {
   EXPECT_EQ(client.idle_connections(), 1u);  // the second call reused the first's
   EXPECT_EQ(server.connection_count(), 1u);
 
-  server.enqueue(MockResponse::json(200, R"({"late":true})").hold());
+  // The head goes out, the body waits for release(): the call is still open
+  // when the cancel comes.
+  server.enqueue(MockResponse::sse_stream().hold().sse("late"));
   Collector c;
   HttpCall call;
   std::mutex mu;
@@ -97,7 +99,9 @@ TEST(AsioHttpClient, WithOneThreadContextsACallRunsOnItsWorkersExecutor) {
     call.cancel();
   }
   ASSERT_TRUE(c.wait_done());
+  ASSERT_FALSE(c.result.ok());
   EXPECT_EQ(c.result.error().code, ErrorCode::cancelled);
+  EXPECT_EQ(c.body, "");
   server.release();
 }
 
