@@ -21,6 +21,8 @@
 #   DURATION=5 SKIP_PORTKEY=1 bench/gateway/run.sh
 #   PERF=1 bench/gateway/run.sh          # also perf-profile toolwire under load (ns and st)
 #   KINDS="ns st" SKIP_PROBES=1 SKIP_TLS=1 SKIP_H2=1 bench/gateway/run.sh   # a subset
+#   TW_BASE=build/src/cli/toolwire TW_BASE_ARGS=--no-traces bench/gateway/run.sh
+#                                        # the same binary without traces, as "toolwire_base"
 #   TW_BASE=/path/to/older/toolwire bench/gateway/run.sh   # A/B: that binary as
 #                                        # "toolwire_base" (O→A), interleaved with this one
 #
@@ -125,7 +127,8 @@ tw_start() { # a|o|t|b : (re)starts the instance for that upstream dialect (t: A
   TW_N=$((TW_N + 1)); name=tw_${up}_$TW_N
   if [ "$up" = b ]; then
     [ -n "${TWB_PID:-}" ] && stop_pid "$TWB_PID"
-    start "$name" "$GW_CPU" "$TW_BASE" serve --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data_base" \
+    # shellcheck disable=SC2086 # TW_BASE_ARGS: flags, split on spaces
+    start "$name" "$GW_CPU" "$TW_BASE" serve ${TW_BASE_ARGS:-} --listen 127.0.0.1:0 --threads 1 --quiet --data-dir "$OUT/data_base" \
       --upstream "anthropic=http://127.0.0.1:$MPORT"
     TWB_PID=$LAST_PID; TWB_PORT=$(port_of "$name")
   elif [ "$up" = t ]; then

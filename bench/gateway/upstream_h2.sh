@@ -86,13 +86,16 @@ run() { # LABEL ROUND TOOLWIRE-ARGS...
   taskset -c 1 "$TW" serve --listen 127.0.0.1:0 --threads 1 --quiet --no-traces "$@" \
     >"$OUT/tw.out" 2>"$OUT/tw.err" &
   local pid=$!
-  local port
+  PIDS+=("$pid")
+  local port got
   port=$(port_of "$OUT/tw.out")
   # One request first: it must carry the mock's tool call (a failing upstream
-  # would make every later number meaningless).
-  curl -sS --max-time 10 "http://127.0.0.1:$port/v1/chat/completions" \
-    -H 'content-type: application/json' -H 'Authorization: Bearer sk-mock' \
-    --data-binary "@$body" | grep -q get_weather || { echo "smoke $label failed: $(cat "$OUT/tw.err")" >&2; exit 1; }
+  # would make every later number meaningless). Read whole, then checked: a
+  # `curl | grep -q` pipe fails under pipefail when grep stops reading first.
+  got=$(curl -sS --max-time 10 "http://127.0.0.1:$port/v1/chat/completions" \
+          -H 'content-type: application/json' -H 'Authorization: Bearer sk-mock' \
+          --data-binary "@$body")
+  grep -q get_weather <<<"$got" || { echo "smoke $label failed: ${got:0:300} $(cat "$OUT/tw.err")" >&2; exit 1; }
   local t0 t1 line req dur conns
   t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
   line=$(BODY=$body HEADERS="Authorization: Bearer sk-mock" taskset -c 0 wrk -t1 -c"$CONNS" \
