@@ -129,10 +129,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
-        resolver_(strand_),
         deadline_(strand_),
-        idle_(strand_),
-        backoff_(strand_) {}
+        idle_(strand_) {}
 
   void start() {
     t0_ = Clock::now();
@@ -222,7 +220,10 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
                                                       error_code ec) { self->on_connected(ec); }));
       return;
     }
-    resolver_.async_resolve(
+    // Made on first use: a call on a pooled connection, or to an IP
+    // address, never resolves (each I/O object costs a service lookup).
+    if (!resolver_) resolver_.emplace(strand_);
+    resolver_->async_resolve(
         url_.host, std::to_string(url_.port),
         on_strand([self = shared_from_this()](error_code ec, tcp::resolver::results_type r) {
           if (self->done_) return;
@@ -433,8 +434,9 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   void schedule_retry(Millis delay) {
     stats_.retry_wait += delay;
-    backoff_.expires_after(delay);
-    backoff_.async_wait([self = shared_from_this()](error_code ec) {
+    if (!backoff_) backoff_.emplace(strand_);  // only a call that retries needs it
+    backoff_->expires_after(delay);
+    backoff_->async_wait([self = shared_from_this()](error_code ec) {
       if (ec || self->done_) return;
       self->attempt();
     });
@@ -485,8 +487,8 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     done_ = true;
     deadline_.cancel();
     idle_.cancel();
-    backoff_.cancel();
-    resolver_.cancel();
+    if (backoff_) backoff_->cancel();
+    if (resolver_) resolver_->cancel();
     drop_connection();
     stats_.total_time = duration_cast<microseconds>(Clock::now() - t0_);
     {
@@ -508,8 +510,9 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   HttpRequest req_;
   HttpCallbacks cb_;
   ParsedUrl url_;
-  tcp::resolver resolver_;
-  Timer deadline_, idle_, backoff_;
+  std::optional<tcp::resolver> resolver_;
+  Timer deadline_, idle_;
+  std::optional<Timer> backoff_;
   std::string head_;
   std::shared_ptr<Connection> conn_;
   std::optional<bhttp::response_parser<bhttp::buffer_body>> parser_;
