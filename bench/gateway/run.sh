@@ -53,6 +53,8 @@ MOCK=$BUILD/bench/mock_upstream
 HZ=$(getconf CLK_TCK)
 
 log() { echo "[gwbench] $*" >&2; }
+# free_port, self_signed_cert, nginx_conf (port_of is redefined below for $OUT/NAME.out).
+. "$HERE/lib.sh"
 
 # ---- build -------------------------------------------------------------------
 # RelWithDebInfo (-O2 -g), as every toolwire benchmark: GCC 12 at -O3 (Release)
@@ -152,51 +154,17 @@ tw_start() { # a|o|t|b : (re)starts the instance for that upstream dialect (t: A
 # One certificate for toolwire's and nginx's TLS (P-256, self-signed: wrk
 # does not verify).
 TLS_DIR=$OUT/tls
-mkdir -p "$TLS_DIR"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$TLS_DIR/key.pem" \
-  -out "$TLS_DIR/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
-  2>/dev/null
+self_signed_cert "$TLS_DIR"
 tw_start a
 tw_start o
 [ -z "${SKIP_TLS:-}" ] && tw_start t
 [ -n "${TW_BASE:-}" ] && tw_start b
 
-# nginx: 1 worker, keep-alive to the mock, no buffering of streamed answers
-# (it forwards each read at once, as toolwire does), no access log, no limit
-# on requests per connection (toolwire has none).
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# nginx (lib.sh's nginx_conf): plain, TLS and h2c listeners.
 NGX_DIR=$OUT/nginx
-mkdir -p "$NGX_DIR/logs"
 NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port); NGX_H2_PORT=$(free_port)
-cat >"$NGX_DIR/nginx.conf" <<NGX
-worker_processes 1;
-daemon off;
-pid $NGX_DIR/nginx.pid;
-error_log $NGX_DIR/logs/error.log warn;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  client_body_temp_path $NGX_DIR/body;
-  proxy_temp_path $NGX_DIR/proxy;
-  client_body_buffer_size 64k;
-  keepalive_requests 100000000;
-  upstream mock { server 127.0.0.1:$MPORT; keepalive 64; keepalive_requests 100000000; }
-  server {
-    listen 127.0.0.1:$NGX_PORT;
-    listen 127.0.0.1:$NGX_TLS_PORT ssl;
-    listen 127.0.0.1:$NGX_H2_PORT http2;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_certificate $TLS_DIR/cert.pem;
-    ssl_certificate_key $TLS_DIR/key.pem;
-    location / {
-      proxy_pass http://mock;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-    }
-  }
-}
-NGX
+nginx_conf "$NGX_DIR" "$MPORT" "$TLS_DIR" "127.0.0.1:$NGX_PORT" "127.0.0.1:$NGX_TLS_PORT ssl" \
+  "127.0.0.1:$NGX_H2_PORT http2"
 start nginx "$GW_CPU" nginx -p "$NGX_DIR" -c "$NGX_DIR/nginx.conf" -e "$NGX_DIR/logs/error.log"
 NGX_PID=$LAST_PID
 for _ in $(seq 200); do

@@ -25,52 +25,18 @@ TW=${TW:-$BUILD/src/cli/toolwire}
 ROUNDS=${ROUNDS:-3}; DURATION=${DURATION:-4}; CONNS=${CONNS:-32}
 OUT=${OUT:-$(mktemp -d /tmp/toolwire-upstream-h2.XXXXXX)}
 mkdir -p "$OUT"
-HZ=$(getconf CLK_TCK)
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 
 . "$HERE/lib.sh"
 
-taskset -c 0 "$BUILD/bench/mock_upstream" >"$OUT/mock.out" 2>&1 &
-PIDS+=($!)
-MPORT=$(port_of "$OUT/mock.out")
+start_mock "$OUT"
 
 # A self-signed certificate for 127.0.0.1, trusted by toolwire through
 # --upstream-ca-file (it is its own CA).
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$OUT/key.pem" \
-  -out "$OUT/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
-  -addext basicConstraints=critical,CA:TRUE 2>/dev/null
-
-NGX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$OUT/nginx/logs"
-cat >"$OUT/nginx/nginx.conf" <<NGX
-worker_processes 1;
-daemon off;
-pid $OUT/nginx/nginx.pid;
-error_log $OUT/nginx/logs/error.log warn;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  client_body_temp_path $OUT/nginx/body;
-  proxy_temp_path $OUT/nginx/proxy;
-  client_body_buffer_size 64k;
-  keepalive_requests 100000000;
-  http2_max_concurrent_streams 256;
-  upstream mock { server 127.0.0.1:$MPORT; keepalive 64; keepalive_requests 100000000; }
-  server {
-    listen 127.0.0.1:$NGX_PORT ssl http2;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_certificate $OUT/cert.pem;
-    ssl_certificate_key $OUT/key.pem;
-    location / {
-      proxy_pass http://mock;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-    }
-  }
-}
-NGX
+self_signed_cert "$OUT"
+NGX_PORT=$(free_port)
+nginx_conf "$OUT/nginx" "$MPORT" "$OUT" "127.0.0.1:$NGX_PORT ssl http2"
 taskset -c 0 nginx -p "$OUT/nginx" -c "$OUT/nginx/nginx.conf" -e "$OUT/nginx/logs/error.log" &
 PIDS+=($!)
 for _ in $(seq 200); do
@@ -96,18 +62,11 @@ run() { # LABEL ROUND TOOLWIRE-ARGS...
           -H 'content-type: application/json' -H 'Authorization: Bearer sk-mock' \
           --data-binary "@$body")
   grep -q get_weather <<<"$got" || { echo "smoke $label failed: ${got:0:300} $(cat "$OUT/tw.err")" >&2; exit 1; }
-  local t0 t1 line req dur conns
-  t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  line=$(BODY=$body HEADERS="Authorization: Bearer sk-mock" taskset -c 0 wrk -t1 -c"$CONNS" \
-           -d"${DURATION}s" --timeout 10s -s "$HERE/post.lua" \
-           "http://127.0.0.1:$port/v1/chat/completions" | grep '^WRK ')
-  t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  local rps cpu conns
+  read -r rps cpu < <(wrk_load "$pid" "http://127.0.0.1:$port/v1/chat/completions" "$body")
   conns=$(ss -tnp state established 2>/dev/null | grep -c "pid=$pid," || true)
   kill "$pid"; wait "$pid" 2>/dev/null || true
-  req=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$line")
-  dur=$(sed 's/.*duration_us=\([0-9]*\).*/\1/' <<<"$line")
-  awk -v l="$label" -v r="$req" -v d="$dur" -v t=$((t1 - t0)) -v hz="$HZ" -v rd="$round" -v c="$conns" \
-    'BEGIN {printf "UPSTREAM round=%d who=%s rps=%.0f cpu_us_per_req=%.1f upstream_conns=%d\n", rd, l, r / (d / 1e6), t / hz * 1e6 / r, c}'
+  echo "UPSTREAM round=$round who=$label rps=$rps cpu_us_per_req=$cpu upstream_conns=$conns"
 }
 
 for round in $(seq "$ROUNDS"); do

@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -41,8 +40,6 @@ struct Table {
   CURLUcode (*url_set)(CURLU*, CURLUPart, const char*, unsigned int);
   CURLUcode (*url_get)(const CURLU*, CURLUPart, char**, unsigned int);
 };
-
-std::atomic<bool> g_opened{false};
 
 [[noreturn]] void fail(const char* what) {
   const char* why = dlerror();
@@ -88,7 +85,6 @@ Table open_table() {
   bind(lib, t.url_cleanup, "curl_url_cleanup");
   bind(lib, t.url_set, "curl_url_set");
   bind(lib, t.url_get, "curl_url_get");
-  g_opened.store(true, std::memory_order_release);
   return t;  // the library stays open for the life of the process
 }
 
@@ -100,8 +96,6 @@ const Table& lib() {
 }
 
 }  // namespace
-
-bool opened() { return g_opened.load(std::memory_order_acquire); }
 
 CURLcode global_init(long flags) { return lib().global_init(flags); }
 const char* easy_strerror(CURLcode code) { return lib().easy_strerror(code); }

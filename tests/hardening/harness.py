@@ -147,18 +147,23 @@ class Gateway:
         return total if found else None
 
     def stop(self):
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            try:
-                pipe.close()
-            except Exception:  # noqa: BLE001 — a drain thread may hold it
-                pass
+        stop_process(self.proc)
+
+
+def stop_process(proc):
+    """SIGTERM by PID, SIGKILL after 15 s, then its pipes closed."""
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+    for pipe in (proc.stdout, proc.stderr):
+        try:
+            pipe.close()
+        except Exception:  # noqa: BLE001 — a drain thread may hold it
+            pass
 
 
 class GatewayCase(unittest.TestCase):

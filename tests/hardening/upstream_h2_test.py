@@ -15,12 +15,10 @@ import json
 import os
 import re
 import select
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -54,15 +52,7 @@ class H2Upstream:
         return json.loads(out)["requests"]
 
     def stop(self):
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        harness.stop_process(self.proc)
 
 
 def sse_text(body):
@@ -143,36 +133,27 @@ class UpstreamOverHttp2(unittest.TestCase):
         self.assertEqual(self.versions_of("asio-h1"), ["1.1", "1.1"])
 
 
-def maps_libcurl(gw):
-    with open(f"/proc/{gw.pid}/maps") as f:
-        return "libcurl" in f.read()
-
-
 class LibcurlOnlyWhenUsed(unittest.TestCase):
     # libcurl (and the twenty libraries it pulls in) is opened at its first
     # call: a gateway on the asio transport never maps it (about 3 MB less
     # resident memory), one on the curl transport does once it calls out.
-    def test_the_asio_transport_never_maps_libcurl(self):
+    def maps_libcurl_after_a_request(self, *args):
         up = harness.Upstream(default=lambda h, body: h.json(200, harness.completion("hi")))
-        gw = Gateway("--upstream", f"openai={up.base_url}")
+        gw = Gateway("--upstream", f"openai={up.base_url}", *args)
         try:
             status, _, body = gw.request("POST", "/v1/chat/completions", chat_body())
             self.assertEqual(status, 200, body)
-            self.assertFalse(maps_libcurl(gw))
+            with open(f"/proc/{gw.pid}/maps") as f:
+                return "libcurl" in f.read()
         finally:
             gw.stop()
             up.stop()
 
+    def test_the_asio_transport_never_maps_libcurl(self):
+        self.assertFalse(self.maps_libcurl_after_a_request())
+
     def test_the_curl_transport_opens_it_at_its_first_call(self):
-        up = harness.Upstream(default=lambda h, body: h.json(200, harness.completion("hi")))
-        gw = Gateway("--upstream", f"openai={up.base_url}", "--transport", "curl")
-        try:
-            status, _, body = gw.request("POST", "/v1/chat/completions", chat_body())
-            self.assertEqual(status, 200, body)
-            self.assertTrue(maps_libcurl(gw))
-        finally:
-            gw.stop()
-            up.stop()
+        self.assertTrue(self.maps_libcurl_after_a_request("--transport", "curl"))
 
 
 class UpstreamTrust(unittest.TestCase):

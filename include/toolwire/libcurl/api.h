@@ -92,8 +92,4 @@ void url_cleanup(CURLU* handle);
 CURLUcode url_set(CURLU* handle, CURLUPart what, const char* part, unsigned int flags);
 CURLUcode url_get(CURLU* handle, CURLUPart what, char** part, unsigned int flags);
 
-// Whether libcurl is mapped into this process yet (tests: the gateway on its
-// asio transport must never open it).
-bool opened();
-
 }  // namespace toolwire::libcurl

@@ -1,7 +1,8 @@
-// AsioHttpClient: one Call per request, a state machine on its own strand:
-// connection (pooled, or resolve → connect → TLS handshake) → write →
-// head → body reads, with the retry rules of retry.h before the head is
-// shown, and three timers (deadline, idle/connect, backoff).
+// AsioHttpClient: one Call per request, a state machine run one handler at a
+// time (on a strand, or on a one-thread io_context's executor): connection
+// (pooled, or resolve → connect → TLS handshake) → write → head → body reads,
+// with the retry rules of retry.h before the head is shown, and three timers
+// (deadline, idle/connect, backoff).
 #include "toolwire/transport/asio_client.h"
 
 #include <atomic>
@@ -124,17 +125,16 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
       : impl_(std::move(impl)),
         id_(id),
         serial_(serial_for(impl_->ioc, strand, impl_->opt.one_thread_contexts)),
-        strand_(serial_.ex),
         pool_key_(pool_key_on(*serial_.ctx, url.pool_key)),
         req_(std::move(req)),
         cb_(std::move(cb)),
         url_(std::move(url)),
-        deadline_(strand_),
-        idle_(strand_) {}
+        deadline_(serial_.ex),
+        idle_(serial_.ex) {}
 
   void start() {
     t0_ = Clock::now();
-    asio::post(strand_, [self = shared_from_this()] {
+    asio::post(serial_.ex, [self = shared_from_this()] {
       if (self->req_.deadline.count() > 0) {
         self->deadline_.expires_after(self->req_.deadline);
         self->deadline_.async_wait([self](error_code ec) {
@@ -151,7 +151,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   }
 
   void cancel() {
-    asio::post(strand_, [self = shared_from_this()] {
+    asio::post(serial_.ex, [self = shared_from_this()] {
       self->finish(make_error(ErrorCode::cancelled, "cancelled"));
     });
   }
@@ -162,7 +162,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   // call's strand (the gateway pauses from inside on_body's chain), so no
   // further read starts.
   void set_paused(bool paused) {
-    asio::dispatch(strand_, [self = shared_from_this(), paused] {
+    asio::dispatch(serial_.ex, [self = shared_from_this(), paused] {
       if (self->done_ || self->paused_ == paused) return;
       self->paused_ = paused;
       if (paused) {
@@ -179,7 +179,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
  private:
   template <class F>
   auto on_strand(F&& f) {
-    return asio::bind_executor(strand_, std::forward<F>(f));
+    return asio::bind_executor(serial_.ex, std::forward<F>(f));
   }
 
   void build_head() {
@@ -222,7 +222,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     }
     // Made on first use: a call on a pooled connection, or to an IP
     // address, never resolves (each I/O object costs a service lookup).
-    if (!resolver_) resolver_.emplace(strand_);
+    if (!resolver_) resolver_.emplace(serial_.ex);
     resolver_->async_resolve(
         url_.host, std::to_string(url_.port),
         on_strand([self = shared_from_this()](error_code ec, tcp::resolver::results_type r) {
@@ -434,7 +434,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   void schedule_retry(Millis delay) {
     stats_.retry_wait += delay;
-    if (!backoff_) backoff_.emplace(strand_);  // only a call that retries needs it
+    if (!backoff_) backoff_.emplace(serial_.ex);  // only a call that retries needs it
     backoff_->expires_after(delay);
     backoff_->async_wait([self = shared_from_this()](error_code ec) {
       if (ec || self->done_) return;
@@ -501,11 +501,10 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
 
   std::shared_ptr<AsioHttpClient::Impl> impl_;
   uint64_t id_;
+  // Every handler of this call runs on serial_.ex, one at a time: a strand,
+  // or the executor of an io_context one thread runs (serial_for).
   Serial serial_;
-  // Every handler of this call runs here, one at a time: a strand, or the
-  // executor of an io_context one thread runs (serial_for).
-  asio::any_io_executor strand_;
-  std::string pool_key_;  // url_.pool_key on strand_'s io_context
+  std::string pool_key_;  // url_.pool_key on serial_.ctx
   using Timer = asio::steady_timer;
   HttpRequest req_;
   HttpCallbacks cb_;
