@@ -74,9 +74,11 @@ void EventLoop::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-uint64_t EventLoop::submit(HttpRequest req, HttpCallbacks cb) {
+uint64_t EventLoop::submit(HttpRequest req, HttpCallbacks cb,
+                           std::shared_ptr<std::atomic<bool>> pause_wanted) {
   uint64_t id = next_id_.fetch_add(1);
   auto t = std::make_unique<Transfer>(id, std::move(req), std::move(cb));
+  t->pause_wanted = std::move(pause_wanted);
   t->loop = this;
   t->started = Clock::now();
   active_.fetch_add(1);
@@ -199,7 +201,8 @@ bool EventLoop::drain_inbox() {
   }
   // Flow control: the receive side of the transfer stops (libcurl keeps at
   // most one buffer of what it had read); resuming may deliver that buffer
-  // at once, from inside curl_easy_pause.
+  // at once, from inside curl_easy_pause. A pause may already be in effect:
+  // the body callback applies the flag itself (on_body_bytes).
   for (auto [id, paused] : pauses) {
     auto it = transfers_.find(id);
     if (it == transfers_.end()) continue;

@@ -28,9 +28,11 @@ class EventLoop {
   // Cancels everything still running and joins the thread.
   void stop();
 
-  uint64_t submit(HttpRequest req, HttpCallbacks cb);  // any thread
-  void cancel(uint64_t id);                            // any thread
-  void pause(uint64_t id, bool paused);                // any thread (HttpCall::set_paused)
+  // Any thread. `pause_wanted`: HttpCall::set_paused's flag (may be null).
+  uint64_t submit(HttpRequest req, HttpCallbacks cb,
+                  std::shared_ptr<std::atomic<bool>> pause_wanted = nullptr);
+  void cancel(uint64_t id);              // any thread
+  void pause(uint64_t id, bool paused);  // any thread (HttpCall::set_paused)
   size_t active() const { return active_.load(); }
   std::thread::id thread_id() const { return thread_id_; }
 

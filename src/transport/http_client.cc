@@ -38,6 +38,7 @@ void HttpCall::set_paused(bool paused) const {
     return;
   }
   if (custom_cancel_) return;  // another transport without flow control
+  if (pause_wanted_) pause_wanted_->store(paused, std::memory_order_release);
   if (auto loop = loop_.lock()) loop->pause(id_, paused);
 }
 
@@ -55,8 +56,9 @@ HttpClient::HttpClient(HttpClientOptions options) {
 HttpClient::~HttpClient() { loop_->stop(); }
 
 HttpCall HttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
-  uint64_t id = loop_->submit(std::move(request), std::move(callbacks));
-  return HttpCall(loop_, id);
+  auto pause_wanted = std::make_shared<std::atomic<bool>>(false);
+  uint64_t id = loop_->submit(std::move(request), std::move(callbacks), pause_wanted);
+  return HttpCall(loop_, id, std::move(pause_wanted));
 }
 
 size_t HttpClient::active_calls() const { return loop_->active(); }

@@ -78,6 +78,10 @@ size_t on_body_bytes(char* data, size_t size, size_t n, void* user) {
   t->last_activity = Clock::now();
   if (!t->committed && !t->loop->head_complete(*t)) return CURL_WRITEFUNC_ERROR;
   if (len == 0) return 0;
+  if (!t->paused && t->pause_wanted && t->pause_wanted->load(std::memory_order_acquire)) {
+    t->paused = true;  // libcurl keeps this chunk and delivers it again at CURLPAUSE_CONT
+    return CURL_WRITEFUNC_PAUSE;
+  }
   if (!t->first_byte) {
     t->first_byte = true;
     t->stats.time_to_first_byte =

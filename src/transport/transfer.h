@@ -4,8 +4,10 @@
 
 #include "toolwire/libcurl/api.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "toolwire/transport/http_client.h"
@@ -42,7 +44,11 @@ struct Transfer {
 
   bool in_multi = false;
   bool waiting_retry = false;
-  bool paused = false;     // HttpCall::set_paused: CURLPAUSE_RECV, no idle timeout
+  bool paused = false;  // HttpCall::set_paused: CURLPAUSE_RECV, no idle timeout
+  // HttpCall::set_paused's wish, set on any thread: the body callback pauses
+  // the transfer itself (CURL_WRITEFUNC_PAUSE) when it sees it, so that a
+  // fast upstream stops at the next chunk.
+  std::shared_ptr<std::atomic<bool>> pause_wanted;
   bool committed = false;  // on_head ran: from now on nothing is retried
   bool first_byte = false;
   uint64_t attempt_gen = 0;  // invalidates timers of earlier attempts

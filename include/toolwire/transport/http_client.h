@@ -36,6 +36,7 @@
 //   Result<HttpResult> r = client.fetch(std::move(req));
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -82,8 +83,14 @@ class HttpCall {
 
  private:
   friend class HttpClient;
-  HttpCall(std::weak_ptr<detail::EventLoop> loop, uint64_t id) : loop_(std::move(loop)), id_(id) {}
+  HttpCall(std::weak_ptr<detail::EventLoop> loop, uint64_t id,
+           std::shared_ptr<std::atomic<bool>> pause_wanted)
+      : loop_(std::move(loop)), pause_wanted_(std::move(pause_wanted)), id_(id) {}
   std::weak_ptr<detail::EventLoop> loop_;
+  // Read by the loop thread inside its body callback: a pause takes effect
+  // at the next chunk, not once the loop is back from libcurl (which may
+  // deliver megabytes from a fast upstream in one call).
+  std::shared_ptr<std::atomic<bool>> pause_wanted_;
   std::shared_ptr<const std::function<void()>> custom_cancel_;
   std::shared_ptr<const std::function<void(bool)>> custom_pause_;
   uint64_t id_ = 0;

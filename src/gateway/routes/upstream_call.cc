@@ -72,7 +72,11 @@ void UpstreamCall::cancel() {
 void UpstreamCall::set_paused(bool paused) {
   paused_ = paused;
   if (!paused) last_content_ = Clock::now();  // the client's time, not the upstream's idle time
-  if (sink_.on_done) call_.set_paused(paused);
+  if (!sink_.on_done) return;
+  if (backlog_)
+    backlog_->set_client_paused(paused);
+  else
+    call_.set_paused(paused);
 }
 
 void UpstreamCall::attempt() {
@@ -98,14 +102,24 @@ void UpstreamCall::attempt() {
   // The upstream call's I/O and callbacks run on this connection's thread.
   transport::StrandScope scope(ex_->executor());
   if (stream_) {
-    auto on_event = [hold, gen](const ir::StreamEvent& e) {
+    auto backlog = std::make_shared<EventBacklog>(ex_->max_queued_bytes());
+    backlog->set_client_paused(paused_);  // a later round, the client still behind
+    auto on_event = [hold, gen, backlog](const ir::StreamEvent& e) {
       const auto& self = hold->call;
       if (self->ex_->on_strand()) return self->on_event(gen, e);
-      self->ex_->post([self, gen, e] { self->on_event(gen, e); });
+      // From the transport's own thread: counted until handled here.
+      const size_t n = EventBacklog::bytes_of(e);
+      backlog->posted(n);
+      self->ex_->post([self, gen, e, n, backlog] {
+        self->on_event(gen, e);
+        backlog->handled(n);
+      });
     };
+    backlog_ = backlog;
     call_ = t.provider->stream(std::move(r), std::move(on_event), std::move(done));
-    if (paused_) call_.set_paused(true);  // a later round, the client still behind
+    backlog->attach(call_);
   } else {
+    backlog_.reset();
     call_ = t.provider->generate(std::move(r), std::move(done));
   }
   arm_timer();

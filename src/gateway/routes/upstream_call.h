@@ -17,6 +17,7 @@
 
 #include "gateway/http/exchange.h"
 #include "gateway/routes/context.h"
+#include "gateway/routes/event_backlog.h"
 #include "gateway/traces/request_trace.h"
 #include "toolwire/provider/provider.h"
 
@@ -73,6 +74,8 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   uint64_t gen_ = 0;  // attempt number: an earlier attempt's callbacks are dropped
   provider::ProviderCall call_;
   bool paused_ = false;
+  // A stream's pause, shared with the transport's thread (event_backlog.h).
+  std::shared_ptr<EventBacklog> backlog_;
   size_t span_ = 0;
   bool span_open_ = false;
   void end_span(const Result<provider::Generation>& result);
