@@ -12,7 +12,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   libcurl4-openssl-dev libboost-dev libboost-system-dev libsqlite3-dev libssl-dev
   libyaml-cpp-dev libhiredis-dev redis-server haproxy wrk curl ca-certificates ripgrep python3 python3-websockets
-  openssl nginx libnghttp2-dev nghttp2-client chromium
+  openssl nginx libnghttp2-dev libmimalloc-dev nghttp2-client chromium
 )
 
 missing=()

@@ -21,6 +21,10 @@ void add_serve_command(CLI::App& app);
 void add_parse_command(CLI::App& app);
 void add_mcp_command(CLI::App& app);
 
+// "mimalloc 2.0.9" or "system malloc": what the executable allocates with
+// (allocator.cc), shown by --version.
+std::string allocator_name();
+
 // An integer flag's range, named in words when a value is outside it (CLI11's
 // PositiveNumber prints the limits of a double, 300 digits wide).
 inline CLI::Validator int_between(long long lo, long long hi) {

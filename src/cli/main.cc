@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   namespace cli = toolwire::cli;
   CLI::App app{"toolwire: one IR and a codec per LLM wire dialect, tools, agent loop, gateway"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "toolwire " TOOLWIRE_VERSION);
+  app.set_version_flag("--version",
+                       "toolwire " TOOLWIRE_VERSION " (allocator: " + cli::allocator_name() + ")");
   cli::add_convert_command(app);
   cli::add_tools_command(app);
   cli::add_chat_command(app);

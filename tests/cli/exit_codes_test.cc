@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <string>
 
 #include "subprocess.h"
 
@@ -57,7 +59,16 @@ class ExitCodes : public ::testing::Test {
 TEST_F(ExitCodes, ZeroOnSuccessHelpAndVersion) {
   CliResult r = run_cli({"--version"});
   EXPECT_EQ(r.status, 0) << describe(r);
-  EXPECT_EQ(r.out, "toolwire " TOOLWIRE_EXPECTED_VERSION "\n") << describe(r);
+  // The version, then the allocator the build linked (TOOLWIRE_MALLOC).
+  const std::string allocator = TOOLWIRE_EXPECTED_ALLOCATOR;
+  const std::string head = "toolwire " TOOLWIRE_EXPECTED_VERSION " (allocator: ";
+  EXPECT_EQ(r.out.rfind(head, 0), 0u) << describe(r);
+  if (allocator == "mimalloc")
+    EXPECT_TRUE(std::regex_match(
+        r.out, std::regex(".*\\(allocator: mimalloc [0-9]+\\.[0-9]+\\.[0-9]+\\)\n")))
+        << describe(r);
+  else
+    EXPECT_EQ(r.out, head + "system malloc)\n") << describe(r);
 
   for (const char* cmd : {"convert", "tools", "chat"}) {
     r = run_cli({cmd, "--help"});
