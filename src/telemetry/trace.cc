@@ -92,7 +92,7 @@ void Trace::end(int http_status) {
 // trace on the store's writer thread.
 std::string Trace::to_json() const {
   std::string out;
-  out.reserve(256 + spans.size() * 512);
+  out.reserve(320 + spans.size() * 640);  // a model call's span is about 900 bytes
   JsonWriter w(out);
   w.begin_object();
   w.field("trace_id", std::string_view(trace_id));
@@ -118,7 +118,7 @@ std::string Trace::to_json() const {
     w.key("attributes");
     w.begin_object();
     for (const auto& [k, v] : s.attributes) {
-      w.key(k);
+      w.plain_key(k);  // an AttrKey: checked plain when it compiled
       std::visit(
           [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;

@@ -58,6 +58,11 @@ class JsonWriter {
     literal_key(std::string_view(k, std::char_traits<char>::length(k)));
   }
 
+  // A key the caller knows needs no escaping (a literal it checked: no
+  // quote, backslash or control byte; debug builds check again), written
+  // like a string literal's key, without the escape scan.
+  void plain_key(std::string_view k) { literal_key(k); }
+
   void string(std::string_view s) {
     value_prefix();
     append_escaped(out_, s);

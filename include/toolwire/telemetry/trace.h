@@ -36,11 +36,18 @@ std::string random_hex_id(size_t bytes);
 
 // An attribute's name: a string literal (the conventions' names are fixed),
 // so a span keeps a view of it instead of a copy per attribute per request.
-// Only character arrays convert: a std::string, which could dangle, does not.
+// Only character arrays known at compile time convert: a std::string, which
+// could dangle, does not, and a name that would need escaping in JSON (a
+// quote, a backslash, a control byte) does not compile, so the trace's JSON
+// writes names as they are.
 struct AttrKey {
   template <size_t N>
-  constexpr AttrKey(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : name(literal, N - 1) {}
+  consteval AttrKey(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : name(literal, N - 1) {
+    for (char c : name)
+      if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\')
+        throw "an attribute name must need no JSON escaping";  // a compile error
+  }
   std::string_view name;
 };
 
