@@ -90,21 +90,10 @@ void Trace::end(int http_status) {
 
 // Written with the codecs' JsonWriter (one pass, no DOM): this runs once per
 // trace on the store's writer thread.
-std::string Trace::to_json() const {
+std::string Trace::spans_json() const {
   std::string out;
-  out.reserve(320 + spans.size() * 640);  // a model call's span is about 900 bytes
+  out.reserve(64 + spans.size() * 640);  // a model call's span is about 900 bytes
   JsonWriter w(out);
-  w.begin_object();
-  w.field("trace_id", std::string_view(trace_id));
-  w.field("kind", std::string_view(kind));
-  w.field("name", std::string_view(name));
-  w.field("key", std::string_view(key_name));
-  w.field("model", std::string_view(model));
-  w.field("status", status);
-  w.field("error", error);
-  w.field("start_us", start_us);
-  w.field("duration_us", duration_us);
-  w.key("spans");
   w.begin_array();
   for (const auto& s : spans) {
     w.begin_object();
@@ -135,8 +124,28 @@ std::string Trace::to_json() const {
     w.end_object();
   }
   w.end_array();
+  return out;
+}
+
+std::string Trace::json_with_spans(const Trace& summary, std::string_view spans) {
+  std::string out;
+  out.reserve(256 + spans.size());
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("trace_id", std::string_view(summary.trace_id));
+  w.field("kind", std::string_view(summary.kind));
+  w.field("name", std::string_view(summary.name));
+  w.field("key", std::string_view(summary.key_name));
+  w.field("model", std::string_view(summary.model));
+  w.field("status", summary.status);
+  w.field("error", summary.error);
+  w.field("start_us", summary.start_us);
+  w.field("duration_us", summary.duration_us);
+  w.field_raw("spans", spans);
   w.end_object();
   return out;
 }
+
+std::string Trace::to_json() const { return json_with_spans(*this, spans_json()); }
 
 }  // namespace toolwire::telemetry

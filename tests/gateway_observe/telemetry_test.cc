@@ -2,6 +2,7 @@
 // full queue drops (never blocks), the query parser's table of bad input,
 // redaction.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -77,13 +78,14 @@ TEST(TraceStore, AFullQueueDropsAndNeverBlocks) {
 
 TEST(TraceStore, GetByIdAndReopen) {
   TempDir d;
-  std::string id;
+  std::string id, expected;
   {
     auto s = TraceStore::open({.path = (d.p / "t.db").string()});
     ASSERT_TRUE(s.ok());
     Trace t = make(1);
     t.key_name = "ci";
     id = t.trace_id;
+    expected = t.to_json();
     (*s)->submit(std::move(t));
   }  // closing writes what is queued
   auto s = TraceStore::open({.path = (d.p / "t.db").string()});
@@ -94,7 +96,79 @@ TEST(TraceStore, GetByIdAndReopen) {
   EXPECT_EQ((*got)->key_name, "ci");
   auto j = nlohmann::json::parse((*got)->json);
   EXPECT_EQ(j["spans"][0]["kind"], "model_call");
+  // The row keeps the spans; get() gives back to_json()'s object, byte for byte.
+  EXPECT_EQ((*got)->json, expected);
   EXPECT_FALSE((*s)->get(std::string(32, '0'))->has_value());
+}
+
+// Every summary field goes through the columns and back, text that needs
+// escaping included, and the row holds the spans alone.
+TEST(TraceStore, ARowKeepsTheSpansAndGetGivesBackTheWholeTrace) {
+  TempDir d;
+  auto s = TraceStore::open({.path = (d.p / "t.db").string()});
+  ASSERT_TRUE(s.ok());
+  Trace t = Trace::begin("conductor_turn", "/v1/\"odd\"\npath");
+  t.key_name = "k\\ey";
+  t.model = "m\u00e9\"x";
+  Span& a = t.add_span("chat m", "model_call");
+  a.set("gen_ai.usage.input_tokens", int64_t{7});
+  a.set("toolwire.latency_ms", 1.5);
+  a.set("toolwire.stream", true);
+  a.end(true, "upstream said \"no\"");
+  t.add_span("execute_tool t", "tool_call").end();
+  t.end(502);
+  const std::string id = t.trace_id, expected = t.to_json(), spans = t.spans_json();
+  ASSERT_TRUE((*s)->submit(std::move(t)));
+  (*s)->flush();
+  auto got = (*s)->get(id);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->json, expected);
+  EXPECT_EQ((*got)->key_name, "k\\ey");
+  auto j = nlohmann::json::parse((*got)->json);
+  EXPECT_EQ(j["name"], "/v1/\"odd\"\npath");
+  EXPECT_EQ(j["status"], 502);
+  EXPECT_EQ(j["error"], true);
+  EXPECT_EQ(j["spans"].size(), 2u);
+
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2((d.p / "t.db").string().c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT json, bytes FROM traces", -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))), spans);
+  EXPECT_EQ(sqlite3_column_int64(st, 1), static_cast<int64_t>(spans.size()));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+// A file written before rows kept only their spans holds whole objects:
+// get() returns them as they are.
+TEST(TraceStore, ARowFromBeforeHoldsTheWholeObject) {
+  TempDir d;
+  const std::string path = (d.p / "t.db").string();
+  { ASSERT_TRUE(TraceStore::open({.path = path}).ok()); }  // creates the table
+  Trace t = make(3);
+  t.key_name = "old";
+  const std::string whole = t.to_json();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "INSERT INTO traces(id, key_name, json, bytes) VALUES(?, ?, ?, ?)", -1,
+                     &st, nullptr);
+  sqlite3_bind_text(st, 1, t.trace_id.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, "old", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, whole.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 4, static_cast<int64_t>(whole.size()));
+  ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  auto s = TraceStore::open({.path = path});
+  ASSERT_TRUE(s.ok());
+  auto got = (*s)->get(t.trace_id);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->json, whole);
+  EXPECT_EQ((*got)->key_name, "old");
 }
 
 TEST(TraceStore, AnUnopenablePathIsAnError) {

@@ -87,6 +87,13 @@ struct Trace {
   //  "duration_us", "spans": [{"span_id", "name", "kind", "start_us",
   //  "duration_us", "error", "status_message", "attributes": {...}}]}
   std::string to_json() const;
+  // The "spans" array of to_json(), alone: what the trace store keeps beside
+  // the summary fields it holds in columns (a smaller row: SQLite's cost per
+  // insert follows the row's size).
+  std::string spans_json() const;
+  // to_json()'s object from `summary`'s fields (its spans are not read) and
+  // a spans_json() array: the store's get() puts a row back together with it.
+  static std::string json_with_spans(const Trace& summary, std::string_view spans);
 };
 
 // Secrets out of text that may hold them (captured content, error

@@ -27,7 +27,7 @@ namespace toolwire::telemetry {
 struct TraceStoreOptions {
   std::string path;              // the SQLite file (its folder is created)
   size_t max_traces = 10000;     // oldest dropped past this
-  size_t max_bytes = 64u << 20;  // of traces' JSON; oldest dropped past this
+  size_t max_bytes = 64u << 20;  // of the rows' JSON (their spans); oldest dropped past this
   size_t max_queued = 4096;      // traces waiting for the writer; more are dropped
 };
 
