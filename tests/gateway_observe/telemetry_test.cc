@@ -74,6 +74,13 @@ TEST(TraceStore, AFullQueueDropsAndNeverBlocks) {
   EXPECT_EQ(accepted + (*s)->dropped(), 2000u);
   EXPECT_EQ((*s)->written(), accepted);
   EXPECT_GT((*s)->dropped(), 0u);
+  const std::string m = (*s)->metrics_text();
+  EXPECT_NE(m.find("\ntoolwire_traces_written_total " + std::to_string(accepted) + "\n"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\ntoolwire_traces_dropped_total " + std::to_string((*s)->dropped()) + "\n"),
+            std::string::npos)
+      << m;
 }
 
 TEST(TraceStore, GetByIdAndReopen) {

@@ -256,6 +256,10 @@ TEST_F(Traces, FailuresAndFilters) {
   }
   EXPECT_EQ(get("/v1/traces/nothex").status, 400);
   EXPECT_EQ(get("/v1/traces/" + std::string(32, 'a')).status, 404);
+  // The store's counts are on /metrics: the two answered requests written, none dropped.
+  auto metrics = get("/metrics").body;
+  EXPECT_NE(metrics.find("\ntoolwire_traces_written_total 2\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ntoolwire_traces_dropped_total 0\n"), std::string::npos) << metrics;
 }
 
 TEST_F(Traces, AKeysNameNeverItsValueAndOnlyItsOwnTraces) {

@@ -82,6 +82,9 @@ class TraceStore {
   void flush();
   uint64_t dropped() const;
   uint64_t written() const;
+  // The two counts above in Prometheus' text format, for /metrics:
+  // toolwire_traces_written_total and toolwire_traces_dropped_total.
+  std::string metrics_text() const;
 
   struct Impl;
 

@@ -245,7 +245,8 @@ http::Handler make_router(std::shared_ptr<RouteContext> ctx) {
         ex->respond(200, "text/plain; version=0.0.4; charset=utf-8",
                     ctx->metrics.text() + ctx->conductor->metrics_text() +
                         (ctx->shared ? ctx->shared->metrics_text() : std::string()) +
-                        (ctx->otlp ? telemetry::otlp_metrics_text(ctx->otlp->counters()) : ""));
+                        (ctx->otlp ? telemetry::otlp_metrics_text(ctx->otlp->counters()) : "") +
+                        (ctx->traces ? ctx->traces->metrics_text() : ""));
       return;
     }
     not_found(*ex, req);

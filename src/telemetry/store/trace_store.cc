@@ -279,6 +279,24 @@ uint64_t TraceStore::written() const {
   return impl_->written;
 }
 
+std::string TraceStore::metrics_text() const {
+  uint64_t written_n, dropped_n;
+  {
+    std::lock_guard lock(impl_->mu);
+    written_n = impl_->written;
+    dropped_n = impl_->dropped;
+  }
+  return "# HELP toolwire_traces_written_total Traces the store wrote.\n"
+         "# TYPE toolwire_traces_written_total counter\n"
+         "toolwire_traces_written_total " +
+         std::to_string(written_n) +
+         "\n# HELP toolwire_traces_dropped_total Traces dropped because the writer's queue was "
+         "full.\n"
+         "# TYPE toolwire_traces_dropped_total counter\n"
+         "toolwire_traces_dropped_total " +
+         std::to_string(dropped_n) + "\n";
+}
+
 Result<std::string> TraceStore::list(const TraceQuery& q) const {
   sqlite3* db = impl_->reader.db;
   Stmt s;
