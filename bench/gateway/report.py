@@ -64,6 +64,8 @@ def main():
     pairs += [(KINDS[k] + ", over TLS", k, "nginx_tls", "toolwire_tls") for k in ("ns", "st")]
     pairs += [(KINDS[k] + ", HTTP/2 (h2c, h2load)", k, "nginx_h2", "toolwire_h2")
               for k in ("ns", "st")]
+    pairs += [(KINDS[k] + ", HTTP/2 over TLS (ALPN h2, h2load)", k, "nginx_h2s", "toolwire_h2s")
+              for k in ("ns", "st") if ("toolwire_h2s", k, 32) in runs]
     pairs += [(KINDS[k] + ", baseline binary (TW_BASE)", k, "nginx", "toolwire_base")
               for k in ("ns", "st") if ("toolwire_base", k, 32) in runs]
     for name, k, ng, tw in pairs:

@@ -26,8 +26,9 @@
 #   TW_BASE=/path/to/older/toolwire bench/gateway/run.sh   # A/B: that binary as
 #                                        # "toolwire_base" (O→A), interleaved with this one
 #
-# HTTP/2 (h2c with prior knowledge, toolwire's and nginx's) is loaded by h2load
-# (nghttp2-client) instead of wrk, 32 connections of one stream each, O→A only.
+# HTTP/2 (h2c with prior knowledge, and h2 over TLS by ALPN; toolwire's and
+# nginx's) is loaded by h2load (nghttp2-client) instead of wrk, 32 connections
+# of one stream each, O→A only.
 #
 # Every process it starts binds 127.0.0.1 port 0 (ports are read from their
 # output; nginx, which cannot, gets a port the kernel just handed out) and is
@@ -162,9 +163,9 @@ tw_start o
 
 # nginx (lib.sh's nginx_conf): plain, TLS and h2c listeners.
 NGX_DIR=$OUT/nginx
-NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port); NGX_H2_PORT=$(free_port)
+NGX_PORT=$(free_port); NGX_TLS_PORT=$(free_port); NGX_H2_PORT=$(free_port); NGX_H2S_PORT=$(free_port)
 nginx_conf "$NGX_DIR" "$MPORT" "$TLS_DIR" "127.0.0.1:$NGX_PORT" "127.0.0.1:$NGX_TLS_PORT ssl" \
-  "127.0.0.1:$NGX_H2_PORT http2"
+  "127.0.0.1:$NGX_H2_PORT http2" "127.0.0.1:$NGX_H2S_PORT ssl http2"
 start nginx "$GW_CPU" nginx -p "$NGX_DIR" -c "$NGX_DIR/nginx.conf" -e "$NGX_DIR/logs/error.log"
 NGX_PID=$LAST_PID
 for _ in $(seq 200); do
@@ -197,10 +198,10 @@ target() {
   esac
   path=/v1/chat/completions
   case $who in
-    direct|nginx|nginx_tls|nginx_h2)
+    direct|nginx|nginx_tls|nginx_h2|nginx_h2s)
       case $who in
         direct) port=$MPORT ;; nginx) port=$NGX_PORT ;; nginx_tls) port=$NGX_TLS_PORT; scheme=https ;;
-        nginx_h2) port=$NGX_H2_PORT ;;
+        nginx_h2) port=$NGX_H2_PORT ;; nginx_h2s) port=$NGX_H2S_PORT; scheme=https ;;
       esac
       case $kind in ns) body=a.json; path=/v1/messages ;; st) body=as.json; path=/v1/messages ;; esac
       [ "$path" = /v1/messages ] && headers="x-api-key: sk-ant-mock|anthropic-version: 2023-06-01"
@@ -211,7 +212,7 @@ target() {
     toolwire_base)
       port=$TWB_PORT
       headers="Authorization: Bearer sk-mock" ;;
-    toolwire_tls)
+    toolwire_tls|toolwire_h2s)
       port=$TWT_PORT; scheme=https
       headers="Authorization: Bearer sk-mock" ;;
     portkey)
@@ -227,13 +228,13 @@ target() {
 
 # applies WHO KIND : the TLS targets run the translated kinds only
 applies() {
-  case $1 in *_tls|*_h2|toolwire_base) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
+  case $1 in *_tls|*_h2|*_h2s|toolwire_base) [ "$2" = ns ] || [ "$2" = st ] ;; *) true ;; esac
 }
 
 pid_of() {
   case $1 in
     direct) echo "$MOCK_PID" ;; portkey) echo "$PK_PID" ;;
-    nginx|nginx_tls|nginx_h2) echo "$NGX_WORKER" ;; toolwire_tls) echo "$TWT_PID" ;;
+    nginx|nginx_tls|nginx_h2|nginx_h2s) echo "$NGX_WORKER" ;; toolwire_tls|toolwire_h2s) echo "$TWT_PID" ;;
     toolwire_base) echo "$TWB_PID" ;;
     toolwire|toolwire_h2) case $2 in ns|st) echo "$TWA_PID" ;; *) echo "$TWO_PID" ;; esac ;;
   esac
@@ -248,6 +249,7 @@ smoke() {
   for h in "${hs[@]}"; do args+=(-H "$h"); done
   local got
   [[ $2 == *_h2 ]] && args+=(--http2-prior-knowledge)
+  [[ $2 == *_h2s ]] && args+=(--http2)  # h2 by ALPN
   got=$(curl -sS -N -k --max-time 10 "$scheme://127.0.0.1:$port$path" \
         -H 'content-type: application/json' \
         "${args[@]}" --data-binary "@$body")
@@ -257,8 +259,9 @@ smoke() {
   printf '%s\n' "$got" >"$OUT/smoke_$1_$2.txt"
 }
 
-# h2_load CONNS SECONDS BODY HEADERS URL : one h2load run (h2c, one stream per
-# connection), printed as post.lua's WRK line (latency: h2load gives the mean only)
+# h2_load CONNS SECONDS BODY HEADERS URL : one h2load run (h2c, or h2 by ALPN for
+# an https URL; one stream per connection), printed as post.lua's WRK line
+# (latency: h2load gives the mean only)
 h2_load() {
   local hargs=() out
   IFS='|' read -ra hs <<<"$4"
@@ -277,16 +280,16 @@ bench() {
   local kind=$1 who=$2 conns=$3 secs=$4 record=${5:-}
   local scheme port path body headers pid t0 t1 line hwm
   applies "$who" "$kind" || return 0
-  [[ $who == *_h2 ]] && [ "$conns" != 32 ] && return 0
+  [[ $who == *_h2 || $who == *_h2s ]] && [ "$conns" != 32 ] && return 0
   if { [ "$who" = toolwire ] || [ "$who" = toolwire_h2 ]; } && [ "$FRESH_TOOLWIRE" = 1 ]; then
     case $kind in ns|st) tw_start a ;; *) tw_start o ;; esac
   fi
-  [ "$who" = toolwire_tls ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start t
+  { [ "$who" = toolwire_tls ] || [ "$who" = toolwire_h2s ]; } && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start t
   [ "$who" = toolwire_base ] && [ "$FRESH_TOOLWIRE" = 1 ] && tw_start b
   read -r scheme port path body headers <<<"$(target "$kind" "$who")"
   pid=$(pid_of "$who" "$kind")
   t0=$(cpu_ticks "$pid")
-  if [[ $who == *_h2 ]]; then
+  if [[ $who == *_h2 || $who == *_h2s ]]; then
     line=$(h2_load "$conns" "$secs" "$body" "$headers" "$scheme://127.0.0.1:$port$path")
   else
     line=$(BODY=$body HEADERS=$headers taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${secs}s" \
@@ -317,6 +320,7 @@ WHOS=(direct nginx toolwire)
 [ -z "${SKIP_PORTKEY:-}" ] && WHOS+=(portkey)
 [ -z "${SKIP_TLS:-}" ] && WHOS+=(nginx_tls toolwire_tls)
 [ -z "${SKIP_H2:-}" ] && WHOS+=(nginx_h2 toolwire_h2)
+[ -z "${SKIP_H2:-}" ] && [ -z "${SKIP_TLS:-}" ] && WHOS+=(nginx_h2s toolwire_h2s)
 read -ra KINDS <<<"${KINDS:-ns st pt pts}"
 
 for k in "${KINDS[@]}"; do for w in "${WHOS[@]}"; do smoke "$k" "$w"; done; done
@@ -357,7 +361,7 @@ for k in st pts; do
   [ -n "${SKIP_PROBES:-}" ] && break
   if [ "$FRESH_TOOLWIRE" = 1 ]; then tw_start a; tw_start o; fi
   for w in "${WHOS[@]}"; do
-    [[ $w == *_tls || $w == *_h2 ]] && continue  # the probe speaks HTTP/1.1 in clear
+    [[ $w == *_tls || $w == *_h2 || $w == *_h2s ]] && continue  # the probe speaks HTTP/1.1 in clear
     line=$(probe ttfb "$k" "$w" --samples "${TTFB_SAMPLES:-2000}")
     echo "RESULT who=$w kind=$k ${line}" | tee -a "$RESULTS" >&2
   done
