@@ -4,7 +4,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
-#include <cstdio>
+#include <charconv>
 
 #include "gateway/http/session.h"
 #include "gateway/http/status_text.h"
@@ -108,11 +108,16 @@ void Exchange::write(std::string_view bytes) {
     session_->queue(std::string(bytes));
     return cap_queue();
   }
+  // The chunk's size in hex: to_chars, not snprintf, which cost ~470
+  // instructions per stream event (5 % of a streamed request).
   char size[24];
-  int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
+  char* end = std::to_chars(size, size + sizeof size - 2, bytes.size(), 16).ptr;
+  *end++ = '\r';
+  *end++ = '\n';
+  const auto n = static_cast<size_t>(end - size);
   std::string out;
-  out.reserve(static_cast<size_t>(n) + bytes.size() + 2);
-  out.append(size, static_cast<size_t>(n));
+  out.reserve(n + bytes.size() + 2);
+  out.append(size, n);
   out.append(bytes);
   out += "\r\n";
   session_->queue(std::move(out));
