@@ -1,5 +1,6 @@
 #include "gateway/routes/event_backlog.h"
 
+#include <algorithm>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -37,8 +38,9 @@ void EventBacklog::handled(size_t bytes) {
   }
 }
 
-// Called with the lock held: a pause asked for on the transport's own thread
-// (inside its body callback) takes effect at its next chunk (EventLoop::pause).
+// Called with the lock held. A pause asked for from the transport's own
+// thread (inside its body callback) holds from its next chunk: the curl
+// transport's body callback reads HttpCall's pause flag itself.
 void EventBacklog::apply() {
   const bool want = client_paused_ || full_;
   if (!attached_ || want == applied_) return;
