@@ -8,11 +8,13 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <future>
 #include <thread>
 
 #include "collector.h"
 #include "mock_http_server.h"
 #include "toolwire/transport/asio_client.h"
+#include "toolwire/transport/timer_wheel.h"
 
 using namespace tw_test;
 using toolwire::testing::MockHttpServer;
@@ -123,4 +125,69 @@ TEST(AsioHttpClient, APooledConnectionTheServerClosedIsRetriedOnAFreshOne) {
     EXPECT_EQ(c.body, want);
   }
   EXPECT_EQ(server.requests().size(), 2u);
+}
+
+// With one_thread_contexts the call's deadlines are on its worker's timer
+// wheel: an upstream that stalls after the head is cut at the idle timeout,
+// one that never answers at the call's deadline, and every call leaves the
+// wheel empty when it ends, answered or not.
+TEST(AsioHttpClient, OnTheTimerWheelIdleTimeoutAndDeadlineCutAStalledUpstream) {
+  MockHttpServer server;
+  Worker client_loop;
+  Worker other;
+  AsioHttpClient client(client_loop.ioc, AsioClientOptions{.one_thread_contexts = true});
+  auto wheel_size = [&] {
+    std::promise<size_t> n;
+    boost::asio::post(other.ioc,
+                      [&] { n.set_value(toolwire::transport::TimerWheel::of(other.ioc).size()); });
+    return n.get_future().get();
+  };
+
+  server.enqueue(MockResponse::json(200, R"({"ok":true})"));
+  {
+    Collector c;
+    HttpRequest req = get(server.url("/v1/models"));
+    req.deadline = std::chrono::seconds(30);
+    start_on(other, client, std::move(req), c);
+    ASSERT_TRUE(c.wait_done());
+    ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+    EXPECT_EQ(wheel_size(), 0u);  // the deadline and the idle time, cancelled
+  }
+
+  server.enqueue(MockResponse::sse_stream().sse("first").stall());
+  {
+    Collector c;
+    HttpRequest req = get(server.url("/v1/models"));
+    req.idle_timeout = std::chrono::milliseconds(150);
+    const auto t0 = std::chrono::steady_clock::now();
+    start_on(other, client, std::move(req), c);
+    ASSERT_TRUE(c.wait_done());
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ASSERT_FALSE(c.result.ok());
+    EXPECT_EQ(c.result.error().code, ErrorCode::deadline_exceeded) << c.result.error().message;
+    EXPECT_NE(c.result.error().message.find("no byte for 150 ms"), std::string::npos)
+        << c.result.error().message;
+    EXPECT_GE(took, std::chrono::milliseconds(150));
+    EXPECT_NE(c.body.find("first"), std::string::npos);
+    EXPECT_EQ(wheel_size(), 0u);
+  }
+  server.release();
+
+  server.enqueue(MockResponse::json(200, "{}").delay(std::chrono::milliseconds(5000)));
+  {
+    Collector c;
+    HttpRequest req = get(server.url("/v1/models"));
+    req.deadline = std::chrono::milliseconds(200);
+    const auto t0 = std::chrono::steady_clock::now();
+    start_on(other, client, std::move(req), c);
+    ASSERT_TRUE(c.wait_done());
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ASSERT_FALSE(c.result.ok());
+    EXPECT_EQ(c.result.error().code, ErrorCode::deadline_exceeded) << c.result.error().message;
+    EXPECT_NE(c.result.error().message.find("deadline of 200 ms"), std::string::npos)
+        << c.result.error().message;
+    EXPECT_GE(took, std::chrono::milliseconds(200));
+    EXPECT_LT(took, std::chrono::milliseconds(4000));
+    EXPECT_EQ(wheel_size(), 0u);
+  }
 }

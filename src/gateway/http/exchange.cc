@@ -155,6 +155,8 @@ void Exchange::dispatch(std::function<void()> fn) {
 
 boost::asio::any_io_executor Exchange::executor() const { return conn_executor(); }
 
+boost::asio::io_context& Exchange::io_context() const { return conn_executor().context(); }
+
 size_t Exchange::queued_bytes() const {
   return stream_ ? stream_->queued_bytes() : session_->queued_bytes();
 }

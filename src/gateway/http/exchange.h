@@ -89,6 +89,8 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // True on the connection's worker thread.
   bool on_strand() const;
   boost::asio::any_io_executor executor() const;
+  // The io_context of the connection's worker (run by that thread alone).
+  boost::asio::io_context& io_context() const;
 
   // Ends the exchange without an answer and hands the connection over (a
   // protocol upgrade; the new owner writes the 101). On that thread. Empty

@@ -45,7 +45,7 @@ UpstreamCall::UpstreamCall(std::shared_ptr<RouteContext> ctx, std::shared_ptr<ht
       stream_(stream),
       client_deadline_ms_(client_deadline_ms),
       received_(received),
-      timer_(ex_->executor()) {}
+      wheel_(transport::TimerWheel::of(ex_->io_context())) {}
 
 void UpstreamCall::start(ir::Request request, Sink sink) {
   request_ = std::move(request);
@@ -65,7 +65,7 @@ void UpstreamCall::cancel() {
   if (out) end_span(make_error(ErrorCode::cancelled, "cancelled"));
   sink_ = {};
   ++gen_;
-  timer_.cancel();
+  disarm_timer();
   if (out) call_.cancel();
 }
 
@@ -136,7 +136,7 @@ void UpstreamCall::on_event(uint64_t gen, const ir::StreamEvent& e) {
 
 void UpstreamCall::on_done(uint64_t gen, Result<provider::Generation> result) {
   if (gen != gen_ || !sink_.on_done) return;
-  timer_.cancel();
+  disarm_timer();
   const RouteTarget& t = targets_[target_];
   if (!result) {
     const Error& e = result.error();
@@ -168,13 +168,25 @@ void UpstreamCall::finish(Result<provider::Generation> result) {
   sink.on_done(std::move(result));
 }
 
+// On the worker's timer wheel: arming and cancelling it costs no Asio timer
+// operation per request. While armed the call holds itself (as a pending
+// Asio wait did), so it never ends armed, which could be on the transport's
+// thread, away from the wheel's.
 void UpstreamCall::arm_timer() {
   if (!sink_.on_done) return;  // an in-process provider may have answered already
-  timer_.expires_at(last_content_ + ctx_->options.upstream_content_idle);
-  timer_.async_wait([self = shared_from_this(), gen = gen_](boost::system::error_code ec) {
-    if (ec || gen != self->gen_ || !self->sink_.on_done) return;
-    self->on_timer();
-  });
+  if (!armed_self_) armed_self_ = shared_from_this();
+  timer_.arm(
+      wheel_, last_content_ + ctx_->options.upstream_content_idle,
+      [](void* p) {
+        auto self = std::move(static_cast<UpstreamCall*>(p)->armed_self_);
+        if (self->sink_.on_done) self->on_timer();
+      },
+      this);
+}
+
+void UpstreamCall::disarm_timer() {
+  timer_.cancel();
+  armed_self_.reset();  // the caller holds the call too
 }
 
 void UpstreamCall::on_timer() {

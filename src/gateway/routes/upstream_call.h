@@ -7,7 +7,6 @@
 // Used on the connection's thread only.
 #pragma once
 
-#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,6 +19,7 @@
 #include "gateway/routes/event_backlog.h"
 #include "gateway/traces/request_trace.h"
 #include "toolwire/provider/provider.h"
+#include "toolwire/transport/timer_wheel.h"
 
 namespace toolwire::gateway::routes {
 
@@ -58,6 +58,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   void on_done(uint64_t gen, Result<provider::Generation> result);
   void finish(Result<provider::Generation> result);
   void arm_timer();
+  void disarm_timer();
   void on_timer();
 
   std::shared_ptr<RouteContext> ctx_;
@@ -66,7 +67,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   bool stream_;
   std::optional<int64_t> client_deadline_ms_;
   http::Clock::time_point received_;
-  boost::asio::steady_timer timer_;  // the upstream's content idle time
+  transport::TimerWheel& wheel_;              // the connection's worker's
+  transport::Deadline timer_;                 // the upstream's content idle time
+  std::shared_ptr<UpstreamCall> armed_self_;  // while timer_ is armed
   http::Clock::time_point last_content_{};
   ir::Request request_;  // kept for the next target while one may follow
   Sink sink_;

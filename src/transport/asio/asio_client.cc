@@ -5,6 +5,7 @@
 // (deadline, idle/connect, backoff).
 #include "toolwire/transport/asio_client.h"
 
+#include <array>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/connect.hpp>
@@ -25,6 +26,7 @@
 #include <typeinfo>
 
 #include "toolwire/transport/retry.h"
+#include "toolwire/transport/timer_wheel.h"
 #include "transport/asio/connection.h"
 #include "transport/asio/url.h"
 
@@ -118,33 +120,58 @@ std::string pool_key_on(const asio::io_context& ctx, const std::string& key) {
   return std::to_string(reinterpret_cast<uintptr_t>(&ctx)) + ' ' + key;
 }
 
+// A call's upstream: its URL's parts and the key of its idle connections on
+// the call's io_context.
+struct Upstream {
+  ParsedUrl url;
+  std::string pool_key;  // url.pool_key on that io_context
+};
+
+// The Upstream of `url` on `ctx`, shared by the calls of this thread to the
+// same URL: a gateway sends every request of a route to one URL, and parsing
+// it again, with the strings that builds, cost about 2 k instructions per call.
+Result<std::shared_ptr<const Upstream>> upstream_for(std::string_view url,
+                                                     const asio::io_context& ctx) {
+  struct Entry {
+    std::string url;
+    const asio::io_context* ctx = nullptr;
+    std::shared_ptr<const Upstream> upstream;
+  };
+  thread_local std::array<Entry, 8> recent;
+  thread_local size_t next = 0;
+  for (const Entry& e : recent)
+    if (e.ctx == &ctx && e.url == url) return e.upstream;
+  auto parsed_or = parse_url(url);
+  if (!parsed_or) return std::move(parsed_or).error();
+  ParsedUrl& parsed = *parsed_or;
+  std::string key = pool_key_on(ctx, parsed.pool_key);
+  auto up = std::make_shared<const Upstream>(Upstream{std::move(parsed), std::move(key)});
+  recent[next++ % recent.size()] = Entry{std::string(url), &ctx, up};
+  return up;
+}
+
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
  public:
   AsioCall(std::shared_ptr<AsioHttpClient::Impl> impl, uint64_t id, HttpRequest req,
-           HttpCallbacks cb, ParsedUrl url, asio::any_io_executor strand)
+           HttpCallbacks cb, std::shared_ptr<const Upstream> upstream, Serial serial)
       : impl_(std::move(impl)),
         id_(id),
-        serial_(serial_for(impl_->ioc, strand, impl_->opt.one_thread_contexts)),
-        pool_key_(pool_key_on(*serial_.ctx, url.pool_key)),
+        serial_(std::move(serial)),
+        upstream_(std::move(upstream)),
+        pool_key_(upstream_->pool_key),
         req_(std::move(req)),
         cb_(std::move(cb)),
-        url_(std::move(url)),
-        deadline_(serial_.ex),
-        idle_(serial_.ex) {}
+        url_(upstream_->url),
+        wheel_(serial_.ex.target_type() == typeid(PlainExecutor) && impl_->opt.one_thread_contexts
+                   ? &TimerWheel::of(*serial_.ctx)
+                   : nullptr) {}
 
   void start() {
     t0_ = Clock::now();
     asio::post(serial_.ex, [self = shared_from_this()] {
-      if (self->req_.deadline.count() > 0) {
-        self->deadline_.expires_after(self->req_.deadline);
-        self->deadline_.async_wait([self](error_code ec) {
-          if (ec || self->done_) return;
-          self->finish(make_error(ErrorCode::deadline_exceeded,
-                                  "upstream " + self->url_.pool_key + ": deadline of " +
-                                      std::to_string(self->req_.deadline.count()) +
-                                      " ms exceeded"));
-        });
-      }
+      if (self->req_.deadline.count() > 0)
+        self->wait_until<&AsioCall::on_deadline>(self->deadline_dl_, self->deadline_,
+                                                 Clock::now() + self->req_.deadline);
       self->build_head();
       self->attempt();
     });
@@ -453,8 +480,40 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     last_activity_ = Clock::now();
     if (idle_kind_ == Timeout::none || idle_armed_) return;
     idle_armed_ = true;
-    idle_.expires_at(last_activity_ + d);
-    idle_.async_wait([self = shared_from_this()](error_code ec) { self->on_idle_timer(ec); });
+    wait_until<&AsioCall::on_idle_timer>(idle_dl_, idle_, last_activity_ + d);
+  }
+
+  // Waits for one of the call's deadlines (its total time, its connect or
+  // idle time), then runs Fn: on the thread's timer wheel when the call's
+  // handlers run on a plain io_context that one thread runs (the gateway's
+  // workers: no Asio timer operation per request), else on an Asio timer of
+  // its strand. On the wheel the call holds itself while a deadline is
+  // armed, as a pending Asio wait would: it never ends armed, which could be
+  // on another thread than the wheel's.
+  template <void (AsioCall::*Fn)(error_code)>
+  void wait_until(Deadline& dl, std::optional<asio::steady_timer>& timer, Clock::time_point at) {
+    if (wheel_) {
+      if (!armed_self_) armed_self_ = shared_from_this();
+      dl.arm(
+          *wheel_, at,
+          [](void* p) {
+            auto self = static_cast<AsioCall*>(p)->shared_from_this();
+            if (!self->deadline_dl_.armed() && !self->idle_dl_.armed()) self->armed_self_.reset();
+            ((*self).*Fn)(error_code{});
+          },
+          this);
+      return;
+    }
+    if (!timer) timer.emplace(serial_.ex);
+    timer->expires_at(at);
+    timer->async_wait([self = shared_from_this()](error_code ec) { ((*self).*Fn)(ec); });
+  }
+
+  void on_deadline(error_code ec) {
+    if (ec || done_) return;
+    finish(make_error(ErrorCode::deadline_exceeded, "upstream " + url_.pool_key + ": deadline of " +
+                                                        std::to_string(req_.deadline.count()) +
+                                                        " ms exceeded"));
   }
 
   void on_idle_timer(error_code ec) {
@@ -463,8 +522,7 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     auto due = last_activity_ + idle_for_;
     if (Clock::now() < due) {
       idle_armed_ = true;
-      idle_.expires_at(due);
-      idle_.async_wait([self = shared_from_this()](error_code ec) { self->on_idle_timer(ec); });
+      wait_until<&AsioCall::on_idle_timer>(idle_dl_, idle_, due);
       return;
     }
     if (idle_kind_ == Timeout::idle && head_shown_)
@@ -485,8 +543,10 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   void finish(Status s) {
     if (done_) return;
     done_ = true;
-    deadline_.cancel();
-    idle_.cancel();
+    deadline_dl_.cancel();
+    idle_dl_.cancel();
+    if (deadline_) deadline_->cancel();
+    if (idle_) idle_->cancel();
     if (backoff_) backoff_->cancel();
     if (resolver_) resolver_->cancel();
     drop_connection();
@@ -496,6 +556,9 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
       impl_->active.erase(id_);
     }
     HttpCallbacks cb = std::move(cb_);
+    // Every caller holds the call: dropping the hold of an armed deadline
+    // does not end it here.
+    armed_self_.reset();
     if (cb.on_complete) cb.on_complete(s, stats_);
   }
 
@@ -504,13 +567,17 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
   // Every handler of this call runs on serial_.ex, one at a time: a strand,
   // or the executor of an io_context one thread runs (serial_for).
   Serial serial_;
-  std::string pool_key_;  // url_.pool_key on serial_.ctx
+  std::shared_ptr<const Upstream> upstream_;
+  const std::string& pool_key_;  // url_.pool_key on serial_.ctx
   using Timer = asio::steady_timer;
   HttpRequest req_;
   HttpCallbacks cb_;
-  ParsedUrl url_;
+  const ParsedUrl& url_;
   std::optional<tcp::resolver> resolver_;
-  Timer deadline_, idle_;
+  TimerWheel* wheel_;  // the thread's, where the call's deadlines go (wait_until); or null
+  Deadline deadline_dl_, idle_dl_;
+  std::shared_ptr<AsioCall> armed_self_;  // while one of them is armed
+  std::optional<Timer> deadline_, idle_;  // without a wheel
   std::optional<Timer> backoff_;
   std::string head_;
   std::shared_ptr<Connection> conn_;
@@ -549,19 +616,19 @@ AsioHttpClient::~AsioHttpClient() {
 
 HttpCall AsioHttpClient::start(HttpRequest request, HttpCallbacks callbacks) {
   uint64_t id = impl_->next_id.fetch_add(1);
-  auto url = parse_url(request.url);
-  if (!url) {
+  Serial serial = serial_for(impl_->ioc, t_strand, impl_->opt.one_thread_contexts);
+  auto upstream = upstream_for(request.url, *serial.ctx);
+  if (!upstream) {
     // Reported like every other failure: once, through on_complete, later.
-    Error e = url.error();
+    Error e = upstream.error();
     auto cb = std::make_shared<HttpCallbacks>(std::move(callbacks));
     asio::post(impl_->ioc, [cb, e] {
       if (cb->on_complete) cb->on_complete(Status(e), HttpStats{});
     });
     return HttpCall(std::make_shared<const std::function<void()>>([] {}), id);
   }
-  asio::any_io_executor strand = t_strand;
   auto call = std::make_shared<AsioCall>(impl_, id, std::move(request), std::move(callbacks),
-                                         std::move(*url), std::move(strand));
+                                         std::move(*upstream), std::move(serial));
   {
     std::lock_guard lock(impl_->mu);
     impl_->active.emplace(id, call);
