@@ -159,6 +159,63 @@ TEST(StreamFastPath, AnthropicEdgeCasesGetTheFullPathsAnswer) {
   }
 }
 
+// The fixed-form events (a block's end, the message's end, a ping) decoded
+// without a DOM give what the full path gives: each stream is decoded as is
+// and respaced, and compared; a bad one gives the full path's error.
+TEST(StreamFastPath, AnthropicFixedFormEventsDecodeLikeTheFullPath) {
+  const std::string start =
+      "event: message_start\ndata: "
+      "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
+      "\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,"
+      "\"output_tokens\":0}}}\n\n"
+      "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,"
+      "\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\","
+      "\"input\":{}}}\n\n";
+  const std::string delta_stop =
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":"
+      "{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":3}}\n\n";
+  auto stop = [](const std::string& index) {
+    return "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":" + index +
+           "}\n\n";
+  };
+  const std::string message_stop = "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  struct Case {
+    std::string tail;
+    std::string error;  // a piece of the expected error, or "" for success
+  };
+  const Case cases[] = {
+      {stop("0") + stop("1") + delta_stop + message_stop, ""},
+      {stop("1") + stop("0") + "event: ping\ndata: {\"type\":\"ping\"}\n\n" + delta_stop +
+           message_stop + message_stop,
+       ""},  // a second message_stop is ignored
+      {stop("7") + message_stop, "never started"},
+      {stop("01") + message_stop, "malformed JSON"},
+      {stop("0,\"extra\":true") + stop("1") + message_stop, ""},
+      {stop("1") + "event: message_stop\ndata: {\"type\":\"message_stop\",\"x\":1}\n\n", ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.tail);
+    const std::string sse = start + c.tail;
+    Decoded d = decode_stream(anthropic(), sse);
+    if (c.error.empty()) {
+      // (An error's byte offset moves with the respacing: errors are checked by their words.)
+      expect_same_as_full_path(anthropic(), sse, "fixed-form events");
+      EXPECT_EQ(d.error, "");
+      ASSERT_FALSE(d.events.empty());
+      EXPECT_TRUE(std::holds_alternative<ir::Finish>(d.events.back()));
+      bool ended = false;
+      for (const auto& e : d.events)
+        if (auto* end = std::get_if<ir::ToolCallEnd>(&e)) ended = end->index == 0;
+      EXPECT_TRUE(ended);
+    } else {
+      EXPECT_NE(d.error.find(c.error), std::string::npos) << d.error;
+    }
+  }
+}
+
 std::string openai_chunk(const std::string& delta, const std::string& id = "chatcmpl-1",
                          const std::string& finish = "null") {
   return "data: {\"id\":\"" + id +
