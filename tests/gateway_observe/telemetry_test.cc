@@ -1,12 +1,13 @@
 // The trace store on its own: bounds (count and bytes: the oldest go), a
 // full queue drops (never blocks), the query parser's table of bad input,
-// redaction.
+// redaction; the compact record its rows keep the spans in.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "telemetry/store/spans_record.h"
 #include "toolwire/telemetry/trace_store.h"
 
 namespace toolwire::telemetry {
@@ -109,7 +110,8 @@ TEST(TraceStore, GetByIdAndReopen) {
 }
 
 // Every summary field goes through the columns and back, text that needs
-// escaping included, and the row holds the spans alone.
+// escaping included, and the row holds the spans alone, as their compact
+// record (spans_record.h).
 TEST(TraceStore, ARowKeepsTheSpansAndGetGivesBackTheWholeTrace) {
   TempDir d;
   auto s = TraceStore::open({.path = (d.p / "t.db").string()});
@@ -143,10 +145,135 @@ TEST(TraceStore, ARowKeepsTheSpansAndGetGivesBackTheWholeTrace) {
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(db, "SELECT json, bytes FROM traces", -1, &st, nullptr);
   ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))), spans);
-  EXPECT_EQ(sqlite3_column_int64(st, 1), static_cast<int64_t>(spans.size()));
+  const std::string row(static_cast<const char*>(sqlite3_column_blob(st, 0)),
+                        static_cast<size_t>(sqlite3_column_bytes(st, 0)));
+  EXPECT_EQ(static_cast<unsigned char>(row.front()), kSpansRecordForm);
+  EXPECT_EQ(*spans_record_json(row), spans);
+  EXPECT_LT(row.size(), spans.size() / 2);
+  EXPECT_EQ(sqlite3_column_int64(st, 1), static_cast<int64_t>(row.size()));
   sqlite3_finalize(st);
   sqlite3_close(db);
+}
+
+// Rows written before the spans record hold their spans' JSON array, or
+// (before that) the whole object: get() reads both.
+TEST(TraceStore, RowsFromBeforeTheRecordAreReadAsTheyWereWritten) {
+  TempDir d;
+  const std::string path = (d.p / "t.db").string();
+  { ASSERT_TRUE(TraceStore::open({.path = path}).ok()); }  // creates the table
+  Trace t = make(4);
+  t.key_name = "old";
+  const std::string whole = t.to_json(), spans = t.spans_json();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db,
+                     "INSERT INTO traces(id, start_us, kind, name, key_name, model, status, error, "
+                     "duration_us, json, bytes) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     -1, &st, nullptr);
+  sqlite3_bind_text(st, 1, t.trace_id.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, t.start_us);
+  sqlite3_bind_text(st, 3, t.kind.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, t.name.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, "old", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 6, t.model.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 7, t.status);
+  sqlite3_bind_int(st, 8, t.error ? 1 : 0);
+  sqlite3_bind_int64(st, 9, t.duration_us);
+  sqlite3_bind_text(st, 10, spans.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 11, static_cast<int64_t>(spans.size()));
+  ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  auto s = TraceStore::open({.path = path});
+  ASSERT_TRUE(s.ok());
+  auto got = (*s)->get(t.trace_id);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->json, whole);
+}
+
+// The record of every kind of value, names the table has and one it lacks,
+// text that needs escaping, gives back spans_json()'s bytes; it is less than
+// half their size for a gateway's model call.
+TEST(SpansRecord, GivesBackTheSpansJsonByteForByte) {
+  Trace t = Trace::begin("request", "/v1/messages");
+  Span& a = t.add_span("chat claude-sonnet-4-5", "model_call");
+  a.set("gen_ai.operation.name", "chat");
+  a.set("gen_ai.request.model", "claude-sonnet-4-5");
+  a.set("gen_ai.usage.input_tokens", int64_t{472});
+  a.set("toolwire.attempts", int64_t{-3});
+  a.set("toolwire.latency_ms", 98.389257);
+  a.set("toolwire.time_to_first_byte_ms", -0.0);
+  a.set("toolwire.stream", false);
+  a.set("test.a_name_not_in_the_table", true);
+  a.set("toolwire.output.text", std::string("quote \" backslash \\ nl \n \x01 \u00e9 \xff"));
+  a.set("http.response.status_code", int64_t{INT64_MIN});
+  a.end(true, "upstream said \"no\"");
+  Span& b = t.add_span("", "");
+  b.span_id.clear();
+  b.start_us = -5;
+  t.end(502);
+  std::string record;
+  append_spans_record(t.spans, record);
+  EXPECT_EQ(*spans_record_json(record), t.spans_json());
+  std::string none;
+  append_spans_record({}, none);
+  EXPECT_EQ(*spans_record_json(none), "[]");
+
+  Trace g = Trace::begin("request", "/v1/chat/completions");
+  Span& m = g.add_span("chat claude-sonnet-4-5", "model_call");
+  m.set("gen_ai.operation.name", "chat");
+  m.set("gen_ai.request.model", "claude-sonnet-4-5");
+  m.set("gen_ai.provider.name", "anthropic");
+  m.set("toolwire.route", "/v1/chat/completions");
+  m.set("toolwire.upstream", "anthropic");
+  m.set("toolwire.dialect.caller", "openai_chat");
+  m.set("gen_ai.response.id", "msg_01Aq9w938a90dw8q");
+  m.set("gen_ai.response.finish_reasons", "tool_use");
+  m.set("toolwire.outcome", "ok");
+  m.set("gen_ai.usage.input_tokens", int64_t{472});
+  m.set("toolwire.latency_ms", 98.4);
+  m.end();
+  std::string small;
+  append_spans_record(g.spans, small);
+  EXPECT_LT(small.size() * 2, g.spans_json().size());
+}
+
+// Bytes that are not a record give an error, never a crash or a read past
+// the end: every cut of a good record, a bad tag, a name that would need
+// escaping, a count larger than the bytes, bytes left over.
+TEST(SpansRecord, BadBytesAreAnErrorNotACrash) {
+  Trace t = Trace::begin("request", "/v1/messages");
+  Span& a = t.add_span("chat m", "model_call");
+  a.set("gen_ai.request.model", "m");
+  a.set("test.unlisted", 1.5);
+  a.set("toolwire.stream", true);
+  a.end();
+  std::string record;
+  append_spans_record(t.spans, record);
+  ASSERT_TRUE(spans_record_json(record).ok());
+  for (size_t n = 0; n < record.size(); ++n) {
+    auto r = spans_record_json(std::string_view(record).substr(0, n));
+    EXPECT_FALSE(r.ok()) << "cut at " << n;
+    if (!r.ok()) {
+      EXPECT_NE(r.error().message.find("stored trace"), std::string::npos);
+    }
+  }
+  EXPECT_FALSE(spans_record_json(record + "x").ok());
+  EXPECT_FALSE(spans_record_json("[]").ok());
+  EXPECT_FALSE(spans_record_json(std::string("\x01\xff\xff\xff\xff\x0f", 6)).ok());
+  // One span, empty fields, one attribute named by a bad inline name / a bad tag.
+  const std::string head("\x01\x01\x00\x00\x00\x00\x00\x00\x00\x01", 10);
+  EXPECT_FALSE(spans_record_json(head + std::string("\x00\x02"
+                                                    "a\"\x03",
+                                                    5))
+                   .ok());
+  EXPECT_TRUE(spans_record_json(head + std::string("\x00\x02"
+                                                   "ab\x03",
+                                                   5))
+                  .ok());
+  EXPECT_FALSE(spans_record_json(head + std::string("\x01\x09", 2)).ok());
+  EXPECT_FALSE(spans_record_json(head + std::string("\x7f\x03", 2)).ok());
 }
 
 // A file written before rows kept only their spans holds whole objects:

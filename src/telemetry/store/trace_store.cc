@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "telemetry/store/spans_record.h"
 #include "telemetry/store/stats.h"
 
 namespace toolwire::telemetry {
@@ -128,11 +129,14 @@ struct TraceStore::Impl {
                        "status, error, duration_us, spans, bytes, json, input_tokens, "
                        "output_tokens) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        -1, &ins.s, nullptr);
+    std::string record;
     for (const Trace& t : batch) {
-      // The spans only: the summary is in the columns, and get() puts the
-      // object back together (a row ~15 % smaller; SQLite's cost per insert
-      // follows its size).
-      std::string json = t.spans_json();
+      // The spans only, in their compact record (spans_record.h): the
+      // summary is in the columns, and get() puts the JSON object back
+      // together. SQLite's cost per insert follows the row's size: a third
+      // of the spans' JSON.
+      record.clear();
+      append_spans_record(t.spans, record);
       sqlite3_reset(ins.s);
       bind_static(ins.s, 1, t.trace_id);
       sqlite3_bind_int64(ins.s, 2, t.start_us);
@@ -144,14 +148,14 @@ struct TraceStore::Impl {
       sqlite3_bind_int(ins.s, 8, t.error ? 1 : 0);
       sqlite3_bind_int64(ins.s, 9, t.duration_us);
       sqlite3_bind_int(ins.s, 10, static_cast<int>(t.spans.size()));
-      sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(json.size()));
-      bind_static(ins.s, 12, json);
+      sqlite3_bind_int64(ins.s, 11, static_cast<int64_t>(record.size()));
+      sqlite3_bind_blob(ins.s, 12, record.data(), static_cast<int>(record.size()), SQLITE_STATIC);
       auto [in, out] = tokens(t);
       sqlite3_bind_int64(ins.s, 13, in);
       sqlite3_bind_int64(ins.s, 14, out);
       if (sqlite3_step(ins.s) == SQLITE_DONE) {
         ++rows;
-        bytes += static_cast<int64_t>(json.size());
+        bytes += static_cast<int64_t>(record.size());
       }
     }
     trim();
@@ -385,9 +389,16 @@ Result<std::optional<TraceStore::Stored>> TraceStore::get(std::string_view trace
     const auto* p = sqlite3_column_text(s.s, col);
     return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
   };
-  std::string json = text(1);
-  // A file written before the rows kept only their spans holds whole objects.
+  // The row's spans: a record (this version), their JSON array (rows from
+  // before the record), or the whole object (rows from before that).
+  const auto* data = static_cast<const char*>(sqlite3_column_blob(s.s, 1));
+  std::string json(data ? data : "", data ? static_cast<size_t>(sqlite3_column_bytes(s.s, 1)) : 0);
   if (!json.empty() && json.front() == '{') return std::optional<Stored>(Stored{text(0), json});
+  if (!json.empty() && static_cast<unsigned char>(json.front()) == kSpansRecordForm) {
+    auto spans = spans_record_json(json);
+    if (!spans) return std::move(spans).error();
+    json = std::move(*spans);
+  }
   Trace summary;
   summary.trace_id = text(2);
   summary.kind = text(3);
