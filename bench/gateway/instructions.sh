@@ -11,6 +11,12 @@
 #   N=2000 TRACES=1 bench/gateway/instructions.sh build/src/cli/toolwire
 #   callgrind_annotate --inclusive=yes $OUT/<name>.cg.1      # where they go
 #   OLD_FLAGS=1 bench/gateway/instructions.sh OLD   # a binary without --no-traces
+#   bench/gateway/instructions.sh nginx build/src/cli/toolwire   # the reference proxy too
+#
+# "nginx" runs Debian's nginx as run.sh configures it (one worker, keep-alive
+# to the mock, here without a master process), forwarding the same request
+# to the mock's OpenAI endpoint unchanged: what a proxy that reads no JSON
+# spends per request.
 #
 # Needs valgrind, python3 and a build with the benchmarks (bench/mock_upstream;
 # BUILD_DIR, default build-gwbench). Every process binds 127.0.0.1 port 0 and
@@ -51,16 +57,38 @@ traces=(--no-traces)
 # A binary from before traces (2026-11-27 morning) has no --no-traces.
 [ -n "${OLD_FLAGS:-}" ] && traces=()
 
+# Waits up to 60 s for a listener on PORT (nginx prints no port line).
+wait_listening() {
+  for _ in $(seq 600); do
+    python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])))" \
+      "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "nothing listens on $1" >&2; return 1
+}
+
 i=0
 for bin in "$@"; do
   i=$((i + 1))
   name=$i-$(basename "$bin")
-  valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" "$bin" serve \
-    --listen 127.0.0.1:0 --threads 1 --quiet "${traces[@]}" \
-    --upstream "anthropic=http://127.0.0.1:$MPORT" >"$OUT/$name.out" 2>"$OUT/$name.err" &
-  pid=$!
-  PIDS+=($pid)
-  port=$(port_of "$OUT/$name.out" 60)
+  if [ "$bin" = nginx ]; then
+    port=$(free_port)
+    self_signed_cert "$OUT/tls"
+    nginx_conf "$OUT/nginx" "$MPORT" "$OUT/tls" "127.0.0.1:$port"
+    sed -i 's/^daemon off;$/daemon off;\nmaster_process off;/' "$OUT/nginx/nginx.conf"
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" /usr/sbin/nginx \
+      -p "$OUT/nginx" -c "$OUT/nginx/nginx.conf" >"$OUT/$name.out" 2>"$OUT/$name.err" &
+    pid=$!
+    PIDS+=($pid)
+    wait_listening "$port"
+  else
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" "$bin" serve \
+      --listen 127.0.0.1:0 --threads 1 --quiet "${traces[@]}" \
+      --upstream "anthropic=http://127.0.0.1:$MPORT" >"$OUT/$name.out" 2>"$OUT/$name.err" &
+    pid=$!
+    PIDS+=($pid)
+    port=$(port_of "$OUT/$name.out" 60)
+  fi
   send "$port" 200
   callgrind_control -z "$pid" >/dev/null
   send "$port" "$N"
