@@ -46,29 +46,75 @@ constexpr std::array<std::string_view, 30> kNames = {
     "error.type",
 };
 
+// The table's names by length (each length has few): a lookup compares the
+// bytes of one or two names, not up to thirty (the linear search was about
+// a third of a trace's encoding).
+constexpr size_t kMaxLength = 48, kPerLength = 6;
+constexpr auto kByLength = [] {
+  std::array<std::array<uint8_t, kPerLength + 1>, kMaxLength + 1> t{};  // [0]: how many
+  for (size_t i = 0; i < kNames.size(); ++i) {
+    auto& row = t[kNames[i].size()];
+    if (kNames[i].size() > kMaxLength || row[0] == kPerLength) throw "grow kMaxLength/kPerLength";
+    row[1 + row[0]++] = static_cast<uint8_t>(i);
+  }
+  return t;
+}();
+
 size_t name_number(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (kNames[i] == name) return i + 1;
+  if (name.size() > kMaxLength) return 0;
+  const auto& row = kByLength[name.size()];
+  for (size_t j = 1; j <= row[0]; ++j)
+    if (std::memcmp(kNames[row[j]].data(), name.data(), name.size()) == 0) return row[j] + 1u;
   return 0;
 }
 
 enum Tag : unsigned char { kString = 0, kInt = 1, kDouble = 2, kFalse = 3, kTrue = 4 };
 
-void put_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
+// Writes into room reserved for it (bound() bytes): no capacity check per
+// byte, which was most of a trace's encoding.
+class Writer {
+ public:
+  explicit Writer(char* p) : p_(p) {}
+  char* end() const { return p_; }
+  void byte(unsigned char b) { *p_++ = static_cast<char>(b); }
+  void varint(uint64_t v) {
+    while (v >= 0x80) {
+      *p_++ = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    *p_++ = static_cast<char>(v);
   }
-  out.push_back(static_cast<char>(v));
-}
+  void zigzag(int64_t v) {
+    varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  }
+  void str(std::string_view s) {
+    varint(s.size());
+    if (!s.empty()) std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void f64(double d) {
+    auto u = std::bit_cast<uint64_t>(d);
+    for (int i = 0; i < 8; ++i, u >>= 8) *p_++ = static_cast<char>(u & 0xff);
+  }
 
-void put_zigzag(std::string& out, int64_t v) {
-  put_varint(out, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-}
+ private:
+  char* p_;
+};
 
-void put_str(std::string& out, std::string_view s) {
-  put_varint(out, s.size());
-  out.append(s);
+constexpr size_t kVarint = 10;  // the most bytes a varint takes
+
+// The most bytes the record of `spans` can take.
+size_t bound(const std::vector<Span>& spans) {
+  size_t n = 1 + kVarint;
+  for (const Span& s : spans) {
+    n += 4 * kVarint + s.span_id.size() + s.name.size() + s.kind.size() + s.status_message.size() +
+         2 * kVarint + 1 + kVarint;
+    for (const auto& [k, v] : s.attributes) {
+      n += 2 * kVarint + k.size() + 1 + kVarint;
+      if (const auto* text = std::get_if<std::string>(&v)) n += text->size();
+    }
+  }
+  return n;
 }
 
 // A bounds-checked reader: every read fails, rather than reading past the end.
@@ -145,41 +191,45 @@ Error corrupt(std::string_view what) {
 }  // namespace
 
 void append_spans_record(const std::vector<Span>& spans, std::string& out) {
-  out.push_back(static_cast<char>(kSpansRecordForm));
-  put_varint(out, spans.size());
-  for (const Span& s : spans) {
-    put_str(out, s.span_id);
-    put_str(out, s.name);
-    put_str(out, s.kind);
-    put_zigzag(out, s.start_us);
-    put_zigzag(out, s.duration_us);
-    out.push_back(s.error ? 1 : 0);
-    put_str(out, s.status_message);
-    put_varint(out, s.attributes.size());
-    for (const auto& [k, v] : s.attributes) {
-      const size_t n = name_number(k);
-      put_varint(out, n);
-      if (n == 0) put_str(out, k);
-      std::visit(
-          [&](const auto& x) {
-            using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, std::string>) {
-              out.push_back(kString);
-              put_str(out, x);
-            } else if constexpr (std::is_same_v<T, bool>) {
-              out.push_back(x ? kTrue : kFalse);
-            } else if constexpr (std::is_same_v<T, int64_t>) {
-              out.push_back(kInt);
-              put_zigzag(out, x);
-            } else {
-              out.push_back(kDouble);
-              auto u = std::bit_cast<uint64_t>(x);
-              for (int i = 0; i < 8; ++i, u >>= 8) out.push_back(static_cast<char>(u & 0xff));
-            }
-          },
-          v);
+  const size_t base = out.size();
+  out.resize_and_overwrite(base + bound(spans), [&](char* buf, size_t) {
+    Writer w(buf + base);
+    w.byte(kSpansRecordForm);
+    w.varint(spans.size());
+    for (const Span& s : spans) {
+      w.str(s.span_id);
+      w.str(s.name);
+      w.str(s.kind);
+      w.zigzag(s.start_us);
+      w.zigzag(s.duration_us);
+      w.byte(s.error ? 1 : 0);
+      w.str(s.status_message);
+      w.varint(s.attributes.size());
+      for (const auto& [k, v] : s.attributes) {
+        const size_t n = name_number(k);
+        w.varint(n);
+        if (n == 0) w.str(k);
+        std::visit(
+            [&](const auto& x) {
+              using T = std::decay_t<decltype(x)>;
+              if constexpr (std::is_same_v<T, std::string>) {
+                w.byte(kString);
+                w.str(x);
+              } else if constexpr (std::is_same_v<T, bool>) {
+                w.byte(x ? kTrue : kFalse);
+              } else if constexpr (std::is_same_v<T, int64_t>) {
+                w.byte(kInt);
+                w.zigzag(x);
+              } else {
+                w.byte(kDouble);
+                w.f64(x);
+              }
+            },
+            v);
+      }
     }
-  }
+    return static_cast<size_t>(w.end() - buf);
+  });
 }
 
 Result<DecodedSpans> decode_spans_record(std::string_view record) {
