@@ -56,6 +56,7 @@ void UpstreamCall::start(ir::Request request, Sink sink) {
     span_ = trace->model_begin(t.upstream_model.empty() ? request_.model : t.upstream_model, t.name,
                                t.provider->name(), caller_dialect, stream_);
     span_open_ = true;
+    first_byte_traced_ = false;
   }
   attempt();
 }
@@ -129,7 +130,12 @@ void UpstreamCall::on_event(uint64_t gen, const ir::StreamEvent& e) {
   if (gen != gen_ || !sink_.on_event) return;
   if (is_content(e)) {
     last_content_ = Clock::now();
-    if (span_open_) trace->model_first_byte(span_);
+    // Once per span: the span's lookup of the attribute at every content
+    // event was 2 k instructions per streamed request.
+    if (span_open_ && !first_byte_traced_) {
+      first_byte_traced_ = true;
+      trace->model_first_byte(span_);
+    }
   }
   sink_.on_event(e);
 }

@@ -81,6 +81,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   std::shared_ptr<EventBacklog> backlog_;
   size_t span_ = 0;
   bool span_open_ = false;
+  bool first_byte_traced_ = false;  // model_first_byte() called for span_
   void end_span(const Result<provider::Generation>& result);
 };
 
