@@ -341,7 +341,7 @@ Status Gateway::start() {
   for (auto& w : I.workers) {
     Worker* wp = w.get();
     asio::post(wp->ioc, [&I, wp] { I.accept(*wp); });
-    wp->thread = std::thread([wp] { wp->ioc.run(); });
+    wp->thread = std::thread([wp] { http::HandlerFlush::run(wp->ioc); });
   }
   return Status::Ok();
 }

@@ -69,6 +69,36 @@ void HeaderScanBuffer::scan(const char* p, size_t n) {
   }
 }
 
+// ---- flushing at the end of a handler --------------------------------------
+
+namespace {
+thread_local bool t_flushing = false;
+thread_local std::vector<std::shared_ptr<Session>>* t_pending = nullptr;
+}  // namespace
+
+bool HandlerFlush::active() { return t_flushing; }
+
+void HandlerFlush::add(std::shared_ptr<Session> s) { t_pending->push_back(std::move(s)); }
+
+// One handler at a time, then the sessions it gave output to are flushed
+// (a flush may start another answer that queues more: until none is left).
+void HandlerFlush::run(asio::io_context& ioc) {
+  std::vector<std::shared_ptr<Session>> pending, flushing;
+  t_pending = &pending;
+  t_flushing = true;
+  auto drain = [&] {
+    while (!pending.empty()) {
+      flushing.swap(pending);
+      for (auto& s : flushing) s->flush_now();
+      flushing.clear();
+    }
+  };
+  while (ioc.run_one()) drain();
+  drain();
+  t_flushing = false;
+  t_pending = nullptr;
+}
+
 Session::Session(Stream stream, std::shared_ptr<const SessionContext> ctx)
     : stream_(std::move(stream)),
       ctx_(std::move(ctx)),
@@ -86,6 +116,10 @@ void Session::start() {
   // 3 KB request took six reads, each its own parse round.
   buffer_.reserve(kReadChunk);
   if (stream_.is_tls()) return handshake();
+  // Plain TCP: a request's bytes are read (and its answer written) at once
+  // where the socket allows (sync_read / flush_now), which needs reads and
+  // writes that return would_block rather than wait.
+  stream_.socket().non_blocking(true, ignored);
   read_next();
 }
 
@@ -198,25 +232,46 @@ void Session::read_header() {
   parser_->body_limit(ctx_->limits.max_body_bytes);
   arm(Deadline::header);
   header_buffer_.begin();
-  bhttp::async_read_header(
-      stream_, header_buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
-        if (self->closed_) return;
-        if (ec) return self->on_read_error(ec);
-        if (self->header_buffer_.saw_obs_fold()) {
-          self->reading_ = false;
-          self->arm(Deadline::none);
-          return self->fail_request(400,
-                                    "malformed HTTP request: a header line continued on the next "
-                                    "line (obs-fold) is not accepted",
-                                    self->current_target());
-        }
-        if (self->parser_->is_done()) return self->on_request();
-        self->read_body();
-      });
+  // Plain TCP, woken because bytes are there: the header is usually whole
+  // in them. Read and parsed now, it costs no asynchronous round (Asio posts
+  // the completion of a read it could do at once: a scheduler pass and an
+  // epoll_wait more per request). What is missing is waited for below.
+  if (!stream_.is_tls()) {
+    error_code ec;
+    bhttp::read_header(stream_.socket(), header_buffer_, *parser_, ec);
+    if (ec != asio::error::would_block) return on_header(ec);
+  }
+  bhttp::async_read_header(stream_, header_buffer_, *parser_,
+                           [self = shared_from_this()](error_code ec, size_t) {
+                             if (self->closed_) return;
+                             self->on_header(ec);
+                           });
+}
+
+void Session::on_header(error_code ec) {
+  if (ec) return on_read_error(ec);
+  if (header_buffer_.saw_obs_fold()) {
+    reading_ = false;
+    arm(Deadline::none);
+    return fail_request(400,
+                        "malformed HTTP request: a header line continued on the next "
+                        "line (obs-fold) is not accepted",
+                        current_target());
+  }
+  if (parser_->is_done()) return on_request();
+  read_body();
 }
 
 void Session::read_body() {
   arm(Deadline::body);
+  if (!stream_.is_tls()) {  // as read_header(): the body often came with it
+    error_code ec;
+    bhttp::read(stream_.socket(), buffer_, *parser_, ec);
+    if (ec != asio::error::would_block) {
+      if (ec) return on_read_error(ec);
+      return on_request();
+    }
+  }
   bhttp::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
     if (self->closed_) return;
     if (ec) return self->on_read_error(ec);
@@ -449,6 +504,8 @@ std::optional<Stream> Session::take_socket() {
   read_closed_ = true;
   timer_.cancel();
   current_.reset();
+  error_code ignored;
+  if (!stream_.is_tls()) stream_.socket().non_blocking(false, ignored);  // as it was given
   std::optional<Stream> s(std::move(stream_));
   if (ctx_->on_end) ctx_->on_end();
   return s;
@@ -462,18 +519,39 @@ void Session::queue(std::string bytes) {
   out_bytes_ += bytes.size();
   out_.push_back(std::move(bytes));
   if (writing_ || flush_posted_) return;
+  // On a gateway worker the bytes go out once the handler running now
+  // returns (run_flushing): what it queues goes out together, with no
+  // scheduler pass for the flush. Elsewhere a posted flush does the same.
+  if (HandlerFlush::active()) {
+    flush_posted_ = true;
+    HandlerFlush::add(shared_from_this());
+    return;
+  }
   flush_posted_ = true;
-  asio::post(stream_.get_executor(), [self = shared_from_this()] {
-    self->flush_posted_ = false;
-    if (!self->closed_ && !self->writing_ && !self->out_.empty()) self->write_some();
-  });
+  asio::post(stream_.get_executor(), [self = shared_from_this()] { self->flush_now(); });
 }
 
-// Everything queued goes out in one gathered write: a burst of stream
+// The flush: what is queued goes out now, in one non-blocking gathered
+// write, rather than by an asynchronous write whose completion Asio posts
+// even when the socket took everything at once (a scheduler pass and an
+// epoll_wait more per answer). What the socket does not take, or a TLS
+// stream's bytes, go the asynchronous way.
+void Session::flush_now() {
+  flush_posted_ = false;
+  if (closed_ || writing_ || out_.empty()) return;
+  if (stream_.is_tls()) return write_some();
+  std::vector<asio::const_buffer> bufs;
+  gather(bufs);
+  error_code ec;
+  const size_t n = stream_.socket().write_some(bufs, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) return write_some();
+  on_written(ec, n);
+}
+
+// Everything queued, as buffers for one gathered write: a burst of stream
 // events costs one system call. A write may take part of it; the rest goes
 // in the next.
-void Session::write_some() {
-  std::vector<asio::const_buffer> bufs;
+void Session::gather(std::vector<asio::const_buffer>& bufs) const {
   bufs.reserve(std::min<size_t>(out_.size(), 64));
   size_t skip = out_front_done_;
   for (const auto& s : out_) {
@@ -481,6 +559,11 @@ void Session::write_some() {
     skip = 0;
     if (bufs.size() == 64) break;  // writev's share per call (IOV_MAX is larger)
   }
+}
+
+void Session::write_some() {
+  std::vector<asio::const_buffer> bufs;
+  gather(bufs);
   writing_ = true;
   write_progress_ = Clock::now();
   arm_write_deadline();

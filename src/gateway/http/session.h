@@ -84,6 +84,20 @@ class HeaderScanBuffer {
   unsigned state_ = 0;  // how much of "\r\n" (then "\r\n" again: end) was just seen
 };
 
+class Session;
+
+// Runs a gateway worker's io_context one handler at a time, and after each
+// writes the output the handler queued on its sessions (Session::queue): a
+// handler's writes go out together once it returns, as a posted flush would
+// have them, without the scheduler pass (and epoll_wait) a post costs.
+// Sessions on a thread that does not run this post their flushes.
+class HandlerFlush {
+ public:
+  static void run(boost::asio::io_context& ioc);
+  static bool active();  // this thread is in run()
+  static void add(std::shared_ptr<Session> s);
+};
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
   static constexpr size_t kReadChunk = 8 * 1024;  // the read buffer's first room
@@ -106,7 +120,10 @@ class Session : public std::enable_shared_from_this<Session> {
   // not at a clean boundary (pipelined requests, bytes read ahead, output
   // not yet written).
   std::optional<Stream> take_socket();
+  // Bytes to write, in order: they go out once the handler running now
+  // returns (HandlerFlush), what it queues together.
   void queue(std::string bytes);
+  void flush_now();
   void exchange_ended(bool keep_alive);
   size_t queued_bytes() const { return out_bytes_; }
   size_t max_queued_bytes() const { return ctx_->limits.max_queued_bytes; }
@@ -126,12 +143,14 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_next();
   void wait_for_bytes();
   void read_header();
+  void on_header(boost::system::error_code ec);
   void read_body();
   void on_request();
   void on_read_error(boost::system::error_code ec);
   void arm(Deadline d);
   void set_timer(Clock::time_point at);
   void dispatch();
+  void gather(std::vector<boost::asio::const_buffer>& bufs) const;
   void write_some();
   void on_written(boost::system::error_code ec, size_t n);
   void arm_write_deadline();

@@ -287,6 +287,25 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     ++conn_->uses;
     std::array<asio::const_buffer, 2> bufs{asio::buffer(head_), asio::buffer(req_.body)};
     arm_idle(req_.idle_timeout, Timeout::idle);
+    // Plain TCP: the request goes out now, in one non-blocking writev (a
+    // request's few KB fit the socket's buffer). Asio would post the
+    // completion of a write it could do at once: a scheduler pass and an
+    // epoll_wait more per request. What the socket does not take goes the
+    // asynchronous way.
+    if (!conn_->tls() && conn_->set_non_blocking()) {
+      error_code ec;
+      const size_t n = conn_->socket().write_some(bufs, ec);
+      if (!ec && n == head_.size() + req_.body.size()) return read_head();
+      if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
+        return failed_before_head("write", ec);
+      const size_t sent = ec ? 0 : n;
+      if (sent < head_.size()) {
+        bufs[0] = asio::buffer(head_) + sent;
+      } else {
+        bufs[0] = asio::const_buffer();
+        bufs[1] = asio::buffer(req_.body) + (sent - head_.size());
+      }
+    }
     conn_->with_stream([&](auto& stream) {
       asio::async_write(stream, bufs,
                         on_strand([self = shared_from_this(), c = conn_](error_code ec, size_t) {
@@ -361,6 +380,14 @@ class AsioCall : public std::enable_shared_from_this<AsioCall> {
     body.data = rbuf_;
     body.size = rsize_;
     arm_idle(req_.idle_timeout, Timeout::idle);
+    // What the connection already holds (a small answer's body comes with
+    // its head) is parsed now: Beast would complete its read without I/O and
+    // post the completion, a scheduler pass more.
+    if (conn_->buffer.size() > 0) {
+      error_code ec;
+      parse_buffered(ec);
+      if (ec || parser_->is_done() || body.size < rsize_) return on_body_read(ec);
+    }
     conn_->with_stream([&](auto& stream) {
       bhttp::async_read_some(stream, conn_->buffer, *parser_,
                              on_strand([self = shared_from_this(), c = conn_](

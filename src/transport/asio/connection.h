@@ -57,6 +57,18 @@ class Connection {
     socket().close(ignored);
   }
 
+  // The socket's reads and writes return would_block instead of waiting
+  // (Asio's own asynchronous operations are unaffected), set once per
+  // connection: each call is an ioctl. False if it could not be set.
+  bool set_non_blocking() {
+    if (!non_blocking_) {
+      boost::system::error_code ec;
+      socket().non_blocking(true, ec);
+      non_blocking_ = !ec;
+    }
+    return non_blocking_;
+  }
+
   // An idle pooled connection the server has closed (or written to) is
   // readable; one still good is not.
   bool looks_alive() {
@@ -82,6 +94,7 @@ class Connection {
 
  private:
   std::string pool_key_;
+  bool non_blocking_ = false;
   std::unique_ptr<char[]> read_buf_;
   size_t read_size_ = 0;
   std::optional<Socket> plain_;
