@@ -116,9 +116,9 @@ void Session::start() {
   // 3 KB request took six reads, each its own parse round.
   buffer_.reserve(kReadChunk);
   if (stream_.is_tls()) return handshake();
-  // Plain TCP: a request's bytes are read (and its answer written) at once
-  // where the socket allows (sync_read / flush_now), which needs reads and
-  // writes that return would_block rather than wait.
+  // Plain TCP: a request's bytes are read (read_header, read_body) and its
+  // answer written (flush_now) at once where the socket allows, which needs
+  // reads and writes that return would_block rather than wait.
   stream_.socket().non_blocking(true, ignored);
   read_next();
 }
@@ -264,13 +264,14 @@ void Session::on_header(error_code ec) {
 
 void Session::read_body() {
   arm(Deadline::body);
-  if (!stream_.is_tls()) {  // as read_header(): the body often came with it
+  // As read_header(): the body often came with the header. One read only,
+  // not a loop to the body's end: a large upload arriving as fast as it is
+  // read would hold the worker from its other connections.
+  if (!stream_.is_tls()) {
     error_code ec;
-    bhttp::read(stream_.socket(), buffer_, *parser_, ec);
-    if (ec != asio::error::would_block) {
-      if (ec) return on_read_error(ec);
-      return on_request();
-    }
+    bhttp::read_some(stream_.socket(), buffer_, *parser_, ec);
+    if (ec && ec != asio::error::would_block) return on_read_error(ec);
+    if (!ec && parser_->is_done()) return on_request();
   }
   bhttp::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
     if (self->closed_) return;
@@ -520,7 +521,7 @@ void Session::queue(std::string bytes) {
   out_.push_back(std::move(bytes));
   if (writing_ || flush_posted_) return;
   // On a gateway worker the bytes go out once the handler running now
-  // returns (run_flushing): what it queues goes out together, with no
+  // returns (HandlerFlush::run): what it queues goes out together, with no
   // scheduler pass for the flush. Elsewhere a posted flush does the same.
   if (HandlerFlush::active()) {
     flush_posted_ = true;
