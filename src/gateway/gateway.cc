@@ -31,6 +31,7 @@
 #include <unordered_map>
 
 #include "gateway/conductor/conductor.h"
+#include "gateway/http/handler_flush.h"
 #include "gateway/http/session.h"
 #include "gateway/routes/context.h"
 #include "gateway/routes/mcp_endpoint.h"

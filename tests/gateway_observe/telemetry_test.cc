@@ -155,15 +155,9 @@ TEST(TraceStore, ARowKeepsTheSpansAndGetGivesBackTheWholeTrace) {
   sqlite3_close(db);
 }
 
-// Rows written before the spans record hold their spans' JSON array, or
-// (before that) the whole object: get() reads both.
-TEST(TraceStore, RowsFromBeforeTheRecordAreReadAsTheyWereWritten) {
-  TempDir d;
-  const std::string path = (d.p / "t.db").string();
-  { ASSERT_TRUE(TraceStore::open({.path = path}).ok()); }  // creates the table
-  Trace t = make(4);
-  t.key_name = "old";
-  const std::string whole = t.to_json(), spans = t.spans_json();
+// A row as an earlier version wrote it: the summary in its columns, `json`
+// (the spans' JSON array, or the whole object) beside them.
+void insert_row_as_before(const std::string& path, const Trace& t, const std::string& json) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   sqlite3_stmt* st = nullptr;
@@ -175,21 +169,37 @@ TEST(TraceStore, RowsFromBeforeTheRecordAreReadAsTheyWereWritten) {
   sqlite3_bind_int64(st, 2, t.start_us);
   sqlite3_bind_text(st, 3, t.kind.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 4, t.name.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 5, "old", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 5, t.key_name.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 6, t.model.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st, 7, t.status);
   sqlite3_bind_int(st, 8, t.error ? 1 : 0);
   sqlite3_bind_int64(st, 9, t.duration_us);
-  sqlite3_bind_text(st, 10, spans.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(st, 11, static_cast<int64_t>(spans.size()));
+  sqlite3_bind_text(st, 10, json.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 11, static_cast<int64_t>(json.size()));
   ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
   sqlite3_finalize(st);
   sqlite3_close(db);
+}
+
+// Rows written before the spans record hold their spans' JSON array, or
+// (before that) the whole object: get() gives back to_json()'s object for
+// both, and the key's name.
+TEST(TraceStore, RowsFromBeforeTheRecordAreReadAsTheyWereWritten) {
+  TempDir d;
+  const std::string path = (d.p / "t.db").string();
+  { ASSERT_TRUE(TraceStore::open({.path = path}).ok()); }  // creates the table
+  Trace spans_row = make(4), whole_row = make(3);
+  spans_row.key_name = whole_row.key_name = "old";
+  insert_row_as_before(path, spans_row, spans_row.spans_json());
+  insert_row_as_before(path, whole_row, whole_row.to_json());
   auto s = TraceStore::open({.path = path});
   ASSERT_TRUE(s.ok());
-  auto got = (*s)->get(t.trace_id);
-  ASSERT_TRUE(got.ok() && got->has_value());
-  EXPECT_EQ((*got)->json, whole);
+  for (const Trace* t : {&spans_row, &whole_row}) {
+    auto got = (*s)->get(t->trace_id);
+    ASSERT_TRUE(got.ok() && got->has_value());
+    EXPECT_EQ((*got)->json, t->to_json());
+    EXPECT_EQ((*got)->key_name, "old");
+  }
 }
 
 // The record of every kind of value, names the table has and one it lacks,
@@ -277,33 +287,6 @@ TEST(SpansRecord, BadBytesAreAnErrorNotACrash) {
 }
 
 // A file written before rows kept only their spans holds whole objects:
-// get() returns them as they are.
-TEST(TraceStore, ARowFromBeforeHoldsTheWholeObject) {
-  TempDir d;
-  const std::string path = (d.p / "t.db").string();
-  { ASSERT_TRUE(TraceStore::open({.path = path}).ok()); }  // creates the table
-  Trace t = make(3);
-  t.key_name = "old";
-  const std::string whole = t.to_json();
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "INSERT INTO traces(id, key_name, json, bytes) VALUES(?, ?, ?, ?)", -1,
-                     &st, nullptr);
-  sqlite3_bind_text(st, 1, t.trace_id.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, "old", -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, whole.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(st, 4, static_cast<int64_t>(whole.size()));
-  ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  auto s = TraceStore::open({.path = path});
-  ASSERT_TRUE(s.ok());
-  auto got = (*s)->get(t.trace_id);
-  ASSERT_TRUE(got.ok() && got->has_value());
-  EXPECT_EQ((*got)->json, whole);
-  EXPECT_EQ((*got)->key_name, "old");
-}
 
 TEST(TraceStore, AnUnopenablePathIsAnError) {
   auto s = TraceStore::open({.path = "/proc/definitely/not/here/t.db"});

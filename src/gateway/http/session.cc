@@ -10,6 +10,7 @@
 #include <cstring>
 #include <utility>
 
+#include "gateway/http/handler_flush.h"
 #include "gateway/http2/connection.h"
 #include "gateway/http2/upgrade.h"
 
@@ -67,36 +68,6 @@ void HeaderScanBuffer::scan(const char* p, size_t n) {
         state_ = c == '\r' ? 1 : 0;
     }
   }
-}
-
-// ---- flushing at the end of a handler --------------------------------------
-
-namespace {
-thread_local bool t_flushing = false;
-thread_local std::vector<std::shared_ptr<Session>>* t_pending = nullptr;
-}  // namespace
-
-bool HandlerFlush::active() { return t_flushing; }
-
-void HandlerFlush::add(std::shared_ptr<Session> s) { t_pending->push_back(std::move(s)); }
-
-// One handler at a time, then the sessions it gave output to are flushed
-// (a flush may start another answer that queues more: until none is left).
-void HandlerFlush::run(asio::io_context& ioc) {
-  std::vector<std::shared_ptr<Session>> pending, flushing;
-  t_pending = &pending;
-  t_flushing = true;
-  auto drain = [&] {
-    while (!pending.empty()) {
-      flushing.swap(pending);
-      for (auto& s : flushing) s->flush_now();
-      flushing.clear();
-    }
-  };
-  while (ioc.run_one()) drain();
-  drain();
-  t_flushing = false;
-  t_pending = nullptr;
 }
 
 Session::Session(Stream stream, std::shared_ptr<const SessionContext> ctx)
@@ -519,16 +490,16 @@ void Session::queue(std::string bytes) {
   if (closed_ || bytes.empty()) return;
   out_bytes_ += bytes.size();
   out_.push_back(std::move(bytes));
-  if (writing_ || flush_posted_) return;
+  if (writing_ || flush_pending_) return;
   // On a gateway worker the bytes go out once the handler running now
   // returns (HandlerFlush::run): what it queues goes out together, with no
   // scheduler pass for the flush. Elsewhere a posted flush does the same.
   if (HandlerFlush::active()) {
-    flush_posted_ = true;
+    flush_pending_ = true;
     HandlerFlush::add(shared_from_this());
     return;
   }
-  flush_posted_ = true;
+  flush_pending_ = true;
   asio::post(stream_.get_executor(), [self = shared_from_this()] { self->flush_now(); });
 }
 
@@ -538,7 +509,7 @@ void Session::queue(std::string bytes) {
 // epoll_wait more per answer). What the socket does not take, or a TLS
 // stream's bytes, go the asynchronous way.
 void Session::flush_now() {
-  flush_posted_ = false;
+  flush_pending_ = false;
   if (closed_ || writing_ || out_.empty()) return;
   if (stream_.is_tls()) return write_some();
   std::vector<asio::const_buffer> bufs;

@@ -84,20 +84,6 @@ class HeaderScanBuffer {
   unsigned state_ = 0;  // how much of "\r\n" (then "\r\n" again: end) was just seen
 };
 
-class Session;
-
-// Runs a gateway worker's io_context one handler at a time, and after each
-// writes the output the handler queued on its sessions (Session::queue): a
-// handler's writes go out together once it returns, as a posted flush would
-// have them, without the scheduler pass (and epoll_wait) a post costs.
-// Sessions on a thread that does not run this post their flushes.
-class HandlerFlush {
- public:
-  static void run(boost::asio::io_context& ioc);
-  static bool active();  // this thread is in run()
-  static void add(std::shared_ptr<Session> s);
-};
-
 class Session : public std::enable_shared_from_this<Session> {
  public:
   static constexpr size_t kReadChunk = 8 * 1024;  // the read buffer's first room
@@ -191,9 +177,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   std::deque<std::string> out_;
   size_t out_bytes_ = 0;
-  size_t out_front_done_ = 0;  // bytes of out_.front() already written
-  bool writing_ = false;       // a write of out_ is in flight
-  bool flush_posted_ = false;
+  size_t out_front_done_ = 0;   // bytes of out_.front() already written
+  bool writing_ = false;        // a write of out_ is in flight
+  bool flush_pending_ = false;  // a flush is posted, or due at the handler's end
 };
 
 }  // namespace toolwire::gateway::http

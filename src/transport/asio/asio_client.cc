@@ -27,6 +27,7 @@
 
 #include "toolwire/transport/retry.h"
 #include "toolwire/transport/timer_wheel.h"
+#include "transport/asio/call_site.h"
 #include "transport/asio/connection.h"
 #include "transport/asio/url.h"
 
@@ -85,70 +86,6 @@ struct AsioHttpClient::Impl {
   std::unordered_map<uint64_t, std::weak_ptr<AsioCall>> active;
   std::atomic<uint64_t> next_id{1};
 };
-
-using Strand = asio::strand<asio::io_context::executor_type>;
-using PlainExecutor = asio::io_context::executor_type;
-
-// Where a call's handlers run, one at a time, and the io_context under it.
-struct Serial {
-  asio::any_io_executor ex;
-  asio::io_context* ctx;
-};
-
-// The caller's strand (a strand of any io_context: the gateway's workers
-// each run their own); or, when it gave the plain executor of an io_context
-// (a gateway worker's: the call then runs on that worker's thread, its
-// upstream connection from that worker's pool), that executor itself where
-// one thread runs every io_context (one_thread_contexts), else a new strand
-// on it; with neither, the client's io_context, the same way.
-Serial serial_for(asio::io_context& ioc, const asio::any_io_executor& ex, bool one_thread) {
-  // target<T>() does not check the type in every Boost (1.74 casts blindly):
-  // compare the type first.
-  if (ex && ex.target_type() == typeid(Strand)) {
-    const Strand& s = *ex.target<Strand>();
-    return {s, &s.get_inner_executor().context()};
-  }
-  asio::io_context* ctx = &ioc;
-  if (ex && ex.target_type() == typeid(PlainExecutor)) ctx = &ex.target<PlainExecutor>()->context();
-  if (one_thread) return {ctx->get_executor(), ctx};
-  return {asio::make_strand(*ctx), ctx};
-}
-
-// Idle connections are kept per io_context: a call takes only those of the
-// thread it runs on.
-std::string pool_key_on(const asio::io_context& ctx, const std::string& key) {
-  return std::to_string(reinterpret_cast<uintptr_t>(&ctx)) + ' ' + key;
-}
-
-// A call's upstream: its URL's parts and the key of its idle connections on
-// the call's io_context.
-struct Upstream {
-  ParsedUrl url;
-  std::string pool_key;  // url.pool_key on that io_context
-};
-
-// The Upstream of `url` on `ctx`, shared by the calls of this thread to the
-// same URL: a gateway sends every request of a route to one URL, and parsing
-// it again, with the strings that builds, cost about 2 k instructions per call.
-Result<std::shared_ptr<const Upstream>> upstream_for(std::string_view url,
-                                                     const asio::io_context& ctx) {
-  struct Entry {
-    std::string url;
-    const asio::io_context* ctx = nullptr;
-    std::shared_ptr<const Upstream> upstream;
-  };
-  thread_local std::array<Entry, 8> recent;
-  thread_local size_t next = 0;
-  for (const Entry& e : recent)
-    if (e.ctx == &ctx && e.url == url) return e.upstream;
-  auto parsed_or = parse_url(url);
-  if (!parsed_or) return std::move(parsed_or).error();
-  ParsedUrl& parsed = *parsed_or;
-  std::string key = pool_key_on(ctx, parsed.pool_key);
-  auto up = std::make_shared<const Upstream>(Upstream{std::move(parsed), std::move(key)});
-  recent[next++ % recent.size()] = Entry{std::string(url), &ctx, up};
-  return up;
-}
 
 class AsioCall : public std::enable_shared_from_this<AsioCall> {
  public:
