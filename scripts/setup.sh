@@ -33,6 +33,18 @@ fi
 # Test peers: the official SDKs, into the git-ignored tests/npm/node_modules.
 if [ ! -d tests/npm/node_modules ] || [ tests/npm/package.json -nt tests/npm/node_modules ]; then
   echo "setup: installing npm test peers"
-  (cd tests/npm && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+  # The registry can fail for a moment: npm retries each fetch, and the whole
+  # install is tried three times before the setup gives up and shows npm's errors.
+  for attempt in 1 2 3; do
+    if (cd tests/npm && npm install --no-audit --no-fund --loglevel=error \
+          --fetch-retries=5 --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=30000 \
+          >/dev/null 2>/tmp/toolwire-npm-install.err); then
+      break
+    fi
+    echo "setup: npm install failed (attempt $attempt of 3):"
+    tail -n 20 /tmp/toolwire-npm-install.err
+    if [ "$attempt" -eq 3 ]; then exit 1; fi
+    sleep $((attempt * 15))
+  done
   touch tests/npm/node_modules
 fi
